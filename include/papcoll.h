@@ -1,0 +1,78 @@
+/*
+ * papcoll.h - the only public header of papcoll.
+ *
+ * papcoll is a library of MPI collective algorithms built for imbalanced
+ * process arrival patterns.  It runs on top of any MPI-3 library (Open MPI,
+ * MPICH) and under SimGrid SMPI.  Unmodified programs reach it through the
+ * PMPI interposer libpapcoll_mpi (LD_PRELOAD); programs that want to choose
+ * an algorithm per call use this API.
+ *
+ * All functions follow MPI error conventions: they return MPI_SUCCESS or an
+ * MPI error class, after invoking the communicator's error handler (so
+ * MPI_ERRORS_RETURN works as it does for MPI_Bcast).
+ */
+#ifndef PAPCOLL_H
+#define PAPCOLL_H
+
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PAPCOLL_VERSION_MAJOR 0
+#define PAPCOLL_VERSION_MINOR 1
+#define PAPCOLL_VERSION_PATCH 0
+#define PAPCOLL_VERSION_STRING "0.1.0"
+
+/* Version string of the library actually linked ("0.1.0 (native)" or
+ * "0.1.0 (smpi)"). */
+const char *papcoll_version(void);
+
+/* ---- Broadcast ---------------------------------------------------------- */
+
+/* Same semantics as MPI_Bcast.  The algorithm is chosen by PAPCOLL_BCAST
+ * (a name, or "auto": PAPCOLL_TUNE rules, then the built-in rules). */
+int papcoll_bcast(void *buf, int count, MPI_Datatype datatype, int root,
+                  MPI_Comm comm);
+
+/* As papcoll_bcast with the algorithm named explicitly ("auto" allowed).
+ * An unknown name returns MPI_ERR_ARG.  All processes must pass the same
+ * name. */
+int papcoll_bcast_by_name(const char *algorithm, void *buf, int count,
+                          MPI_Datatype datatype, int root, MPI_Comm comm);
+
+/* ---- Algorithm catalogue ----------------------------------------------- */
+
+/* Number of algorithms of a collective ("bcast"); -1 for an unknown
+ * collective. */
+int papcoll_algorithm_count(const char *collective);
+/* Name and one-line description of algorithm i (0-based), or NULL. */
+const char *papcoll_algorithm_name(const char *collective, int i);
+const char *papcoll_algorithm_description(const char *collective, int i);
+
+/* Name of the algorithm the last papcoll call of this process actually ran
+ * (after any fallback), or "" before the first call. */
+const char *papcoll_last_algorithm(void);
+
+/* ---- Parameters -------------------------------------------------------- */
+
+/* Parameters are read from the environment (PAPCOLL_*) once, at the first
+ * call.  papcoll_set_param overrides one of them for the rest of the run
+ * (same syntax as the environment; returns MPI_ERR_ARG for an unknown name
+ * or a bad value).  Node layout parameters (PAPCOLL_PPN) apply to
+ * communicators first used after the change. */
+int papcoll_set_param(const char *name, const char *value);
+int papcoll_param_count(void);
+/* Name, type ("size", "int", "double", "string"), default and help text of
+ * parameter i; returns MPI_ERR_ARG when i is out of range. */
+int papcoll_param_info(int i, const char **name, const char **type,
+                       const char **default_value, const char **help);
+/* Current value of parameter `name` formatted as a string into buf. */
+int papcoll_param_value(const char *name, char *buf, int buflen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PAPCOLL_H */

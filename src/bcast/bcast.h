@@ -1,0 +1,72 @@
+/*
+ * bcast.h - what every broadcast algorithm receives, and the algorithm list.
+ *
+ * bcast.c checks the arguments, gets the communicator's context, selects an
+ * algorithm and hands it a pc_bcast_args_t.  Byte algorithms see a
+ * contiguous buffer (the user's, or a packed copy when the datatype is not
+ * contiguous); algorithms flagged PC_BCAST_WANTS_DATATYPE see the user's
+ * buffer, count and datatype instead.
+ */
+#ifndef PC_BCAST_H
+#define PC_BCAST_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#include "../comm.h"
+#include "../params.h"
+#include "../tree.h"
+
+typedef struct pc_bcast_args {
+    void *buf;                 /* bytes to broadcast (contiguous) */
+    size_t bytes;
+    int root;
+    pc_comm_t *ctx;
+    const pc_params_t *params;
+    void *user_buf;            /* the caller's arguments, for PC_BCAST_WANTS_DATATYPE */
+    int count;
+    MPI_Datatype datatype;
+} pc_bcast_args_t;
+
+typedef int (*pc_bcast_fn)(const pc_bcast_args_t *a);
+
+enum { PC_BCAST_WANTS_DATATYPE = 1 };
+
+typedef struct pc_bcast_algorithm {
+    const char *name;
+    pc_bcast_fn fn;
+    unsigned requirements;
+    const char *description;
+} pc_bcast_algorithm_t;
+
+extern const pc_bcast_algorithm_t pc_bcast_algorithms[];
+extern const int pc_bcast_algorithm_count;
+extern const char pc_bcast_default_rules[];
+
+/* Segment size for a pipeline of `stages` hops: PAPCOLL_BCAST_CHUNKS, else
+ * PAPCOLL_BCAST_SEGSIZE, else the alpha-beta optimum of seed 004,
+ * k = sqrt(m (stages - 1) beta / alpha) segments, clamped to
+ * [PAPCOLL_SEGSIZE_MIN, PAPCOLL_SEGSIZE_MAX]. */
+size_t pc_bcast_segsize(const pc_params_t *p, size_t bytes, int stages);
+
+/* Runs the segmented tree engine on a tree of the given shape. */
+int pc_bcast_tree(const pc_bcast_args_t *a, pc_tree_shape_t shape, int segmented, int nonblocking);
+
+/* Binomial scatter of seed 002 / MPICH: afterwards relative rank r holds
+ * block r (blocks of ceil(bytes/p) bytes, the last ones shorter or empty). */
+int pc_bcast_scatter(const pc_bcast_args_t *a);
+/* Byte range of block `block` (relative rank) and of blocks [first, first+n). */
+size_t pc_block_offset(const pc_bcast_args_t *a, long block);
+size_t pc_blocks_len(const pc_bcast_args_t *a, long first, long n);
+
+int pc_bcast_native(const pc_bcast_args_t *a);
+int pc_bcast_linear(const pc_bcast_args_t *a);
+int pc_bcast_chain(const pc_bcast_args_t *a);
+int pc_bcast_chain_pipelined(const pc_bcast_args_t *a);
+int pc_bcast_chain_pipelined_isend(const pc_bcast_args_t *a);
+int pc_bcast_binomial(const pc_bcast_args_t *a);
+int pc_bcast_bintree_pipelined(const pc_bcast_args_t *a);
+int pc_bcast_scatter_rdb_allgather(const pc_bcast_args_t *a);
+int pc_bcast_scatter_ring_allgather(const pc_bcast_args_t *a);
+
+#endif

@@ -1,0 +1,163 @@
+/*
+ * comm.c - context per communicator (see comm.h).
+ */
+#include "comm.h"
+#include "params.h"
+
+#include <stdlib.h>
+
+static int context_keyval = MPI_KEYVAL_INVALID;
+static int finalize_keyval = MPI_KEYVAL_INVALID;
+static pc_comm_t *live_contexts;
+
+static void release_mpi_objects(pc_comm_t *c)
+{
+    if (c->finalized) return;
+    if (c->leaders != MPI_COMM_NULL) PMPI_Comm_free(&c->leaders);
+    if (c->node != MPI_COMM_NULL) PMPI_Comm_free(&c->node);
+    if (c->comm != MPI_COMM_NULL) PMPI_Comm_free(&c->comm);
+    c->finalized = 1;
+}
+
+static void destroy(pc_comm_t *c)
+{
+    for (pc_comm_t **p = &live_contexts; *p; p = &(*p)->next)
+        if (*p == c) {
+            *p = c->next;
+            break;
+        }
+    release_mpi_objects(c);
+    free(c->node_of);
+    free(c->node_rank_of);
+    free(c->node_first);
+    free(c->node_members);
+    free(c);
+}
+
+static int delete_context(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    (void)comm; (void)keyval; (void)extra;
+    destroy(value);
+    return MPI_SUCCESS;
+}
+
+/* Attributes of MPI_COMM_SELF are deleted first thing in MPI_Finalize: free
+ * every context's communicators while MPI still works.  The structures stay
+ * (marked finalized) until their own attribute is deleted, if ever. */
+static int at_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    (void)comm; (void)keyval; (void)value; (void)extra;
+    for (pc_comm_t *c = live_contexts; c; c = c->next) release_mpi_objects(c);
+    return MPI_SUCCESS;
+}
+
+static int create_keyvals(void)
+{
+    int rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_context, &context_keyval, NULL);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_finalize, &finalize_keyval, NULL);
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_attr(MPI_COMM_SELF, finalize_keyval, NULL);
+    return rc;
+}
+
+/* Splits comm into nodes: the real node, or virtual nodes of `ppn`
+ * consecutive MPI_COMM_WORLD ranks (a property of the process, like a real
+ * node, so sub-communicators see non-consecutive placement). */
+static int split_nodes(pc_comm_t *c)
+{
+    if (c->ppn_setting > 0) {
+        int world_rank;
+        PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+        return PMPI_Comm_split(c->comm, (int)(world_rank / c->ppn_setting), c->rank, &c->node);
+    }
+    return PMPI_Comm_split_type(c->comm, MPI_COMM_TYPE_SHARED, c->rank, MPI_INFO_NULL, &c->node);
+}
+
+/* Builds the rank<->node maps from each rank's node leader (lowest rank of
+ * its node); nodes are numbered in increasing order of their leader. */
+static int build_maps(pc_comm_t *c)
+{
+    int rc, lowest, *leader_of = malloc((size_t)c->size * sizeof(int));
+    int *node_of_leader = malloc((size_t)c->size * sizeof(int));
+    c->node_of = malloc((size_t)c->size * sizeof(int));
+    c->node_rank_of = malloc((size_t)c->size * sizeof(int));
+    c->node_members = malloc((size_t)c->size * sizeof(int));
+    rc = (leader_of && node_of_leader && c->node_of && c->node_rank_of && c->node_members) ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS) rc = PMPI_Allreduce(&c->rank, &lowest, 1, MPI_INT, MPI_MIN, c->node);
+    if (rc == MPI_SUCCESS) rc = PMPI_Allgather(&lowest, 1, MPI_INT, leader_of, 1, MPI_INT, c->comm);
+    if (rc != MPI_SUCCESS) goto out;
+
+    c->nnodes = 0;
+    for (int r = 0; r < c->size; r++)
+        if (leader_of[r] == r) node_of_leader[r] = c->nnodes++;
+    c->node_first = calloc((size_t)c->nnodes + 1, sizeof(int));
+    if (!c->node_first) {
+        rc = MPI_ERR_NO_MEM;
+        goto out;
+    }
+    for (int r = 0; r < c->size; r++) {
+        c->node_of[r] = node_of_leader[leader_of[r]];
+        c->node_first[c->node_of[r] + 1]++;
+    }
+    for (int i = 0; i < c->nnodes; i++) c->node_first[i + 1] += c->node_first[i];
+    c->max_ppn = 0;
+    for (int i = 0; i < c->nnodes; i++)
+        if (c->node_first[i + 1] - c->node_first[i] > c->max_ppn) c->max_ppn = c->node_first[i + 1] - c->node_first[i];
+    /* fill members in rank order: each node's list is increasing */
+    int *fill = node_of_leader; /* reuse as per-node cursor */
+    for (int i = 0; i < c->nnodes; i++) fill[i] = c->node_first[i];
+    for (int r = 0; r < c->size; r++) {
+        int n = c->node_of[r];
+        c->node_rank_of[r] = fill[n] - c->node_first[n];
+        c->node_members[fill[n]++] = r;
+    }
+    c->my_node = c->node_of[c->rank];
+out:
+    free(leader_of);
+    free(node_of_leader);
+    return rc;
+}
+
+static int build(MPI_Comm user, pc_comm_t **out)
+{
+    pc_comm_t *c = calloc(1, sizeof *c);
+    if (!c) return MPI_ERR_NO_MEM;
+    c->comm = c->node = c->leaders = MPI_COMM_NULL;
+    c->ppn_setting = pc_params()->ppn;
+    int rc = PMPI_Comm_dup(user, &c->comm);
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
+    if (rc == MPI_SUCCESS) {
+        PMPI_Comm_rank(c->comm, &c->rank);
+        PMPI_Comm_size(c->comm, &c->size);
+        rc = split_nodes(c);
+    }
+    if (rc == MPI_SUCCESS) {
+        PMPI_Comm_rank(c->node, &c->node_rank);
+        PMPI_Comm_size(c->node, &c->node_size);
+        rc = PMPI_Comm_split(c->comm, c->node_rank == 0 ? 0 : MPI_UNDEFINED, c->rank, &c->leaders);
+    }
+    if (rc == MPI_SUCCESS) rc = build_maps(c);
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_attr(user, context_keyval, c);
+    c->next = live_contexts;
+    live_contexts = c;
+    if (rc != MPI_SUCCESS) {
+        destroy(c);
+        return rc;
+    }
+    *out = c;
+    return MPI_SUCCESS;
+}
+
+int pc_comm_get(MPI_Comm comm, pc_comm_t **ctx)
+{
+    int rc, found = 0;
+    if (context_keyval == MPI_KEYVAL_INVALID && (rc = create_keyvals()) != MPI_SUCCESS) return rc;
+    pc_comm_t *c = NULL;
+    rc = PMPI_Comm_get_attr(comm, context_keyval, &c, &found);
+    if (rc != MPI_SUCCESS) return rc;
+    if (found && c && !c->finalized) {
+        *ctx = c;
+        return MPI_SUCCESS;
+    }
+    return build(comm, ctx);
+}

@@ -1,0 +1,42 @@
+/*
+ * comm.h - papcoll's context per user communicator.
+ *
+ * The first papcoll call on a communicator builds a context and caches it on
+ * the communicator (an attribute): a private duplicate for all library
+ * traffic, the node communicator (real node, or virtual nodes of PAPCOLL_PPN
+ * consecutive MPI_COMM_WORLD ranks), a leader communicator, and rank<->node
+ * maps.  Nodes may have unequal sizes and non-consecutive ranks: nothing here
+ * assumes rank / ppn.  The context is freed with the communicator and at
+ * MPI_Finalize.
+ */
+#ifndef PC_COMM_H
+#define PC_COMM_H
+
+#include <mpi.h>
+
+typedef struct pc_comm {
+    MPI_Comm comm;         /* private duplicate: all library traffic */
+    MPI_Comm node;         /* processes of my node */
+    MPI_Comm leaders;      /* node leaders (lowest rank of each node); MPI_COMM_NULL elsewhere */
+    int rank, size;        /* in comm */
+    int node_rank, node_size;
+    int my_node, nnodes;
+    int max_ppn;           /* processes on the largest node */
+    int *node_of;          /* [size]   node index of each rank */
+    int *node_rank_of;     /* [size]   rank of each rank within its node */
+    int *node_first;       /* [nnodes+1] node i's ranks are node_members[node_first[i] .. node_first[i+1]-1] */
+    int *node_members;     /* [size]   ranks grouped by node, increasing within a node */
+    long ppn_setting;      /* PAPCOLL_PPN when built (0 = real nodes) */
+    unsigned long seq;     /* papcoll calls made on this context */
+    int finalized;         /* MPI objects released at MPI_Finalize */
+    struct pc_comm *next;  /* live contexts */
+} pc_comm_t;
+
+/* Returns the cached context of an intracommunicator, building it on first
+ * use (collective over comm on that first call).  MPI error code on failure. */
+int pc_comm_get(MPI_Comm comm, pc_comm_t **ctx);
+
+/* Leader (lowest rank) of node i. */
+static inline int pc_node_leader(const pc_comm_t *c, int node) { return c->node_members[c->node_first[node]]; }
+
+#endif

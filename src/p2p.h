@@ -1,0 +1,77 @@
+/*
+ * p2p.h - thin wrappers over PMPI point-to-point, in bytes.
+ *
+ * papcoll algorithms move bytes (packed when the datatype is not contiguous).
+ * Blocking wrappers accept any size_t and split messages above PC_MAX_MSG;
+ * nonblocking ones take at most PC_MAX_MSG (callers segment).
+ */
+#ifndef PC_P2P_H
+#define PC_P2P_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#define PC_MAX_MSG ((size_t)1 << 30)
+
+/* Tags on the private communicator: one per purpose, never shared. */
+enum { PC_TAG_BCAST_DATA = 100, PC_TAG_BCAST_SCATTER = 101, PC_TAG_BCAST_ALLGATHER = 102 };
+
+static inline size_t pc_min_size(size_t a, size_t b) { return a < b ? a : b; }
+
+static inline int pc_send(const void *buf, size_t bytes, int dst, int tag, MPI_Comm comm)
+{
+    size_t done = 0;
+    do {
+        size_t n = pc_min_size(bytes - done, PC_MAX_MSG);
+        int rc = PMPI_Send((const char *)buf + done, (int)n, MPI_BYTE, dst, tag, comm);
+        if (rc != MPI_SUCCESS) return rc;
+        done += n;
+    } while (done < bytes);
+    return MPI_SUCCESS;
+}
+
+static inline int pc_recv(void *buf, size_t bytes, int src, int tag, MPI_Comm comm)
+{
+    size_t done = 0;
+    do {
+        size_t n = pc_min_size(bytes - done, PC_MAX_MSG);
+        int rc = PMPI_Recv((char *)buf + done, (int)n, MPI_BYTE, src, tag, comm, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS) return rc;
+        done += n;
+    } while (done < bytes);
+    return MPI_SUCCESS;
+}
+
+static inline int pc_isend(const void *buf, size_t bytes, int dst, int tag, MPI_Comm comm, MPI_Request *req)
+{
+    return PMPI_Isend(buf, (int)bytes, MPI_BYTE, dst, tag, comm, req);
+}
+
+static inline int pc_irecv(void *buf, size_t bytes, int src, int tag, MPI_Comm comm, MPI_Request *req)
+{
+    return PMPI_Irecv(buf, (int)bytes, MPI_BYTE, src, tag, comm, req);
+}
+
+/* Exchange with possibly different sizes each way (either may be 0).  Each
+ * direction is cut into its own pieces, so the peers always agree. */
+static inline int pc_sendrecv(const void *sbuf, size_t sbytes, int dst, void *rbuf, size_t rbytes, int src,
+                              int tag, MPI_Comm comm)
+{
+    if (sbytes <= PC_MAX_MSG && rbytes <= PC_MAX_MSG)
+        return PMPI_Sendrecv(sbuf, (int)sbytes, MPI_BYTE, dst, tag, rbuf, (int)rbytes, MPI_BYTE, src, tag, comm,
+                             MPI_STATUS_IGNORE);
+    size_t sdone = 0, rdone = 0;
+    while (sdone < sbytes || rdone < rbytes) {
+        MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+        size_t sn = pc_min_size(sbytes - sdone, PC_MAX_MSG), rn = pc_min_size(rbytes - rdone, PC_MAX_MSG);
+        int rc = rn ? pc_irecv((char *)rbuf + rdone, rn, src, tag, comm, &req[0]) : MPI_SUCCESS;
+        if (rc == MPI_SUCCESS && sn) rc = pc_isend((const char *)sbuf + sdone, sn, dst, tag, comm, &req[1]);
+        if (rc == MPI_SUCCESS) rc = PMPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+        if (rc != MPI_SUCCESS) return rc;
+        sdone += sn;
+        rdone += rn;
+    }
+    return MPI_SUCCESS;
+}
+
+#endif

@@ -1,0 +1,202 @@
+/*
+ * params.c - the parameter table and its parsing (see params.h).
+ */
+#include "params.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FIELD(f) offsetof(pc_params_t, f)
+
+const pc_param_def_t pc_param_table[] = {
+    {"PAPCOLL_BCAST", PC_PARAM_STRING, "auto", FIELD(bcast), NULL,
+     "Broadcast algorithm: a name from `papcoll-bench --list`, or auto (tune rules, then built-in rules)."},
+    {"PAPCOLL_TUNE", PC_PARAM_STRING, "", FIELD(tune), NULL,
+     "Selection rules tried before the built-in ones, e.g. `bcast[bytes<=8K]=binomial; bcast=scatter_ring_allgather` (docs/tuning.md)."},
+    {"PAPCOLL_BCAST_SEGSIZE", PC_PARAM_SIZE, "0", FIELD(bcast_segsize), NULL,
+     "Segment size of the pipelined broadcasts; 0 derives it from the alpha-beta model."},
+    {"PAPCOLL_BCAST_CHUNKS", PC_PARAM_LONG, "0", FIELD(bcast_chunks), NULL,
+     "Number of segments of the pipelined broadcasts (seed 004's -c); overrides PAPCOLL_BCAST_SEGSIZE when > 0."},
+    {"PAPCOLL_SEGSIZE_MIN", PC_PARAM_SIZE, "1K", FIELD(segsize_min), NULL,
+     "Smallest segment the alpha-beta model may choose."},
+    {"PAPCOLL_SEGSIZE_MAX", PC_PARAM_SIZE, "1M", FIELD(segsize_max), NULL,
+     "Largest segment the alpha-beta model may choose."},
+    {"PAPCOLL_ALPHA", PC_PARAM_DOUBLE, "2e-6", FIELD(alpha), NULL,
+     "Model latency per message, seconds (Hockney alpha)."},
+    {"PAPCOLL_BETA", PC_PARAM_DOUBLE, "2e-10", FIELD(beta), NULL,
+     "Model time per byte, seconds (Hockney beta; 2e-10 = 5 GB/s)."},
+    {"PAPCOLL_MAX_INFLIGHT", PC_PARAM_LONG, "8", FIELD(max_inflight), NULL,
+     "Nonblocking segments in flight per peer in pipelined algorithms (bounds what a late receiver is sent)."},
+    {"PAPCOLL_PPN", PC_PARAM_LONG, "0", FIELD(ppn), NULL,
+     "Group processes into virtual nodes of k consecutive MPI_COMM_WORLD ranks; 0 uses the real node (MPI_COMM_TYPE_SHARED)."},
+    {"PAPCOLL_LOG", PC_PARAM_STRING, "warn", FIELD(log), "off|warn|info|debug",
+     "Logging to stderr: debug prints one line per call (collective, bytes, p, algorithm, why)."},
+};
+const int pc_param_table_size = (int)(sizeof pc_param_table / sizeof pc_param_table[0]);
+
+static pc_params_t current;
+static int loaded;
+
+const char *pc_param_type_name(pc_param_type_t t)
+{
+    switch (t) {
+    case PC_PARAM_SIZE: return "size";
+    case PC_PARAM_LONG: return "int";
+    case PC_PARAM_DOUBLE: return "double";
+    case PC_PARAM_STRING: return "string";
+    }
+    return "?";
+}
+
+int pc_parse_size(const char *text, size_t *out)
+{
+    char *end;
+    errno = 0;
+    if (!text || !isdigit((unsigned char)*text)) return -1;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno) return -1;
+    unsigned long long mult = 1;
+    switch (toupper((unsigned char)*end)) {
+    case 'K': mult = 1ULL << 10; end++; break;
+    case 'M': mult = 1ULL << 20; end++; break;
+    case 'G': mult = 1ULL << 30; end++; break;
+    default: break;
+    }
+    if (mult > 1 && *end == 'i') end++;
+    if (toupper((unsigned char)*end) == 'B') end++;
+    if (*end != '\0') return -1;
+    if (v > (unsigned long long)SIZE_MAX / mult) return -1;
+    *out = (size_t)(v * mult);
+    return 0;
+}
+
+void pc_format_size(size_t v, char *buf, size_t buflen)
+{
+    static const char suffix[] = "GMK";
+    for (int i = 0; i < 3; i++) {
+        size_t unit = (size_t)1 << (10 * (3 - i));
+        if (v >= unit && v % unit == 0) {
+            snprintf(buf, buflen, "%zu%c", v / unit, suffix[i]);
+            return;
+        }
+    }
+    snprintf(buf, buflen, "%zu", v);
+}
+
+static int choice_allowed(const char *choices, const char *value)
+{
+    size_t n = strlen(value);
+    for (const char *c = choices; c && *c;) {
+        const char *bar = strchr(c, '|');
+        size_t len = bar ? (size_t)(bar - c) : strlen(c);
+        if (len == n && strncmp(c, value, n) == 0) return 1;
+        c = bar ? bar + 1 : c + len;
+    }
+    return choices == NULL;
+}
+
+static pc_log_level_t log_level_of(const char *s)
+{
+    if (!strcmp(s, "off")) return PC_LOG_OFF;
+    if (!strcmp(s, "info")) return PC_LOG_INFO;
+    if (!strcmp(s, "debug")) return PC_LOG_DEBUG;
+    return PC_LOG_WARN;
+}
+
+/* Parses `value` for definition d and stores it into p; -1 if malformed. */
+static int assign(pc_params_t *p, const pc_param_def_t *d, const char *value)
+{
+    char *field = (char *)p + d->offset;
+    char *end;
+    switch (d->type) {
+    case PC_PARAM_SIZE: {
+        size_t v;
+        if (pc_parse_size(value, &v)) return -1;
+        *(size_t *)field = v;
+        break;
+    }
+    case PC_PARAM_LONG: {
+        errno = 0;
+        long v = strtol(value, &end, 10);
+        if (errno || end == value || *end || v < 0) return -1;
+        *(long *)field = v;
+        break;
+    }
+    case PC_PARAM_DOUBLE: {
+        errno = 0;
+        double v = strtod(value, &end);
+        if (errno || end == value || *end || !(v >= 0)) return -1;
+        *(double *)field = v;
+        break;
+    }
+    case PC_PARAM_STRING: {
+        if (!choice_allowed(d->choices, value)) return -1;
+        char *copy = strdup(value);
+        if (!copy) return -1;
+        free(*(char **)field);
+        *(char **)field = copy;
+        break;
+    }
+    }
+    if (p->log) p->log_level = log_level_of(p->log);
+    return 0;
+}
+
+static const pc_param_def_t *find_def(const char *name)
+{
+    for (int i = 0; i < pc_param_table_size; i++)
+        if (!strcmp(pc_param_table[i].name, name)) return &pc_param_table[i];
+    return NULL;
+}
+
+void pc_params_load_defaults(pc_params_t *p)
+{
+    memset(p, 0, sizeof *p);
+    for (int i = 0; i < pc_param_table_size; i++)
+        if (assign(p, &pc_param_table[i], pc_param_table[i].default_value))
+            abort(); /* a malformed default is a programming error */
+}
+
+const pc_params_t *pc_params(void)
+{
+    if (!loaded) {
+        pc_params_load_defaults(&current);
+        for (int i = 0; i < pc_param_table_size; i++) {
+            const char *env = getenv(pc_param_table[i].name);
+            if (env && assign(&current, &pc_param_table[i], env))
+                fprintf(stderr, "papcoll: warning: ignoring %s=\"%s\" (malformed %s%s%s), using \"%s\"\n",
+                        pc_param_table[i].name, env, pc_param_type_name(pc_param_table[i].type),
+                        pc_param_table[i].choices ? ": " : "",
+                        pc_param_table[i].choices ? pc_param_table[i].choices : "",
+                        pc_param_table[i].default_value);
+        }
+        loaded = 1;
+    }
+    return &current;
+}
+
+int pc_params_set(const char *name, const char *value)
+{
+    const pc_param_def_t *d = name ? find_def(name) : NULL;
+    if (!d || !value) return -1;
+    (void)pc_params();
+    return assign(&current, d, value);
+}
+
+int pc_params_format(const char *name, char *buf, size_t buflen)
+{
+    const pc_param_def_t *d = name ? find_def(name) : NULL;
+    if (!d) return -1;
+    const char *field = (const char *)pc_params() + d->offset;
+    switch (d->type) {
+    case PC_PARAM_SIZE: pc_format_size(*(const size_t *)field, buf, buflen); break;
+    case PC_PARAM_LONG: snprintf(buf, buflen, "%ld", *(const long *)field); break;
+    case PC_PARAM_DOUBLE: snprintf(buf, buflen, "%g", *(const double *)field); break;
+    case PC_PARAM_STRING: snprintf(buf, buflen, "%s", *(char *const *)field); break;
+    }
+    return 0;
+}

@@ -1,0 +1,62 @@
+/*
+ * params.h - papcoll's run-time parameters: one table, read once.
+ *
+ * Every tunable lives in the table of params.c as {environment name, type,
+ * default, help}.  The table is the single source: it fills pc_params_t,
+ * it is printed by `papcoll-bench --list-params`, and a test checks that
+ * docs/params.md matches it.  Algorithms receive a `const pc_params_t *`
+ * and never call getenv.  This file has no MPI dependency.
+ */
+#ifndef PC_PARAMS_H
+#define PC_PARAMS_H
+
+#include <stddef.h>
+
+typedef enum { PC_LOG_OFF = 0, PC_LOG_WARN, PC_LOG_INFO, PC_LOG_DEBUG } pc_log_level_t;
+
+typedef struct pc_params {
+    char *bcast;            /* PAPCOLL_BCAST: algorithm name or "auto" */
+    char *tune;             /* PAPCOLL_TUNE: selection rules (tune grammar) */
+    size_t bcast_segsize;   /* PAPCOLL_BCAST_SEGSIZE: bytes, 0 = alpha-beta model */
+    long bcast_chunks;      /* PAPCOLL_BCAST_CHUNKS: segments per message, 0 = unset */
+    size_t segsize_min;     /* PAPCOLL_SEGSIZE_MIN */
+    size_t segsize_max;     /* PAPCOLL_SEGSIZE_MAX */
+    double alpha;           /* PAPCOLL_ALPHA: seconds per message */
+    double beta;            /* PAPCOLL_BETA: seconds per byte */
+    long max_inflight;      /* PAPCOLL_MAX_INFLIGHT: nonblocking segments per peer */
+    long ppn;               /* PAPCOLL_PPN: virtual node size, 0 = real node */
+    char *log;              /* PAPCOLL_LOG: off|warn|info|debug */
+    pc_log_level_t log_level; /* derived from log */
+} pc_params_t;
+
+typedef enum { PC_PARAM_SIZE, PC_PARAM_LONG, PC_PARAM_DOUBLE, PC_PARAM_STRING } pc_param_type_t;
+
+typedef struct pc_param_def {
+    const char *name;          /* environment variable */
+    pc_param_type_t type;
+    const char *default_value; /* as it would be written in the environment */
+    size_t offset;             /* field in pc_params_t */
+    const char *choices;       /* '|'-separated allowed values (strings), or NULL */
+    const char *help;
+} pc_param_def_t;
+
+extern const pc_param_def_t pc_param_table[];
+extern const int pc_param_table_size;
+
+/* Process-wide parameters, read from the environment on first use. */
+const pc_params_t *pc_params(void);
+/* Set one parameter from text; 0 on success, -1 on unknown name/bad value. */
+int pc_params_set(const char *name, const char *value);
+/* Format the current value of a parameter; 0 on success, -1 if unknown. */
+int pc_params_format(const char *name, char *buf, size_t buflen);
+/* Defaults only, without the environment (for documentation and tests). */
+void pc_params_load_defaults(pc_params_t *p);
+const char *pc_param_type_name(pc_param_type_t t);
+
+/* "64K" -> 65536; accepts K, M, G (powers of 1024), optional trailing 'B'
+ * or "iB".  Returns 0 on success, -1 on malformed input. */
+int pc_parse_size(const char *text, size_t *out);
+/* Writes a size as "64K"/"1M"/"1234" (exact), for printing. */
+void pc_format_size(size_t v, char *buf, size_t buflen);
+
+#endif

@@ -1,0 +1,203 @@
+/*
+ * tune.c - compiles and evaluates selection rules (grammar in tune.h).
+ */
+#include "tune.h"
+#include "params.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { VAR_BYTES, VAR_P, VAR_NODES, VAR_PPN };
+enum { OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE };
+
+typedef struct { int var, op; size_t value; } cond_t;
+typedef struct {
+    char coll[32];
+    char algo[64];
+    int ncond;
+    cond_t cond[8];
+} rule_t;
+
+struct pc_tune_rules {
+    int n;
+    rule_t *rule;
+};
+
+typedef struct { const char *s; char *err; size_t errlen; int failed; } cursor_t;
+
+static void fail(cursor_t *c, const char *fmt, ...)
+{
+    if (c->failed) return;
+    c->failed = 1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->err, c->errlen, fmt, ap);
+    va_end(ap);
+}
+
+static void skip_blanks(cursor_t *c)
+{
+    for (;;) {
+        while (*c->s == ' ' || *c->s == '\t' || *c->s == '\r') c->s++;
+        if (*c->s != '#') return;
+        while (*c->s && *c->s != '\n') c->s++;
+    }
+}
+
+/* Reads [A-Za-z0-9_] into out; returns length. */
+static size_t read_word(cursor_t *c, char *out, size_t outlen)
+{
+    size_t n = 0;
+    skip_blanks(c);
+    while (isalnum((unsigned char)*c->s) || *c->s == '_') {
+        if (n + 1 < outlen) out[n++] = *c->s;
+        else fail(c, "name too long near \"%.20s\"", c->s);
+        c->s++;
+    }
+    out[n] = '\0';
+    return n;
+}
+
+static int parse_var(const char *w)
+{
+    static const char *names[] = {"bytes", "p", "nodes", "ppn"};
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(w, names[i])) return i;
+    return -1;
+}
+
+static int parse_op(cursor_t *c)
+{
+    skip_blanks(c);
+    static const struct { const char *t; int op; } ops[] = {
+        {"<=", OP_LE}, {">=", OP_GE}, {"==", OP_EQ}, {"!=", OP_NE}, {"<", OP_LT}, {">", OP_GT}};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        size_t len = strlen(ops[i].t);
+        if (!strncmp(c->s, ops[i].t, len)) {
+            c->s += len;
+            return ops[i].op;
+        }
+    }
+    fail(c, "expected a comparison (<, <=, >, >=, ==, !=) near \"%.20s\"", c->s);
+    return -1;
+}
+
+static void parse_cond(cursor_t *c, cond_t *cond)
+{
+    char word[32];
+    read_word(c, word, sizeof word);
+    cond->var = parse_var(word);
+    if (cond->var < 0) {
+        fail(c, "unknown variable \"%s\" (bytes, p, nodes, ppn)", word);
+        return;
+    }
+    cond->op = parse_op(c);
+    char value[32];
+    read_word(c, value, sizeof value);
+    if (!c->failed && pc_parse_size(value, &cond->value))
+        fail(c, "bad value \"%s\" (integer with optional K/M/G)", value);
+}
+
+static void parse_rule(cursor_t *c, rule_t *r)
+{
+    memset(r, 0, sizeof *r);
+    if (!read_word(c, r->coll, sizeof r->coll)) fail(c, "expected a collective name near \"%.20s\"", c->s);
+    skip_blanks(c);
+    if (*c->s == '[') {
+        c->s++;
+        do {
+            if (r->ncond == (int)(sizeof r->cond / sizeof r->cond[0])) {
+                fail(c, "too many conditions in one rule");
+                return;
+            }
+            parse_cond(c, &r->cond[r->ncond++]);
+            skip_blanks(c);
+        } while (!c->failed && *c->s == ',' && c->s++);
+        if (*c->s != ']') fail(c, "expected ']' near \"%.20s\"", c->s);
+        else c->s++;
+        skip_blanks(c);
+    }
+    if (*c->s != '=') fail(c, "expected '=' near \"%.20s\"", c->s);
+    else c->s++;
+    if (!read_word(c, r->algo, sizeof r->algo)) fail(c, "expected an algorithm name near \"%.20s\"", c->s);
+}
+
+pc_tune_rules_t *pc_tune_compile(const char *text, char *err, size_t errlen)
+{
+    cursor_t c = {text ? text : "", err, errlen, 0};
+    pc_tune_rules_t *rules = calloc(1, sizeof *rules);
+    if (!rules) return NULL;
+    int cap = 0;
+    for (;;) {
+        skip_blanks(&c);
+        while (*c.s == ';' || *c.s == '\n') {
+            c.s++;
+            skip_blanks(&c);
+        }
+        if (!*c.s) break;
+        if (rules->n == cap) {
+            cap = cap ? 2 * cap : 8;
+            rule_t *grown = realloc(rules->rule, (size_t)cap * sizeof *grown);
+            if (!grown) {
+                fail(&c, "out of memory");
+                break;
+            }
+            rules->rule = grown;
+        }
+        parse_rule(&c, &rules->rule[rules->n++]);
+        skip_blanks(&c);
+        if (!c.failed && *c.s && *c.s != ';' && *c.s != '\n')
+            fail(&c, "expected ';' between rules near \"%.20s\"", c.s);
+        if (c.failed) break;
+    }
+    if (c.failed) {
+        pc_tune_free(rules);
+        return NULL;
+    }
+    return rules;
+}
+
+void pc_tune_free(pc_tune_rules_t *rules)
+{
+    if (!rules) return;
+    free(rules->rule);
+    free(rules);
+}
+
+static int holds(const cond_t *cond, const pc_select_input_t *in)
+{
+    size_t x = cond->var == VAR_BYTES ? in->bytes
+             : cond->var == VAR_P     ? (size_t)in->p
+             : cond->var == VAR_NODES ? (size_t)in->nodes
+                                      : (size_t)in->ppn;
+    switch (cond->op) {
+    case OP_LT: return x < cond->value;
+    case OP_LE: return x <= cond->value;
+    case OP_GT: return x > cond->value;
+    case OP_GE: return x >= cond->value;
+    case OP_EQ: return x == cond->value;
+    default: return x != cond->value;
+    }
+}
+
+const char *pc_tune_match(const pc_tune_rules_t *rules, const pc_select_input_t *in, int *rule_no)
+{
+    for (int i = *rule_no; rules && i < rules->n; i++) {
+        const rule_t *r = &rules->rule[i];
+        if (strcmp(r->coll, in->coll)) continue;
+        int ok = 1;
+        for (int k = 0; ok && k < r->ncond; k++) ok = holds(&r->cond[k], in);
+        if (ok) {
+            *rule_no = i + 1;
+            return r->algo;
+        }
+    }
+    return NULL;
+}
+
+int pc_tune_count(const pc_tune_rules_t *rules) { return rules ? rules->n : 0; }
+const char *pc_tune_rule_algo(const pc_tune_rules_t *rules, int i) { return rules->rule[i].algo; }
+const char *pc_tune_rule_coll(const pc_tune_rules_t *rules, int i) { return rules->rule[i].coll; }

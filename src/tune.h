@@ -1,0 +1,42 @@
+/*
+ * tune.h - the selection-rule grammar (PAPCOLL_TUNE and the built-in rules).
+ *
+ *   rules := rule { (';' | newline) rule }
+ *   rule  := coll [ '[' cond { ',' cond } ']' ] '=' algo
+ *   cond  := var op value
+ *   var   := bytes | p | nodes | ppn        (ppn = largest node's process count)
+ *   op    := < | <= | > | >= | == | !=
+ *   value := integer with optional K, M, G suffix (powers of 1024)
+ *
+ * Example: "bcast[bytes<=8K]=binomial; bcast[nodes>1,bytes>=1M]=scatter_ring_allgather; bcast=binomial"
+ * The first rule whose collective matches and whose conditions all hold wins.
+ * Blank rules and '#' comments (to end of line) are ignored.  No MPI here.
+ */
+#ifndef PC_TUNE_H
+#define PC_TUNE_H
+
+#include <stddef.h>
+
+typedef struct pc_select_input {
+    const char *coll;  /* "bcast" */
+    size_t bytes;      /* message size in bytes */
+    long p;            /* processes in the communicator */
+    long nodes;        /* nodes (real or virtual) */
+    long ppn;          /* processes on the largest node */
+} pc_select_input_t;
+
+typedef struct pc_tune_rules pc_tune_rules_t;
+
+/* Compiles rule text; NULL on a syntax error, with a message in err. */
+pc_tune_rules_t *pc_tune_compile(const char *text, char *err, size_t errlen);
+void pc_tune_free(pc_tune_rules_t *rules);
+/* Returns the algorithm of the first matching rule after rule number
+ * *rule_no (start with 0) and stores that rule's 1-based number in *rule_no,
+ * so a caller may resume after a rule it cannot use; NULL when none match. */
+const char *pc_tune_match(const pc_tune_rules_t *rules, const pc_select_input_t *in, int *rule_no);
+int pc_tune_count(const pc_tune_rules_t *rules);
+/* Algorithm name of rule i (0-based), for validation against a table. */
+const char *pc_tune_rule_algo(const pc_tune_rules_t *rules, int i);
+const char *pc_tune_rule_coll(const pc_tune_rules_t *rules, int i);
+
+#endif

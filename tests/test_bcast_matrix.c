@@ -1,0 +1,182 @@
+/*
+ * test_bcast_matrix - every broadcast algorithm (the library's own list, plus
+ * "auto") x communicator shapes x every root x counts x datatypes x arrival,
+ * back to back on the same buffers, checked byte by byte (gaps of derived
+ * datatypes included: they must stay untouched at the receivers, the root's
+ * buffer must not change at all).
+ *
+ *   test_bcast_matrix [--sample=FRACTION] [--seed=N] [--max-count=N]
+ *
+ * --sample runs a seeded random fraction of the product (the same on every
+ * process); the seed is printed so a failure can be replayed.
+ */
+#include <papcoll.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { NSHAPES = 5, NTYPES = 5, NARRIVALS = 2 };
+static const char *shape_names[NSHAPES] = {"world", "reversed", "oddeven", "vnodes3", "vnodes3_reversed"};
+static const char *type_names[NTYPES] = {"MPI_BYTE", "MPI_INT", "MPI_DOUBLE", "vector(2,3,5,int)", "struct{char;double;int}"};
+static const int counts[] = {0, 1, 7, 4097, (1 << 20) + 3};
+enum { NCOUNTS = sizeof counts / sizeof counts[0] };
+
+static int world_rank, world_size;
+
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+static MPI_Datatype make_type(int t)
+{
+    MPI_Datatype dt;
+    switch (t) {
+    case 0: return MPI_BYTE;
+    case 1: return MPI_INT;
+    case 2: return MPI_DOUBLE;
+    case 3:
+        MPI_Type_vector(2, 3, 5, MPI_INT, &dt);
+        break;
+    default: {
+        struct s { char c; double d; int i; };
+        int len[3] = {1, 1, 1};
+        MPI_Aint disp[3] = {offsetof(struct s, c), offsetof(struct s, d), offsetof(struct s, i)};
+        MPI_Datatype types[3] = {MPI_CHAR, MPI_DOUBLE, MPI_INT}, tmp;
+        MPI_Type_create_struct(3, len, disp, types, &tmp);
+        MPI_Type_create_resized(tmp, 0, sizeof(struct s), &dt);
+        MPI_Type_free(&tmp);
+    }
+    }
+    MPI_Type_commit(&dt);
+    return dt;
+}
+
+/* Builds the communicator of a shape; PAPCOLL_PPN applies when a context is
+ * first built, so the context is created (count-0 call) while it is set. */
+static MPI_Comm make_shape(int s)
+{
+    MPI_Comm c;
+    papcoll_set_param("PAPCOLL_PPN", s >= 3 ? "3" : "0");
+    if (s == 0 || s == 3) MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    else if (s == 1 || s == 4) MPI_Comm_split(MPI_COMM_WORLD, 0, world_size - world_rank, &c);
+    else MPI_Comm_split(MPI_COMM_WORLD, world_rank % 2, world_rank, &c);
+    papcoll_bcast(NULL, 0, MPI_BYTE, 0, c);
+    papcoll_set_param("PAPCOLL_PPN", "0");
+    return c;
+}
+
+/* Differs between any two offsets closer than 16 MiB, and between calls. */
+static unsigned char pattern(size_t i, uint64_t salt) { return (unsigned char)(i + (i >> 8) * 7 + (i >> 16) * 13 + salt); }
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+    double sample = 1.0;
+    unsigned long long seed = 12345;
+    int max_count = counts[NCOUNTS - 1];
+    for (int i = 1; i < argc; i++) {
+        if (!strncmp(argv[i], "--sample=", 9)) sample = atof(argv[i] + 9);
+        else if (!strncmp(argv[i], "--seed=", 7)) seed = strtoull(argv[i] + 7, NULL, 10);
+        else if (!strncmp(argv[i], "--max-count=", 12)) max_count = atoi(argv[i] + 12);
+        else {
+            if (world_rank == 0) fprintf(stderr, "usage: %s [--sample=F] [--seed=N] [--max-count=N]\n", argv[0]);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    }
+
+    int nalgo = papcoll_algorithm_count("bcast") + 1; /* + auto */
+    const char **algos = malloc((size_t)nalgo * sizeof *algos);
+    for (int a = 0; a < nalgo - 1; a++) algos[a] = papcoll_algorithm_name("bcast", a);
+    algos[nalgo - 1] = "auto";
+
+    MPI_Comm comms[NSHAPES];
+    int csize[NSHAPES], crank[NSHAPES], max_csize = 0;
+    for (int s = 0; s < NSHAPES; s++) {
+        comms[s] = make_shape(s);
+        MPI_Comm_size(comms[s], &csize[s]);
+        MPI_Comm_rank(comms[s], &crank[s]);
+        if (csize[s] > max_csize) max_csize = csize[s];
+    }
+    MPI_Datatype types[NTYPES];
+    MPI_Aint extents[NTYPES];
+    for (int t = 0; t < NTYPES; t++) {
+        MPI_Aint lb;
+        types[t] = make_type(t);
+        MPI_Type_get_extent(types[t], &lb, &extents[t]);
+    }
+    size_t max_extent = (size_t)max_count * 32 + 64;
+    unsigned char *buf = malloc(max_extent), *mask = malloc(max_extent), *ones = malloc(max_extent);
+    memset(ones, 0xff, max_extent);
+
+    long calls = 0, failures = 0;
+    uint64_t combo = 0;
+    for (int t = 0; t < NTYPES; t++)
+        for (int ci = 0; ci < NCOUNTS; ci++) {
+            int count = counts[ci];
+            if (count > max_count) continue;
+            size_t extent = (size_t)count * (size_t)extents[t];
+            /* mask: which bytes of the extent carry data (unpack 0xff bytes onto zeros) */
+            int tsize, pos = 0;
+            MPI_Type_size(types[t], &tsize);
+            memset(mask, 0, extent);
+            if (count) MPI_Unpack(ones, tsize * count, &pos, mask, count, types[t], MPI_COMM_SELF);
+            for (int arr = 0; arr < NARRIVALS; arr++)
+                for (int s = 0; s < NSHAPES; s++)
+                    for (int r = 0; r < max_csize; r++)
+                        for (int a = 0; a < nalgo; a++, combo++) {
+                            if (sample < 1.0 && (double)(mix(seed ^ (combo * 2654435761ULL)) >> 11) / 9007199254740992.0 >= sample)
+                                continue;
+                            int root = r % csize[s];
+                            int is_root = crank[s] == root;
+                            uint64_t call = mix(combo ^ (seed << 20));
+                            for (size_t i = 0; i < extent; i++) buf[i] = is_root ? pattern(i, call) : (unsigned char)~pattern(i, call);
+                            if (arr == 1) usleep((useconds_t)(mix(call ^ (uint64_t)world_rank) % 2001));
+                            int rc = papcoll_bcast_by_name(algos[a], buf, count, types[t], root, comms[s]);
+                            calls++;
+                            long bad = 0;
+                            size_t first_bad = 0;
+                            for (size_t i = 0; i < extent; i++) {
+                                unsigned char want = (is_root || mask[i]) ? pattern(i, call) : (unsigned char)~pattern(i, call);
+                                if (buf[i] != want && !bad++) first_bad = i;
+                            }
+                            const char *ran = papcoll_last_algorithm();
+                            int name_ok = strcmp(algos[a], "auto") ? !strcmp(ran, algos[a]) : strcmp(ran, "auto") && *ran;
+                            if (rc != MPI_SUCCESS || bad || !name_ok) {
+                                if (failures++ < 10)
+                                    fprintf(stderr,
+                                            "FAIL rank %d: algo=%s (ran %s) shape=%s p=%d root=%d count=%d type=%s arrival=%s rc=%d: "
+                                            "%ld bad bytes, first at %zu (got %u want %u)\n",
+                                            world_rank, algos[a], ran, shape_names[s], csize[s], root, count, type_names[t],
+                                            arr ? "random0-2ms" : "together", rc, bad, first_bad, buf[first_bad],
+                                            (unsigned)((is_root || mask[first_bad]) ? pattern(first_bad, call) : (unsigned char)~pattern(first_bad, call)));
+                            }
+                        }
+        }
+    long total_calls, total_failures;
+    MPI_Reduce(&calls, &total_calls, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&failures, &total_failures, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (world_rank == 0)
+        printf("test_bcast_matrix: np=%d algorithms=%d shapes=%d types=%d counts<=%d arrivals=%d sample=%g seed=%llu: "
+               "%ld broadcast calls (summed over processes), %ld failures\n",
+               world_size, nalgo, NSHAPES, NTYPES, max_count, NARRIVALS, sample, seed, total_calls, total_failures);
+    for (int t = 3; t < NTYPES; t++) MPI_Type_free(&types[t]);
+    for (int s = 0; s < NSHAPES; s++) MPI_Comm_free(&comms[s]);
+    free(buf);
+    free(mask);
+    free(ones);
+    free(algos);
+    int failed = 0;
+    if (world_rank == 0) failed = total_failures != 0;
+    MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return failed;
+}

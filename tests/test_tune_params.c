@@ -1,0 +1,99 @@
+/*
+ * test_tune_params - the tune grammar and the parameter table, without MPI.
+ */
+#include "params.h"
+#include "tune.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+#define CHECK(cond, ...)                                                   \
+    do {                                                                   \
+        if (!(cond)) {                                                     \
+            failures++;                                                    \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);           \
+            fprintf(stderr, __VA_ARGS__);                                  \
+            fputc('\n', stderr);                                           \
+        }                                                                  \
+    } while (0)
+
+static const char *pick(const char *rules_text, size_t bytes, long p, long nodes, long ppn, int *rule_no)
+{
+    char err[256];
+    static char out[64];
+    pc_tune_rules_t *r = pc_tune_compile(rules_text, err, sizeof err);
+    if (!r) return "SYNTAX";
+    pc_select_input_t in = {"bcast", bytes, p, nodes, ppn};
+    *rule_no = 0;
+    const char *a = pc_tune_match(r, &in, rule_no);
+    snprintf(out, sizeof out, "%s", a ? a : "NONE");
+    pc_tune_free(r);
+    return out;
+}
+
+int main(void)
+{
+    const char *rules = "bcast[bytes<=8K]=binomial; bcast[nodes>1,bytes>=1M]=scatter_ring_allgather\n"
+                        "# comment line\n"
+                        "allgather=ring; bcast[p==3]=chain;bcast[ppn!=4,p<100]=linear; bcast=native";
+    int no;
+    CHECK(!strcmp(pick(rules, 8192, 64, 8, 8, &no), "binomial") && no == 1, "8K -> binomial");
+    CHECK(!strcmp(pick(rules, 8193, 64, 8, 8, &no), "linear") && no == 5, "8K+1, 8 nodes, ppn 8 -> linear (rule 5), got %d", no);
+    CHECK(!strcmp(pick(rules, 1 << 20, 64, 2, 32, &no), "scatter_ring_allgather") && no == 2, "1M multi-node");
+    CHECK(!strcmp(pick(rules, 1 << 20, 3, 1, 3, &no), "chain") && no == 4, "p==3 chain");
+    CHECK(!strcmp(pick(rules, 1 << 20, 100, 1, 4, &no), "native") && no == 6, "catch-all");
+    CHECK(!strcmp(pick("bcast[bytes<1K]=linear", 4096, 4, 1, 4, &no), "NONE"), "no match");
+    /* resume after a rule */
+    char err[256];
+    pc_tune_rules_t *r = pc_tune_compile("bcast=a; bcast=b", err, sizeof err);
+    pc_select_input_t in = {"bcast", 1, 2, 1, 2};
+    no = 0;
+    CHECK(!strcmp(pc_tune_match(r, &in, &no), "a") && no == 1, "first");
+    CHECK(!strcmp(pc_tune_match(r, &in, &no), "b") && no == 2, "resume");
+    CHECK(pc_tune_match(r, &in, &no) == NULL, "end");
+    pc_tune_free(r);
+    static const char *bad[] = {"bcast[bytes<=8X]=a", "bcast[foo<3]=a", "bcast[bytes=3]=a", "bcast[bytes<3=a",
+                                "bcast binomial", "bcast=", "=a", "bcast=a bcast=b"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = '\0';
+        pc_tune_rules_t *b = pc_tune_compile(bad[i], err, sizeof err);
+        CHECK(b == NULL && err[0], "syntax error not reported for \"%s\"", bad[i]);
+        pc_tune_free(b);
+    }
+    CHECK(pc_tune_compile("", err, sizeof err) != NULL, "empty rules are valid");
+
+    /* sizes */
+    size_t v;
+    CHECK(pc_parse_size("64K", &v) == 0 && v == 65536, "64K");
+    CHECK(pc_parse_size("1M", &v) == 0 && v == 1048576, "1M");
+    CHECK(pc_parse_size("2GiB", &v) == 0 && v == 2147483648UL, "2GiB");
+    CHECK(pc_parse_size("123", &v) == 0 && v == 123, "123");
+    CHECK(pc_parse_size("12Q", &v) == -1 && pc_parse_size("", &v) == -1 && pc_parse_size("-1", &v) == -1, "bad sizes");
+    char buf[32];
+    pc_format_size(65536, buf, sizeof buf);
+    CHECK(!strcmp(buf, "64K"), "format 64K: %s", buf);
+    pc_format_size(1000, buf, sizeof buf);
+    CHECK(!strcmp(buf, "1000"), "format 1000");
+
+    /* parameter table: defaults parse, environment read, set/format round trip, bad values rejected */
+    pc_params_t d;
+    pc_params_load_defaults(&d);
+    CHECK(!strcmp(d.bcast, "auto") && d.segsize_max == (1 << 20) && d.log_level == PC_LOG_WARN, "defaults");
+    setenv("PAPCOLL_BCAST_SEGSIZE", "32K", 1);
+    setenv("PAPCOLL_LOG", "bogus", 1); /* warned and ignored */
+    const pc_params_t *p = pc_params();
+    CHECK(p->bcast_segsize == 32768 && !strcmp(p->log, "warn"), "environment");
+    CHECK(pc_params_set("PAPCOLL_BCAST", "chain") == 0 && !strcmp(pc_params()->bcast, "chain"), "set string");
+    CHECK(pc_params_set("PAPCOLL_ALPHA", "abc") == -1 && pc_params_set("PAPCOLL_NOPE", "1") == -1, "rejects");
+    CHECK(pc_params_set("PAPCOLL_LOG", "debug") == 0 && pc_params()->log_level == PC_LOG_DEBUG, "log level");
+    CHECK(pc_params_set("PAPCOLL_PPN", "-2") == -1, "negative rejected");
+    pc_params_format("PAPCOLL_BCAST_SEGSIZE", buf, sizeof buf);
+    CHECK(!strcmp(buf, "32K"), "format param: %s", buf);
+    for (int i = 0; i < pc_param_table_size; i++)
+        CHECK(pc_param_table[i].help && strlen(pc_param_table[i].help) > 10 && !strncmp(pc_param_table[i].name, "PAPCOLL_", 8),
+              "param %d documented", i);
+    printf("test_tune_params: %d failures\n", failures);
+    return failures != 0;
+}

@@ -5,7 +5,7 @@
  * datatypes included: they must stay untouched at the receivers, the root's
  * buffer must not change at all).
  *
- *   test_bcast_matrix [--sample=FRACTION] [--seed=N] [--max-count=N]
+ *   test_bcast_matrix [--sample=FRACTION] [--seed=N] [--min-count=N] [--max-count=N]
  *
  * --sample runs a seeded random fraction of the product (the same on every
  * process); the seed is printed so a failure can be replayed.
@@ -82,13 +82,14 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &world_size);
     double sample = 1.0;
     unsigned long long seed = 12345;
-    int max_count = counts[NCOUNTS - 1];
+    int min_count = 0, max_count = counts[NCOUNTS - 1];
     for (int i = 1; i < argc; i++) {
         if (!strncmp(argv[i], "--sample=", 9)) sample = atof(argv[i] + 9);
         else if (!strncmp(argv[i], "--seed=", 7)) seed = strtoull(argv[i] + 7, NULL, 10);
         else if (!strncmp(argv[i], "--max-count=", 12)) max_count = atoi(argv[i] + 12);
+        else if (!strncmp(argv[i], "--min-count=", 12)) min_count = atoi(argv[i] + 12);
         else {
-            if (world_rank == 0) fprintf(stderr, "usage: %s [--sample=F] [--seed=N] [--max-count=N]\n", argv[0]);
+            if (world_rank == 0) fprintf(stderr, "usage: %s [--sample=F] [--seed=N] [--min-count=N] [--max-count=N]\n", argv[0]);
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
     }
@@ -122,7 +123,7 @@ int main(int argc, char **argv)
     for (int t = 0; t < NTYPES; t++)
         for (int ci = 0; ci < NCOUNTS; ci++) {
             int count = counts[ci];
-            if (count > max_count) continue;
+            if (count > max_count || count < min_count) continue;
             size_t extent = (size_t)count * (size_t)extents[t];
             /* mask: which bytes of the extent carry data (unpack 0xff bytes onto zeros) */
             int tsize, pos = 0;
@@ -165,9 +166,9 @@ int main(int argc, char **argv)
     MPI_Reduce(&calls, &total_calls, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     MPI_Reduce(&failures, &total_failures, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     if (world_rank == 0)
-        printf("test_bcast_matrix: np=%d algorithms=%d shapes=%d types=%d counts<=%d arrivals=%d sample=%g seed=%llu: "
+        printf("test_bcast_matrix: np=%d algorithms=%d shapes=%d types=%d counts=[%d,%d] arrivals=%d sample=%g seed=%llu: "
                "%ld broadcast calls (summed over processes), %ld failures\n",
-               world_size, nalgo, NSHAPES, NTYPES, max_count, NARRIVALS, sample, seed, total_calls, total_failures);
+               world_size, nalgo, NSHAPES, NTYPES, min_count, max_count, NARRIVALS, sample, seed, total_calls, total_failures);
     for (int t = 3; t < NTYPES; t++) MPI_Type_free(&types[t]);
     for (int s = 0; s < NSHAPES; s++) MPI_Comm_free(&comms[s]);
     free(buf);

@@ -1,0 +1,50 @@
+# papcoll - top-level entry points for a fresh Debian 12 machine.
+#   make demo   install what is missing, build, compare every broadcast natively and simulated
+#   make test   install what is missing, build, run every test (ctest)
+# Other targets: deps, build, docs (regenerate docs/params.md), install, clean.
+
+BUILD      ?= build
+JOBS       ?= 2
+PREFIX     ?= /usr/local
+DEBIAN_PKGS = build-essential cmake ninja-build openmpi-bin libopenmpi-dev libsimgrid-dev python3
+SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+MPIRUN      = mpirun --allow-run-as-root --oversubscribe --bind-to none --mca mpi_yield_when_idle 1
+SMPIRUN     = smpirun --cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:1Gf \
+              --cfg=smpi/iprobe:1e-7 --cfg=smpi/test:1e-7 --log=root.thresh:warning
+DEMO_PLAT   = $(BUILD)/tests/smpi/cluster_16x8
+
+.PHONY: all deps build demo test docs install clean
+
+all: build
+
+deps:
+	@missing=$$(for p in $(DEBIAN_PKGS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:" $$missing; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=$(PREFIX)
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	@echo "== native: 2 processes on this machine (balanced arrival; times are real) =="
+	$(MPIRUN) -np 2 $(BUILD)/bench/papcoll-bench --algo=all -m 1K:1M -i 50 -x 5 -c
+	@echo
+	@echo "== simulated: SimGrid SMPI, 16 nodes x 8 cores = 128 ranks (times are simulated) =="
+	cmake -DOUT=$(DEMO_PLAT) -DNODES=16 -DCORES=8 -P cmake/WritePlatform.cmake
+	$(SMPIRUN) -np 128 -platform $(DEMO_PLAT).xml -hostfile $(DEMO_PLAT).hosts \
+	  $(BUILD)/smpi/bench/papcoll-bench-smpi --algo=all -m 1K:1M -i 5 -x 1 -c
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+docs: build
+	$(MPIRUN) -np 1 $(BUILD)/bench/papcoll-bench --list-params --format=md > docs/params.md
+
+install: build
+	cmake --install $(BUILD)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,1 @@
+"""Tools for papcoll: selection rules from benchmark sweeps (papcoll-tune)."""

@@ -12,6 +12,7 @@
  */
 #include <papcoll.h>
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

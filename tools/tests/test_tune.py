@@ -1,0 +1,62 @@
+"""papcoll-tune turns sweeps into rules that pick the measured winner."""
+import io
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from papcoll_tools import tune  # noqa: E402
+
+CSV = """#@papcoll=0.1.0
+coll,algo,size,p,reps,avg,max,valid
+bcast,native,1024,16,3,0.1,0.1,-
+bcast,binomial,1024,16,3,2.0,2,-
+bcast,linear,1024,16,3,3.0,3,-
+bcast,binomial,2048,16,3,2.0,2,-
+bcast,linear,2048,16,3,1.0,1,-
+bcast,binomial,4096,16,3,2.0,2,-
+bcast,linear,4096,16,3,1.0,1,-
+bcast,binomial,1024,64,3,1.0,1,-
+bcast,linear,1024,64,3,1.02,1,-
+bcast,binomial,2048,64,3,1.0,1,-
+bcast,linear,2048,64,3,0.99,1,-
+"""
+
+
+class TuneTest(unittest.TestCase):
+    def setUp(self):
+        fd, self.path = tempfile.mkstemp(suffix=".csv")
+        with os.fdopen(fd, "w") as f:
+            f.write(CSV)
+
+    def tearDown(self):
+        os.unlink(self.path)
+
+    def test_rules(self):
+        table = tune.read_sweeps([self.path], "bcast")
+        rules = tune.rules_for(table, "bcast", 0.05)
+        # native never chosen; p=16 switches at 2K; p=64 keeps binomial within 5%
+        self.assertEqual(rules, ["bcast[p<=16,bytes<=1K]=binomial", "bcast[p<=16]=linear", "bcast=binomial"])
+        self.assertEqual(tune.rules_for(table, "bcast", 0.0)[-1], "bcast=linear")
+
+    def test_c_format(self):
+        out = io.StringIO()
+        sys.stdout, saved = out, sys.stdout
+        try:
+            tune.main(["--format=c", self.path])
+        finally:
+            sys.stdout = saved
+        lines = out.getvalue().splitlines()
+        self.assertTrue(lines[0].startswith("/*"))
+        self.assertEqual(lines[-1], '"bcast=binomial"')
+        self.assertTrue(all(l.endswith(';"') for l in lines[1:-1]))
+
+    def test_size_text(self):
+        self.assertEqual(tune.size_text(65536), "64K")
+        self.assertEqual(tune.size_text(3 << 20), "3M")
+        self.assertEqual(tune.size_text(1000), "1000")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -10,17 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-static int failures, handler_calls, last_handler_code;
+#include "check.h"
 
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        if (!(cond)) {                                                     \
-            failures++;                                                    \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);           \
-            fprintf(stderr, __VA_ARGS__);                                  \
-            fputc('\n', stderr);                                           \
-        }                                                                  \
-    } while (0)
+static int handler_calls, last_handler_code;
 
 static void counting_handler(MPI_Comm *comm, int *code, ...)
 {

@@ -6,7 +6,7 @@
 BUILD      ?= build
 JOBS       ?= 2
 PREFIX     ?= /usr/local
-DEBIAN_PKGS = build-essential cmake ninja-build openmpi-bin libopenmpi-dev libsimgrid-dev python3 \
+DEBIAN_PKGS = build-essential cmake ninja-build pkg-config openmpi-bin libopenmpi-dev libsimgrid-dev python3 \
               mpich libmpich-dev
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 MPIRUN      = mpirun --allow-run-as-root --oversubscribe --bind-to none --mca mpi_yield_when_idle 1

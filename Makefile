@@ -10,7 +10,7 @@ DEBIAN_PKGS = build-essential cmake ninja-build pkg-config openmpi-bin libopenmp
               mpich libmpich-dev
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 MPIRUN      = mpirun --allow-run-as-root --oversubscribe --bind-to none --mca mpi_yield_when_idle 1
-SMPIRUN     = smpirun --cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:1Gf \
+SMPIRUN     = smpirun --cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:1Gf --cfg=smpi/coll-selector:mpich \
               --cfg=smpi/iprobe:1e-7 --cfg=smpi/test:1e-7 --log=root.thresh:warning
 DEMO_PLAT   = $(BUILD)/tests/smpi/cluster_16x8
 

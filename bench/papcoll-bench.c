@@ -134,25 +134,28 @@ static void list_params(const char *format)
     }
 }
 
-/* Splits the --algo list; "all" expands to every algorithm. */
+/* Splits the --algo list; "all" expands to every algorithm ("auto" is
+ * papcoll's own selection). */
 static int select_algorithms(const char *spec, const char ***out)
 {
-    int total = papcoll_algorithm_count("bcast"), n = 0;
-    const char **names = calloc((size_t)total + 64, sizeof *names);
-    if (!strcmp(spec, "all")) {
-        for (int i = 0; i < total; i++) names[n++] = papcoll_algorithm_name("bcast", i);
-    } else {
-        char *copy = strdup(spec), *save = NULL;
-        for (char *tok = strtok_r(copy, ",", &save); tok && n < total + 63; tok = strtok_r(NULL, ",", &save)) {
-            int found = !strcmp(tok, "auto");
-            for (int i = 0; i < total && !found; i++) found = !strcmp(tok, papcoll_algorithm_name("bcast", i));
-            if (!found) {
-                if (rank == 0) fprintf(stderr, "papcoll-bench: unknown algorithm '%s' (see --list)\n", tok);
-                return -1;
-            }
-            names[n++] = strdup(tok);
+    int total = papcoll_algorithm_count("bcast"), n = 0, cap = total + 64;
+    const char **names = calloc((size_t)cap, sizeof *names);
+    char *copy = strdup(spec), *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int all = !strcmp(tok, "all"), found = !strcmp(tok, "auto");
+        for (int i = 0; i < total; i++) {
+            const char *name = papcoll_algorithm_name("bcast", i);
+            if (!all && strcmp(tok, name)) continue;
+            if (n < cap) names[n++] = name;
+            found = 1;
         }
+        if (!found) {
+            if (rank == 0) fprintf(stderr, "papcoll-bench: unknown algorithm '%s' (see --list)\n", tok);
+            return -1;
+        }
+        if (!all && !strcmp(tok, "auto") && n < cap) names[n++] = "auto";
     }
+    free(copy);
     *out = names;
     return n;
 }

@@ -51,6 +51,7 @@ build-mpich: deps
 
 docs: build
 	$(MPIRUN) -np 1 $(BUILD)/bench/papcoll-bench --list-params --format=md > docs/params.md
+	python3 tools/gen_algorithms_doc.py
 
 install: build
 	cmake --install $(BUILD)

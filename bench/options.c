@@ -1,0 +1,157 @@
+/*
+ * options.c - see options.h; `papcoll-bench -h` documents every option.
+ */
+#include "options.h"
+
+#include <papcoll.h>
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void options_usage(void)
+{
+    printf("Usage: papcoll-bench [options]   (papcoll-bench-smpi under smpirun: the same options)\n"
+           "  -m, --message-size [MIN:]MAX  sizes in bytes, powers of two from MIN (K/M/G allowed; default 1:1M)\n"
+           "  -i, --iterations N            timed repetitions per size (default 100, 20 above 8K)\n"
+           "  -x, --warmup N                untimed repetitions per size (default 10, 2 above 8K)\n"
+           "  -c, --validate                check every byte after every call (untimed); exit 1 on a failure\n"
+           "  -k, --root fixed:N|rotate     root of the broadcast (default fixed:0)\n"
+           "      --coll=bcast              collective (default bcast)\n"
+           "      --algo=a,b,...|all        algorithms, 'all' = every papcoll algorithm incl. native (default all)\n"
+           "      --pattern=SPEC            arrival pattern (default balanced):\n"
+           "                                  balanced | uniform:MAX_IF | late:FRACTION:IF | root-late:IF |\n"
+           "                                  first-child-late:IF | microbench:XTIME | trace:FILE\n"
+           "                                delays in units of T, the time to send the message between two processes\n"
+           "      --seed=N                  seed of the random patterns (default 1)\n"
+           "      --unit-time=auto|SECONDS  T; auto measures it per size by ping-pong (default auto)\n"
+           "      --ppn=K                   virtual nodes of K processes (sets PAPCOLL_PPN)\n"
+           "      --format=table|csv|json   output format (default table)\n"
+           "      --raw=FILE                write rank, repetition, a_i, f_i, e_i of every call (CSV)\n"
+           "      --start-margin=SECONDS    lead time of each repetition's common start (default 2e-4; 1e-5 simulated)\n"
+           "      --tolerance=SECONDS       lateness that flags a missed start (default 5e-6)\n"
+           "      --resync=SECONDS          clock re-synchronization period (default 1)\n"
+           "      --list                    list the algorithms and exit\n"
+           "      --list-params             list papcoll's parameters (--format=md for docs/params.md)\n"
+           "  -h, --help                    this help\n"
+           "      --version                 versions and exit\n");
+}
+
+static int parse_size(const char *s, size_t *out)
+{
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s) return -1;
+    switch (*end) {
+    case 'K': case 'k': v <<= 10; end++; break;
+    case 'M': case 'm': v <<= 20; end++; break;
+    case 'G': case 'g': v <<= 30; end++; break;
+    default: break;
+    }
+    if (*end) return -1;
+    *out = (size_t)v;
+    return 0;
+}
+
+static int parse_double(const char *s, double *out)
+{
+    char *end;
+    *out = strtod(s, &end);
+    return end != s && !*end && *out >= 0 ? 0 : -1;
+}
+
+static int fail(int rank, const char *what, const char *value)
+{
+    if (rank == 0) fprintf(stderr, "papcoll-bench: bad %s '%s' (see -h)\n", what, value);
+    return -1;
+}
+
+int options_parse(int argc, char **argv, options_t *o, int rank)
+{
+    enum { O_ALGO = 256, O_PPN, O_FORMAT, O_LIST, O_LIST_PARAMS, O_VERSION, O_COLL, O_PATTERN, O_SEED, O_UNIT,
+           O_RAW, O_MARGIN, O_TOL, O_RESYNC };
+    static const struct option longopts[] = {
+        {"message-size", required_argument, 0, 'm'}, {"iterations", required_argument, 0, 'i'},
+        {"warmup", required_argument, 0, 'x'},       {"validate", no_argument, 0, 'c'},
+        {"root", required_argument, 0, 'k'},         {"algo", required_argument, 0, O_ALGO},
+        {"ppn", required_argument, 0, O_PPN},        {"format", required_argument, 0, O_FORMAT},
+        {"list", no_argument, 0, O_LIST},            {"list-params", no_argument, 0, O_LIST_PARAMS},
+        {"help", no_argument, 0, 'h'},               {"version", no_argument, 0, O_VERSION},
+        {"coll", required_argument, 0, O_COLL},      {"pattern", required_argument, 0, O_PATTERN},
+        {"seed", required_argument, 0, O_SEED},      {"unit-time", required_argument, 0, O_UNIT},
+        {"raw", required_argument, 0, O_RAW},        {"start-margin", required_argument, 0, O_MARGIN},
+        {"tolerance", required_argument, 0, O_TOL},  {"resync", required_argument, 0, O_RESYNC},
+        {0, 0, 0, 0}};
+    memset(o, 0, sizeof *o);
+    o->min_size = 1;
+    o->max_size = 1 << 20;
+    o->iterations = 100, o->warmup = 10, o->iterations_large = 20, o->warmup_large = 2;
+    o->coll = "bcast", o->algos = "all", o->format = "table";
+    o->seed = 1, o->start_margin = -1, o->tolerance = 5e-6, o->resync = 1;
+    const char *pattern = "balanced";
+    char err[256];
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "m:i:x:ck:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'm': {
+            char *colon = strchr(optarg, ':');
+            if (colon) {
+                *colon = '\0';
+                if (parse_size(optarg, &o->min_size)) return fail(rank, "size", optarg);
+                optarg = colon + 1;
+            }
+            if (parse_size(optarg, &o->max_size)) return fail(rank, "size", optarg);
+            if (!colon) o->min_size = o->max_size < 1 ? o->max_size : 1;
+            break;
+        }
+        case 'i': o->iterations = o->iterations_large = atoi(optarg); break;
+        case 'x': o->warmup = o->warmup_large = atoi(optarg); break;
+        case 'c': o->validate = 1; break;
+        case 'k':
+            if (!strcmp(optarg, "rotate")) o->root = -1;
+            else if (!strncmp(optarg, "fixed:", 6)) o->root = atoi(optarg + 6);
+            else o->root = atoi(optarg);
+            break;
+        case O_ALGO: o->algos = optarg; break;
+        case O_PPN:
+            if (papcoll_set_param("PAPCOLL_PPN", optarg) != MPI_SUCCESS) return fail(rank, "--ppn", optarg);
+            break;
+        case O_FORMAT: o->format = optarg; break;
+        case O_LIST: o->list = 1; break;
+        case O_LIST_PARAMS: o->list_params = 1; break;
+        case O_COLL: o->coll = optarg; break;
+        case O_PATTERN: pattern = optarg; break;
+        case O_SEED: o->seed = strtoull(optarg, NULL, 10); break;
+        case O_UNIT:
+            if (strcmp(optarg, "auto") && parse_double(optarg, &o->unit_time)) return fail(rank, "--unit-time", optarg);
+            break;
+        case O_RAW: o->raw = optarg; break;
+        case O_MARGIN: if (parse_double(optarg, &o->start_margin)) return fail(rank, "--start-margin", optarg); break;
+        case O_TOL: if (parse_double(optarg, &o->tolerance)) return fail(rank, "--tolerance", optarg); break;
+        case O_RESYNC: if (parse_double(optarg, &o->resync)) return fail(rank, "--resync", optarg); break;
+        case O_VERSION:
+            if (rank == 0) {
+                char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+                int len;
+                MPI_Get_library_version(lib, &len);
+                printf("papcoll-bench %s\nMPI: %.*s\n", papcoll_version(), (int)strcspn(lib, "\n"), lib);
+            }
+            return 1;
+        case 'h': if (rank == 0) options_usage(); return 1;
+        default: return -1;
+        }
+    }
+    if (optind < argc) return fail(rank, "argument", argv[optind]);
+    if (o->iterations < 1 || o->warmup < 0) return fail(rank, "iteration count", "");
+    if (o->min_size > o->max_size) return fail(rank, "size range", "MIN > MAX");
+    if (strcmp(o->coll, "bcast")) return fail(rank, "--coll (only bcast so far)", o->coll);
+    if (strcmp(o->format, "table") && strcmp(o->format, "csv") && strcmp(o->format, "json") && strcmp(o->format, "md"))
+        return fail(rank, "--format", o->format);
+    if (pattern_parse(pattern, &o->pattern, err, sizeof err)) {
+        if (rank == 0) fprintf(stderr, "papcoll-bench: %s\n", err);
+        return -1;
+    }
+    return 0;
+}

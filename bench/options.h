@@ -1,0 +1,35 @@
+/*
+ * options.h - papcoll-bench's command line (OSU letters for the common knobs).
+ */
+#ifndef PB_OPTIONS_H
+#define PB_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pattern.h"
+
+typedef struct options {
+    size_t min_size, max_size;
+    int iterations, warmup, iterations_large, warmup_large; /* "large": above 8 KiB */
+    int validate;
+    int root;            /* -1: rotate */
+    const char *coll;
+    const char *algos;   /* comma list, "all" expands */
+    pattern_t pattern;
+    uint64_t seed;
+    double unit_time;    /* 0: measure per size */
+    const char *format;  /* table | csv | json (md: --list-params) */
+    const char *raw;     /* --raw=FILE */
+    double start_margin; /* seconds between the start broadcast and the planned start */
+    double tolerance;    /* seconds late before a start counts as missed */
+    double resync;       /* seconds between clock synchronizations */
+    int list, list_params;
+} options_t;
+
+/* 0 to run, 1 when done (help/version printed), -1 on a usage error
+ * (message printed by rank 0). */
+int options_parse(int argc, char **argv, options_t *o, int rank);
+void options_usage(void);
+
+#endif

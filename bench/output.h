@@ -1,0 +1,43 @@
+/*
+ * output.h - papcoll-bench's report: table (OSU style, right-aligned, units),
+ * CSV and JSON with the same fields, and #@key=value metadata lines (a "meta"
+ * object in JSON).  Field names are fixed for scripts:
+ *   coll algo size pattern p ppn reps valid_reps e_bar e_bar_lo e_bar_hi g
+ *   after_last delta_bar omega if_avg if_worst bound ratio T check
+ * Times in seconds in CSV and JSON, microseconds in the table.
+ */
+#ifndef PB_OUTPUT_H
+#define PB_OUTPUT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "metrics.h"
+
+typedef struct result_row {
+    const char *coll, *algo, *pattern;
+    size_t size;
+    int p, ppn, reps, valid_reps;
+    double T;
+    summary_t s;
+    const char *check; /* Pass | Fail | - */
+} result_row_t;
+
+typedef struct report {
+    FILE *out;
+    const char *format;
+    int rows;
+    char **meta_keys, **meta_values;
+    int nmeta;
+} report_t;
+
+void report_init(report_t *r, FILE *out, const char *format);
+void report_meta(report_t *r, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Prints the metadata and the column header (call once, after report_meta). */
+void report_begin(report_t *r);
+/* A metadata line printed now (table, CSV); JSON rows carry the value. */
+void report_note(report_t *r, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void report_row(report_t *r, const result_row_t *row);
+void report_end(report_t *r);
+
+#endif

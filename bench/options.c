@@ -29,7 +29,7 @@ void options_usage(void)
            "      --ppn=K                   virtual nodes of K processes (sets PAPCOLL_PPN)\n"
            "      --format=table|csv|json   output format (default table)\n"
            "      --raw=FILE                write rank, repetition, a_i, f_i, e_i of every call (CSV)\n"
-           "      --start-margin=SECONDS    lead time of each repetition's common start (default 2e-4; 1e-5 simulated)\n"
+           "      --start-margin=SECONDS    lead time of each repetition's common start (default 2e-4; 1e-3 simulated)\n"
            "      --tolerance=SECONDS       lateness that flags a missed start (default 5e-6)\n"
            "      --resync=SECONDS          clock re-synchronization period (default 1)\n"
            "      --list                    list the algorithms and exit\n"

@@ -102,7 +102,7 @@ void report_row(report_t *r, const result_row_t *w)
         }
         fprintf(r->out, ", \"check\": \"%s\"}", w->check);
     } else if (!strcmp(r->format, "csv")) {
-        fprintf(r->out, "%s,%s,%zu,%s,%d,%d,%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,%.6g,%.9g,%.6g,%.9g,%s\n",
+        fprintf(r->out, "%s,%s,%zu,%s,%d,%d,%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%s\n",
                 w->coll, w->algo, w->size, w->pattern, w->p, w->ppn, w->reps, w->valid_reps, s->e_bar, s->e_bar_lo,
                 s->e_bar_hi, s->g, s->after_last, s->delta_bar, s->omega, if_avg, if_worst, s->bound, s->ratio, w->T,
                 w->check);

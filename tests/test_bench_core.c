@@ -1,0 +1,94 @@
+/*
+ * test_bench_core - papcoll-bench's metrics and arrival patterns, without
+ * MPI, against hand-computed values (including seed 002's Lemma 2 bound).
+ */
+#include "check.h"
+#include "metrics.h"
+#include "pattern.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int near(double a, double b) { return fabs(a - b) <= 1e-12 * (1 + fabs(b)); }
+
+int main(void)
+{
+    /* 4 processes, root 1: arrivals 0, 2, 1, 5; exits 6, 7, 4, 9 (T = 2) */
+    double a[4] = {0, 2, 1, 5}, f[4] = {6, 7, 4, 9};
+    rep_metrics_t m;
+    metrics_of_rep(a, f, 4, 1, 2.0, &m);
+    /* e = 6, 5, 3, 4 -> e_bar 4.5, g 6; mean a = 2, |a - 2| = 2,0,1,3 -> delta_bar 1.5; omega 5;
+     * after_last = 9 - 5 = 4; Delta = 5 - 2 = 3, bound = (3 + 3*2)/4 = 2.25, ratio = 2 */
+    CHECK(near(m.e_bar, 4.5) && near(m.g, 6) && near(m.delta_bar, 1.5) && near(m.omega, 5), "basic metrics");
+    CHECK(near(m.after_last, 4) && near(m.bound, 2.25) && near(m.ratio, 2.0), "bound %g ratio %g", m.bound, m.ratio);
+    /* balanced: bound = (n-1) T / n */
+    double a2[3] = {1, 1, 1}, f2[3] = {2, 3, 4};
+    metrics_of_rep(a2, f2, 3, 0, 3.0, &m);
+    CHECK(near(m.bound, 2.0) && near(m.delta_bar, 0) && near(m.omega, 0) && near(m.e_bar, 2.0), "balanced bound");
+
+    double v[5] = {5, 1, 4, 2, 3};
+    CHECK(near(percentile(v, 5, 0.5), 3) && near(percentile(v, 5, 0.25), 2) && near(percentile(v, 5, 1), 5), "percentiles");
+    rep_metrics_t reps[3] = {{.e_bar = 3, .ratio = 1}, {.e_bar = 1, .ratio = 3}, {.e_bar = 2, .ratio = 2}};
+    summary_t s;
+    metrics_summarize(reps, 3, &s);
+    CHECK(s.reps == 3 && near(s.e_bar, 2) && near(s.ratio, 2) && near(s.e_bar_lo, 1.05) && near(s.e_bar_hi, 2.95),
+          "summary %g %g %g", s.e_bar, s.e_bar_lo, s.e_bar_hi);
+
+    pattern_t p;
+    char err[256];
+    int secs;
+    CHECK(pattern_parse("first-child-late:7", &p, err, sizeof err) == 0, "parse fcl");
+    /* n = 8, root 3: relative ranks 1, 2, 4 are ranks 4, 5, 7 */
+    for (int r = 0; r < 8; r++) {
+        double d = pattern_delay(&p, r, 8, 3, 0, 1, &secs);
+        CHECK(d == ((r == 4 || r == 5 || r == 7) ? 7 : 0) && !secs, "first-child-late rank %d: %g", r, d);
+    }
+    CHECK(pattern_parse("root-late:2.5", &p, err, sizeof err) == 0 && pattern_delay(&p, 3, 8, 3, 0, 1, &secs) == 2.5 &&
+              pattern_delay(&p, 0, 8, 3, 0, 1, &secs) == 0, "root-late");
+    CHECK(pattern_parse("uniform:16", &p, err, sizeof err) == 0, "parse uniform");
+    double lo = 1e9, hi = -1, sum = 0;
+    for (int rep = 0; rep < 200; rep++)
+        for (int r = 0; r < 50; r++) {
+            double d = pattern_delay(&p, r, 50, 0, rep, 42, &secs);
+            lo = d < lo ? d : lo, hi = d > hi ? d : hi, sum += d;
+            CHECK(d == pattern_delay(&p, r, 50, 0, rep, 42, &secs), "deterministic");
+        }
+    CHECK(lo >= 0 && hi < 16 && hi > 15 && fabs(sum / 10000 - 8) < 0.3, "uniform range %g..%g mean %g", lo, hi, sum / 10000);
+    CHECK(pattern_parse("late:0.2:64", &p, err, sizeof err) == 0, "parse late");
+    int late = 0;
+    for (int rep = 0; rep < 100; rep++)
+        for (int r = 0; r < 100; r++) {
+            double d = pattern_delay(&p, r, 100, 5, rep, 7, &secs);
+            CHECK(d == 0 || d == 64, "late value");
+            CHECK(!(r == 5 && d != 0), "root never late");
+            late += d == 64;
+        }
+    CHECK(fabs(late / 9900.0 - 0.2) < 0.02, "late fraction %g", late / 9900.0);
+    CHECK(pattern_parse("balanced", &p, err, sizeof err) == 0 && pattern_delay(&p, 1, 4, 0, 3, 1, &secs) == 0, "balanced");
+    CHECK(pattern_parse("microbench:4000", &p, err, sizeof err) == 0 && p.xtime == 4000, "microbench");
+    const char *bad[] = {"uniform", "uniform:-1", "late:2:3", "late:0.5", "wobbly:3", "microbench:1.5", "trace:/nonexistent"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK(pattern_parse(bad[i], &p, err, sizeof err) == -1 && err[0], "bad pattern %s accepted", bad[i]);
+
+    /* trace replay: lines are calls, columns ranks; repetitions and ranks wrap */
+    const char *path = "test_bench_core_trace.txt";
+    FILE *t = fopen(path, "w");
+    fprintf(t, "# offsets in seconds\n0 0.5 1e-3\n\n2 0 0 # second call\n");
+    fclose(t);
+    CHECK(pattern_parse("trace:test_bench_core_trace.txt", &p, err, sizeof err) == 0 && p.trace_rows == 2 && p.trace_cols == 3,
+          "trace parse: %s", err);
+    CHECK(pattern_delay(&p, 1, 3, 0, 0, 1, &secs) == 0.5 && secs, "trace value");
+    CHECK(pattern_delay(&p, 0, 3, 0, 3, 1, &secs) == 2, "trace repetition wraps");
+    CHECK(pattern_delay(&p, 4, 6, 0, 0, 1, &secs) == 0.5, "trace rank wraps");
+    pattern_free(&p);
+    t = fopen(path, "w");
+    fprintf(t, "0 1\n0 1 2\n");
+    fclose(t);
+    CHECK(pattern_parse("trace:test_bench_core_trace.txt", &p, err, sizeof err) == -1, "ragged trace rejected");
+    pattern_free(&p);
+    remove(path);
+    printf("test_bench_core: %d failures\n", failures);
+    return failures != 0;
+}

@@ -14,7 +14,7 @@ SMPIRUN     = smpirun --cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:1
               --cfg=smpi/iprobe:1e-7 --cfg=smpi/test:1e-7 --log=root.thresh:warning
 DEMO_PLAT   = $(BUILD)/tests/smpi/cluster_16x8
 
-.PHONY: all deps build build-mpich demo test docs install clean
+.PHONY: all deps pytools build build-mpich demo test docs install clean
 
 all: build
 
@@ -25,7 +25,11 @@ deps:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
-build: deps
+# Python tooling (papcoll-tune, papcoll-plot) and matplotlib, from PyPI.
+pytools:
+	@python3 -c "import papcoll_tools, matplotlib" 2>/dev/null || python3 -m pip install --quiet -e tools
+
+build: deps pytools
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=$(PREFIX)
 	cmake --build $(BUILD) -j $(JOBS)
 

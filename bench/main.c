@@ -78,13 +78,14 @@ static int select_algorithms(const char *coll, const char *spec, const char ***o
 }
 
 /* T: half the round trip of `size` bytes between rank 0 and the last rank
- * (median of 10 after 2 warm-ups), known to every rank. */
+ * (median of 20 after 5 warm-ups), known to every rank. */
 static double measure_T(size_t size, unsigned char *buf)
 {
-    double T = 0, half[10];
+    enum { WARM = 5, TIMED = 20 };
+    double T = 0, half[TIMED];
     int peer = nprocs - 1;
     if (nprocs > 1 && (rank == 0 || rank == peer)) {
-        for (int r = -2; r < 10; r++) {
+        for (int r = -WARM; r < TIMED; r++) {
             double t0 = MPI_Wtime();
             if (rank == 0) {
                 PMPI_Send(buf, (int)size, MPI_BYTE, peer, 1, control);
@@ -95,7 +96,7 @@ static double measure_T(size_t size, unsigned char *buf)
             }
             if (r >= 0) half[r] = (MPI_Wtime() - t0) / 2;
         }
-        if (rank == 0) T = percentile(half, 10, 0.5);
+        if (rank == 0) T = percentile(half, TIMED, 0.5);
     }
     PMPI_Bcast(&T, 1, MPI_DOUBLE, 0, control);
     return T;
@@ -156,7 +157,7 @@ static void describe_run(report_t *rep, const options_t *o, const gclock_t *clk)
     report_meta(rep, "pattern", "%s", o->pattern.spec);
     report_meta(rep, "seed", "%llu", (unsigned long long)o->seed);
     report_meta(rep, "root", o->root < 0 ? "rotate" : "fixed:%d", o->root);
-    report_meta(rep, "unit_time", o->unit_time > 0 ? "%g s (given)" : "auto (ping-pong rank 0 <-> rank p-1, per size)", o->unit_time);
+    report_meta(rep, "unit_time", o->unit_time > 0 ? "%g s (given)" : "auto (ping-pong rank 0 <-> rank p-1 per size: median of 20 half round trips)", o->unit_time);
     if (SIMULATED) {
         report_meta(rep, "simulated", "yes: SimGrid SMPI, times are simulated");
         const char *settings = getenv("PAPCOLL_SMPI_SETTINGS");

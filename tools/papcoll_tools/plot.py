@@ -1,0 +1,152 @@
+"""papcoll-plot: figures from papcoll-bench results (PNG, matplotlib).
+
+    papcoll-plot imbalance RESULTS... -o fig.png [--size=BYTES] [--table=FILE.md]
+                                                                  e_bar versus MAX_IF per algorithm
+    papcoll-plot sizes RESULTS... -o fig.png [--pattern=SPEC]     e_bar versus message size per algorithm
+    papcoll-plot timeline RAW.csv -o fig.png --algo=A [--size=B] [--rep=R]
+                                                                  one repetition: arrival-to-exit bar per process
+
+RESULTS are CSV or JSON files of papcoll-bench (one pattern each, e.g. one file per MAX_IF);
+RAW is a --raw file.  Titles say whether the numbers are simulated (SimGrid) or native.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from . import results  # noqa: E402
+
+
+def _where(metas):
+    sim = {results.simulated(m) for m in metas}
+    p = {m.get("p", "?") for m in metas}
+    kind = "simulated with SimGrid SMPI" if sim == {True} else "native" if sim == {False} else "mixed"
+    return f"p={'/'.join(sorted(p))}, {kind}"
+
+
+def imbalance(args):
+    series, metas = defaultdict(list), []
+    for path in args.results:
+        meta, rows = results.read(path)
+        metas.append(meta)
+        for r in rows:
+            if args.size and r["size"] != args.size:
+                continue
+            series[r["algo"]].append((results.pattern_level(r["pattern"]), r["e_bar"], r["e_bar_lo"], r["e_bar_hi"]))
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for algo, pts in sorted(series.items()):
+        pts.sort()
+        x = [p[0] for p in pts]
+        y = [p[1] * 1e6 for p in pts]
+        err = [[max(0.0, (p[1] - p[2]) * 1e6) for p in pts], [max(0.0, (p[3] - p[1]) * 1e6) for p in pts]]
+        ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=algo)
+    ax.set_xlabel("MAX_IF (maximum imbalance factor, units of T)")
+    ax.set_ylabel("average per-process time e_bar (us)")
+    ax.set_yscale("log")
+    size = f", {int(args.size)} B" if args.size else ""
+    ax.set_title(f"Broadcast under uniform random arrival{size} ({_where(metas)})")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(args.output, dpi=120)
+    if args.table:
+        write_imbalance_table(series, metas, args.table)
+
+
+def write_imbalance_table(series, metas, path):
+    """Markdown: e_bar (us) per algorithm and MAX_IF, best of each column in bold."""
+    levels = sorted({p[0] for pts in series.values() for p in pts})
+    value = {(a, p[0]): p[1] for a, pts in series.items() for p in pts}
+    best = {lv: min(value[(a, lv)] for a in series if (a, lv) in value) for lv in levels}
+    lines = [f"e_bar (us), {_where(metas)}", "",
+             "| algorithm | " + " | ".join(f"MAX_IF={lv:g}" for lv in levels) + " |",
+             "|---|" + "---:|" * len(levels)]
+    for algo in sorted(series):
+        cells = []
+        for lv in levels:
+            v = value.get((algo, lv))
+            cells.append("-" if v is None else (f"**{v*1e6:.1f}**" if v == best[lv] else f"{v*1e6:.1f}"))
+        lines.append(f"| {algo} | " + " | ".join(cells) + " |")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def sizes(args):
+    series, metas = defaultdict(list), []
+    for path in args.results:
+        meta, rows = results.read(path)
+        metas.append(meta)
+        for r in rows:
+            if args.pattern and r["pattern"] != args.pattern:
+                continue
+            series[r["algo"]].append((r["size"], r["e_bar"]))
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for algo, pts in sorted(series.items()):
+        pts.sort()
+        ax.plot([p[0] for p in pts], [p[1] * 1e6 for p in pts], marker="o", label=algo)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("message size (bytes)")
+    ax.set_ylabel("average per-process time e_bar (us)")
+    pattern = args.pattern or metas[0].get("pattern", "")
+    ax.set_title(f"Broadcast, pattern {pattern} ({_where(metas)})")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(args.output, dpi=120)
+
+
+def timeline(args):
+    with open(args.raw) as f:
+        rows = [r for r in csv.DictReader(f) if r["algo"] == args.algo]
+    if args.size:
+        rows = [r for r in rows if int(r["size"]) == args.size]
+    if not rows:
+        raise SystemExit("papcoll-plot: no rows for that algorithm/size in " + args.raw)
+    size = int(rows[0]["size"])
+    rep = str(args.rep if args.rep is not None else rows[0]["rep"])
+    rows = [r for r in rows if int(r["size"]) == size and r["rep"] == rep]
+    t0 = min(float(r["a"]) for r in rows)
+    root = int(rows[0]["root"])
+    fig, ax = plt.subplots(figsize=(7, max(2.5, 0.25 * len(rows) + 1)))
+    for r in rows:
+        rank, a, f = int(r["rank"]), (float(r["a"]) - t0) * 1e6, (float(r["f"]) - t0) * 1e6
+        ax.barh(rank, f - a, left=a, color="tab:red" if rank == root else "tab:blue", height=0.7)
+    ax.set_xlabel("time since the first arrival (us)")
+    ax.set_ylabel("rank")
+    ax.invert_yaxis()
+    ax.set_title(f"{args.algo}, {size} B, repetition {rep}: arrival to exit per process (root {root} in red)")
+    ax.grid(True, axis="x", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(args.output, dpi=120)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="papcoll-plot", description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    a = sub.add_parser("imbalance")
+    a.add_argument("results", nargs="+")
+    a.add_argument("--size", type=float)
+    a.add_argument("--table", help="also write a Markdown table of e_bar per algorithm and MAX_IF")
+    b = sub.add_parser("sizes")
+    b.add_argument("results", nargs="+")
+    b.add_argument("--pattern")
+    c = sub.add_parser("timeline")
+    c.add_argument("raw")
+    c.add_argument("--algo", required=True)
+    c.add_argument("--size", type=int)
+    c.add_argument("--rep", type=int)
+    for p in (a, b, c):
+        p.add_argument("-o", "--output", required=True)
+    args = ap.parse_args(argv)
+    {"imbalance": imbalance, "sizes": sizes, "timeline": timeline}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    main()

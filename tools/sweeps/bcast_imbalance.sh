@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# e_bar versus MAX_IF (uniform random arrival, seed 002 Fig. 7) for every
+# broadcast algorithm and native, one size.
+#   tools/sweeps/bcast_imbalance.sh simulated OUTDIR [NODES CORES SIZE]   SimGrid cluster (default 8 x 8, 1M)
+#   tools/sweeps/bcast_imbalance.sh native OUTDIR [NP SIZE]               this machine (default 2 processes, 1M)
+# Writes OUTDIR/uniform_<IF>.csv, OUTDIR/imbalance.png and OUTDIR/imbalance.md.
+# T is measured once (the balanced run's ping-pong) and given to the other runs
+# with --unit-time, so every level uses the same unit.
+# BUILD (default build), LEVELS (default "0 1 4 16 64"), ITERS (default 10) may be set.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+mode=$1 out=$2
+build=${BUILD:-build} levels=${LEVELS:-"0 1 4 16 64"} iters=${ITERS:-10}
+mkdir -p "$out"
+if [ "$mode" = simulated ]; then
+  nodes=${3:-8} cores=${4:-8} size=${5:-1M}
+  plat=$build/tests/smpi/cluster_${nodes}x${cores}
+  cmake -DOUT="$plat" -DNODES="$nodes" -DCORES="$cores" -P cmake/WritePlatform.cmake
+  settings="--cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:1Gf --cfg=smpi/coll-selector:mpich --cfg=smpi/iprobe:1e-7 --cfg=smpi/test:1e-7"
+  export PAPCOLL_SMPI_SETTINGS="$settings; platform cluster ${nodes}x${cores} (cmake/SmpiPlatform.cmake)"
+  run() { smpirun $settings --log=root.thresh:warning -np $((nodes * cores)) -platform "$plat.xml" -hostfile "$plat.hosts" \
+            "$build/smpi/bench/papcoll-bench-smpi" "$@"; }
+else
+  np=${3:-2} size=${4:-1M}
+  bind=core
+  [ "$np" -gt "$(nproc)" ] && bind="none --oversubscribe"
+  run() { mpirun --allow-run-as-root --bind-to $bind -np "$np" "$build/bench/papcoll-bench" "$@"; }
+fi
+unit=auto
+for lv in 0 $levels; do
+  [ "$lv" = 0 ] && [ "$unit" != auto ] && continue
+  pattern=uniform:$lv
+  [ "$lv" = 0 ] && pattern=balanced
+  echo "== $mode, pattern $pattern, T $unit ==" >&2
+  run --algo=all,auto -m "$size:$size" -i "$iters" -x 2 --pattern="$pattern" --seed=1 -c --unit-time="$unit" \
+    --format=csv > "$out/uniform_$lv.csv"
+  [ "$unit" = auto ] && unit=$(sed -n 's/^#@T=[0-9]*://p' "$out/uniform_$lv.csv")
+done
+python3 -m papcoll_tools.plot imbalance "$out"/uniform_*.csv -o "$out/imbalance.png" --table "$out/imbalance.md"
+cat "$out/imbalance.md"

@@ -34,13 +34,16 @@ build: deps pytools
 	cmake --build $(BUILD) -j $(JOBS)
 
 demo: build
-	@echo "== native: 2 processes on this machine (balanced arrival; times are real) =="
-	$(MPIRUN) -np 2 $(BUILD)/bench/papcoll-bench --algo=all -m 1K:1M -i 50 -x 5 -c
+	@echo "== native: 2 processes on this machine, balanced arrival (real time) =="
+	$(MPIRUN) -np 2 $(BUILD)/bench/papcoll-bench --algo=all -m 1K:1M -i 20 -x 2 -c
 	@echo
-	@echo "== simulated: SimGrid SMPI, 16 nodes x 8 cores = 128 ranks (times are simulated) =="
+	@echo "== simulated: SimGrid SMPI, 16 nodes x 8 cores = 128 ranks, balanced arrival (simulated time) =="
 	cmake -DOUT=$(DEMO_PLAT) -DNODES=16 -DCORES=8 -P cmake/WritePlatform.cmake
 	$(SMPIRUN) -np 128 -platform $(DEMO_PLAT).xml -hostfile $(DEMO_PLAT).hosts \
-	  $(BUILD)/smpi/bench/papcoll-bench-smpi --algo=all -m 1K:1M -i 5 -x 1 -c
+	  $(BUILD)/smpi/bench/papcoll-bench-smpi --algo=all -m 1K:1M -i 3 -x 1 -c
+	@echo
+	@echo "== simulated, 128 ranks, 1 MiB, uniform random arrival MAX_IF 0/4/16 (figure: $(BUILD)/demo/imbalance.png) =="
+	BUILD=$(BUILD) LEVELS="4 16" ITERS=3 tools/sweeps/bcast_imbalance.sh simulated $(BUILD)/demo 16 8 1M
 
 # Open MPI (default mpicc): every test.  MPICH, installed beside it: the same
 # library built against MPICH, its error, drop-in and 2-process matrix tests.

@@ -76,7 +76,8 @@ def arrivals(sim):
     """Realized arrivals match the plan: exactly when simulated, within the tolerance natively."""
     with tempfile.TemporaryDirectory() as d:
         raw = os.path.join(d, "raw.csv")
-        args = ["--algo=binomial,linear", "-m", "4K:4K", "-i", "30", "-x", "2", "--pattern=uniform:8", f"--raw={raw}", "--format=csv"]
+        args = ["--algo=binomial,linear", "-m", "4K:4K", "-i", "30", "-x", "2", "--pattern=uniform:8", f"--raw={raw}",
+                "--format=csv", "--tolerance=2e-5"]
         out = run(simulated(16, *args) if sim else native(2, *args)).stdout
         with open(raw) as f:
             rr = list(csv.DictReader(f))
@@ -90,10 +91,10 @@ def arrivals(sim):
         check(all(r["valid_reps"] == r["reps"] for r in rows(out)), "missed starts in simulation")
     else:
         ok = [x for r, x in zip(rr, late) if r["missed"] == "0"]
-        check(all(-1e-9 <= x <= 5e-6 for x in ok), "a valid arrival is outside the tolerance")
+        check(all(-1e-9 <= x <= 2e-5 for x in ok), "a valid arrival is outside the tolerance")
         valid = sum(int(r["valid_reps"]) for r in rows(out))
         check(valid >= 0.5 * 2 * 30, f"only {valid} of 60 repetitions started on time")
-    print("arrivals:", "simulated exact" if sim else f"native within 5 us", "OK")
+    print("arrivals:", "simulated exact" if sim else "native within 20 us", "OK")
 
 
 def first_child_late():
@@ -102,7 +103,8 @@ def first_child_late():
     for IF in (0, 4, 16):
         r = rows(run(simulated(64, "--algo=binomial", "-m", "1M:1M", "-i", "2", "-x", "0",
                                f"--pattern=first-child-late:{IF}", "--format=csv")).stdout)[0]
-        check(abs(float(r["if_worst"]) - IF) < 1e-6, f"if_worst {r['if_worst']} != planned {IF}")
+        # equal up to SimGrid's clock resolution (arrivals within 1e-7 s of the plan)
+        check(abs(float(r["if_worst"]) - IF) <= 1e-6 * max(IF, 1), f"if_worst {r['if_worst']} != planned {IF}")
         e.append(float(r["e_bar"]))
     check(e[0] < e[1] < e[2], f"binomial e_bar not increasing with IF: {e}")
     print("first-child-late: e_bar", ", ".join(f"{x*1e6:.0f} us" for x in e), "for IF 0, 4, 16 (simulated): OK")

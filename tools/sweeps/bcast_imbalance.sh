@@ -6,11 +6,12 @@
 # Writes OUTDIR/uniform_<IF>.csv, OUTDIR/imbalance.png and OUTDIR/imbalance.md.
 # T is measured once (the balanced run's ping-pong) and given to the other runs
 # with --unit-time, so every level uses the same unit.
-# BUILD (default build), LEVELS (default "0 1 4 16 64"), ITERS (default 10) may be set.
+# BUILD (default build), LEVELS (default "1 4 16 64"; the balanced run 0 always comes first)
+# and ITERS (default 10) may be set.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 mode=$1 out=$2
-build=${BUILD:-build} levels=${LEVELS:-"0 1 4 16 64"} iters=${ITERS:-10}
+build=${BUILD:-build} levels=${LEVELS:-"1 4 16 64"} iters=${ITERS:-10}
 mkdir -p "$out"
 if [ "$mode" = simulated ]; then
   nodes=${3:-8} cores=${4:-8} size=${5:-1M}
@@ -28,7 +29,6 @@ else
 fi
 unit=auto
 for lv in 0 $levels; do
-  [ "$lv" = 0 ] && [ "$unit" != auto ] && continue
   pattern=uniform:$lv
   [ "$lv" = 0 ] && pattern=balanced
   echo "== $mode, pattern $pattern, T $unit ==" >&2
@@ -36,5 +36,5 @@ for lv in 0 $levels; do
     --format=csv > "$out/uniform_$lv.csv"
   [ "$unit" = auto ] && unit=$(sed -n 's/^#@T=[0-9]*://p' "$out/uniform_$lv.csv")
 done
-python3 -m papcoll_tools.plot imbalance "$out"/uniform_*.csv -o "$out/imbalance.png" --table "$out/imbalance.md"
+PYTHONPATH=tools${PYTHONPATH:+:$PYTHONPATH} python3 -m papcoll_tools.plot imbalance "$out"/uniform_*.csv -o "$out/imbalance.png" --table "$out/imbalance.md"
 cat "$out/imbalance.md"

@@ -30,15 +30,21 @@ def _where(metas):
     return f"p={'/'.join(sorted(p))}, {kind}"
 
 
-def imbalance(args):
+def _series(paths, keep, point):
+    """{algorithm: [point(row) for kept rows]} over result files, and their metadata."""
     series, metas = defaultdict(list), []
-    for path in args.results:
+    for path in paths:
         meta, rows = results.read(path)
         metas.append(meta)
         for r in rows:
-            if args.size and r["size"] != args.size:
-                continue
-            series[r["algo"]].append((results.pattern_level(r["pattern"]), r["e_bar"], r["e_bar_lo"], r["e_bar_hi"]))
+            if keep(r):
+                series[r["algo"]].append(point(r))
+    return series, metas
+
+
+def imbalance(args):
+    series, metas = _series(args.results, lambda r: not args.size or r["size"] == args.size,
+                            lambda r: (results.pattern_level(r["pattern"]), r["e_bar"], r["e_bar_lo"], r["e_bar_hi"]))
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for algo, pts in sorted(series.items()):
         pts.sort()
@@ -78,14 +84,8 @@ def write_imbalance_table(series, metas, path):
 
 
 def sizes(args):
-    series, metas = defaultdict(list), []
-    for path in args.results:
-        meta, rows = results.read(path)
-        metas.append(meta)
-        for r in rows:
-            if args.pattern and r["pattern"] != args.pattern:
-                continue
-            series[r["algo"]].append((r["size"], r["e_bar"]))
+    series, metas = _series(args.results, lambda r: not args.pattern or r["pattern"] == args.pattern,
+                            lambda r: (r["size"], r["e_bar"]))
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for algo, pts in sorted(series.items()):
         pts.sort()

@@ -9,7 +9,12 @@ PREFIX     ?= /usr/local
 DEBIAN_PKGS = build-essential cmake ninja-build pkg-config openmpi-bin libopenmpi-dev libsimgrid-dev python3 \
               mpich libmpich-dev
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-MPIRUN      = mpirun --allow-run-as-root --oversubscribe --bind-to none --mca mpi_yield_when_idle 1
+# Open MPI is the default MPI; MPICH is installed beside it (build-mpich).  Name
+# both explicitly: with the two installed, Debian's mpicc/mpirun alternatives
+# could point at either.
+OMPI_CC     = $(shell command -v mpicc.openmpi || echo mpicc)
+OMPI_RUN    = $(shell command -v mpirun.openmpi || echo mpirun)
+MPIRUN      = $(OMPI_RUN) --allow-run-as-root --oversubscribe --bind-to none --mca mpi_yield_when_idle 1
 SMPIRUN     = smpirun --cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:1Gf --cfg=smpi/coll-selector:mpich \
               --cfg=smpi/iprobe:1e-7 --cfg=smpi/test:1e-7 --log=root.thresh:warning
 DEMO_PLAT   = $(BUILD)/tests/smpi/cluster_16x8
@@ -30,7 +35,8 @@ pytools:
 	@python3 -c "import papcoll_tools, matplotlib" 2>/dev/null || python3 -m pip install --quiet -e tools
 
 build: deps pytools
-	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=$(PREFIX)
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=$(PREFIX) \
+	  -DMPI_C_COMPILER=$(OMPI_CC) -DMPIEXEC_EXECUTABLE=$(OMPI_RUN)
 	cmake --build $(BUILD) -j $(JOBS)
 
 demo: build

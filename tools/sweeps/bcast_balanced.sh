@@ -10,7 +10,7 @@ cd "$(dirname "$0")/../.."
 build=${1:-build}
 out=docs/results/tuning
 mkdir -p "$out"
-mpirun --allow-run-as-root -np 2 --bind-to core "$build/bench/papcoll-bench" --algo=all -m 16:4M -i 50 -x 5 \
+"$(command -v mpirun.openmpi || echo mpirun)" --allow-run-as-root -np 2 --bind-to core "$build/bench/papcoll-bench" --algo=all -m 16:4M -i 50 -x 5 \
   --format=csv > "$out/native_np2.csv"
 for nc in 4x4 8x8 16x8 32x8; do
   n=${nc%x*} c=${nc#*x}

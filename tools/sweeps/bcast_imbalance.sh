@@ -25,7 +25,7 @@ else
   np=${3:-2} size=${4:-1M}
   bind=core
   [ "$np" -gt "$(nproc)" ] && bind="none --oversubscribe"
-  run() { mpirun --allow-run-as-root --bind-to $bind -np "$np" "$build/bench/papcoll-bench" "$@"; }
+  run() { "$(command -v mpirun.openmpi || echo mpirun)" --allow-run-as-root --bind-to $bind -np "$np" "$build/bench/papcoll-bench" "$@"; }
 fi
 unit=auto
 for lv in 0 $levels; do

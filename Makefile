@@ -41,7 +41,7 @@ build: deps pytools
 
 demo: build
 	@echo "== native: 2 processes on this machine, balanced arrival (real time) =="
-	$(MPIRUN) -np 2 $(BUILD)/bench/papcoll-bench --algo=all -m 1K:1M -i 20 -x 2 -c
+	$(OMPI_RUN) --allow-run-as-root --bind-to core -np 2 $(BUILD)/bench/papcoll-bench --algo=all -m 1K:1M -i 20 -x 2 -c
 	@echo
 	@echo "== simulated: SimGrid SMPI, 16 nodes x 8 cores = 128 ranks, balanced arrival (simulated time) =="
 	cmake -DOUT=$(DEMO_PLAT) -DNODES=16 -DCORES=8 -P cmake/WritePlatform.cmake

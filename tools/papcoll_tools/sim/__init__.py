@@ -1,0 +1,1 @@
+"""papcoll sim: SimGrid SMPI simulations of papcoll-bench (platforms, runs)."""

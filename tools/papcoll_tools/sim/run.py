@@ -1,0 +1,60 @@
+"""papcoll sim run: one simulated papcoll-bench run with every SMPI setting explicit."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from . import platform
+
+# Settings of every simulated run (recorded in the output's #@smpi_settings):
+#  - computation is not benchmarked: only communication advances simulated time;
+#  - MPI_Iprobe / MPI_Test cost a small fixed simulated time;
+#  - SMPI's own collectives follow MPICH's selection (SimGrid 3.32's default MPI_Allgather did not
+#    finish at 256 ranks; papcoll calls it once per communicator).
+SMPI_SETTINGS = ["--cfg=smpi/simulate-computation:no", "--cfg=smpi/host-speed:1Gf", "--cfg=smpi/coll-selector:mpich",
+                 "--cfg=smpi/iprobe:1e-7", "--cfg=smpi/test:1e-7"]
+
+
+def find_bench(explicit=None):
+    """papcoll-bench-smpi: --bench, $PAPCOLL_BENCH_SMPI, or the repository's build tree."""
+    candidates = [explicit, os.environ.get("PAPCOLL_BENCH_SMPI"),
+                  os.path.join(os.path.dirname(__file__), "..", "..", "..", "build", "smpi", "bench", "papcoll-bench-smpi"),
+                  shutil.which("papcoll-bench-smpi")]
+    for c in candidates:
+        if c and os.path.isfile(c) and os.access(c, os.X_OK):
+            return os.path.abspath(c)
+    sys.exit("papcoll sim: papcoll-bench-smpi not found (build with `make build`, or give --bench / PAPCOLL_BENCH_SMPI)")
+
+
+def command(plat_prefix, np, bench, bench_args, baseline=None):
+    settings = list(SMPI_SETTINGS)
+    if baseline:
+        settings.append(f"--cfg=smpi/bcast:{baseline}")
+    cmd = ["smpirun", *settings, "--log=root.thresh:warning", "-np", str(np), "-platform", plat_prefix + ".xml",
+           "-hostfile", plat_prefix + ".hosts", bench, *bench_args]
+    return cmd, settings
+
+
+def run(spec, np=None, baseline=None, bench=None, bench_args=(), out=sys.stdout):
+    plat = platform.generate(spec)
+    np = np or plat.slots
+    if np > plat.slots:
+        sys.exit(f"papcoll sim: --np={np} but the platform has {plat.slots} cores")
+    bench = find_bench(bench)
+    args = list(bench_args)
+    if baseline and not any(a.startswith("--algo") for a in args):
+        args.append("--algo=native")  # native under smpirun is SMPI's --cfg=smpi/bcast algorithm
+    with tempfile.TemporaryDirectory(prefix="papcoll-sim-") as d:
+        prefix = os.path.join(d, "platform")
+        plat.write(prefix)
+        cmd, settings = command(prefix, np, bench, args, baseline)
+        env = dict(os.environ, PAPCOLL_SMPI_SETTINGS=" ".join(settings) + f"; platform {spec}: {plat.description}"
+                   + (f"; baseline SMPI bcast {baseline} (reported as algo native)" if baseline else ""))
+        proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    out.write(proc.stdout)
+    if proc.returncode:
+        sys.stderr.write(proc.stderr)
+    return proc.returncode

@@ -14,7 +14,14 @@
 #define PC_MAX_MSG ((size_t)1 << 30)
 
 /* Tags on the private communicator: one per purpose, never shared. */
-enum { PC_TAG_BCAST_DATA = 100, PC_TAG_BCAST_SCATTER = 101, PC_TAG_BCAST_ALLGATHER = 102 };
+enum {
+    PC_TAG_BCAST_DATA = 100,
+    PC_TAG_BCAST_SCATTER = 101,
+    PC_TAG_BCAST_ALLGATHER = 102,
+    PC_TAG_ARRIVED = 110,      /* receiver -> root: "I am in the call" (carries the sequence number) */
+    PC_TAG_GROUP_HEADER = 111, /* sub-group broadcast header: sequence, segment size, successors */
+    PC_TAG_GROUP_DATA = 112    /* sub-group broadcast data */
+};
 
 static inline size_t pc_min_size(size_t a, size_t b) { return a < b ? a : b; }
 

@@ -24,6 +24,7 @@ const pc_bcast_algorithm_t pc_bcast_algorithms[] = {
     {"bintree_pipelined", pc_bcast_bintree_pipelined, 0, "segmented binary tree with Isend (seed 004 MODE 5)"},
     {"scatter_rdb_allgather", pc_bcast_scatter_rdb_allgather, 0, "binomial scatter + recursive-doubling allgather, any p"},
     {"scatter_ring_allgather", pc_bcast_scatter_ring_allgather, 0, "binomial scatter + ring allgather"},
+    {"arrival_b", pc_bcast_arrival_b, 0, "root serves arrived groups by pipelined chains (seed 002 arrival_b)"},
 };
 const int pc_bcast_algorithm_count = (int)(sizeof pc_bcast_algorithms / sizeof pc_bcast_algorithms[0]);
 

@@ -68,5 +68,6 @@ int pc_bcast_binomial(const pc_bcast_args_t *a);
 int pc_bcast_bintree_pipelined(const pc_bcast_args_t *a);
 int pc_bcast_scatter_rdb_allgather(const pc_bcast_args_t *a);
 int pc_bcast_scatter_ring_allgather(const pc_bcast_args_t *a);
+int pc_bcast_arrival_b(const pc_bcast_args_t *a);
 
 #endif

@@ -33,10 +33,10 @@ static int is_predefined(MPI_Datatype type)
 }
 
 /* MPI has no query for "committed"; MPI_Pack of zero elements performs the
- * same datatype checks as a send (MPI_ERR_TYPE when not committed). */
+ * same datatype checks as a send (MPI_ERR_TYPE when not committed).  Only
+ * called for derived datatypes (predefined ones are always committed). */
 static int check_committed(MPI_Datatype type)
 {
-    if (is_predefined(type)) return MPI_SUCCESS;
     char out[1];
     int position = 0;
     int rc = PMPI_Pack(out, 0, type, out, (int)sizeof out, &position, probe_comm());
@@ -49,13 +49,14 @@ int pc_check_args(const void *buf, int count, MPI_Datatype type, int root, MPI_C
     MPI_Aint lb, extent, true_lb, true_extent;
     if (type == MPI_DATATYPE_NULL) return MPI_ERR_TYPE;
     if (count < 0) return MPI_ERR_COUNT;
-    if ((rc = check_committed(type)) != MPI_SUCCESS) return rc;
+    int predefined = is_predefined(type);
+    if (!predefined && (rc = check_committed(type)) != MPI_SUCCESS) return rc;
     if (buf == MPI_IN_PLACE) return MPI_ERR_ARG;
     PMPI_Type_size(type, &type_size);
     PMPI_Type_get_extent(type, &lb, &extent);
     PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
     /* NULL is MPI_BOTTOM: legal only for datatypes with absolute addresses */
-    if (buf == NULL && count > 0 && type_size > 0 && (is_predefined(type) || true_lb == 0)) return MPI_ERR_BUFFER;
+    if (buf == NULL && count > 0 && type_size > 0 && (predefined || true_lb == 0)) return MPI_ERR_BUFFER;
     PMPI_Comm_size(comm, &size);
     if (root < 0 || root >= size) return MPI_ERR_ROOT;
     layout->bytes = (size_t)type_size * (size_t)count;

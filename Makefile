@@ -15,9 +15,6 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 OMPI_CC     = $(shell command -v mpicc.openmpi || echo mpicc)
 OMPI_RUN    = $(shell command -v mpirun.openmpi || echo mpirun)
 MPIRUN      = $(OMPI_RUN) --allow-run-as-root --oversubscribe --bind-to none --mca mpi_yield_when_idle 1
-SMPIRUN     = smpirun --cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:1Gf --cfg=smpi/coll-selector:mpich \
-              --cfg=smpi/iprobe:1e-7 --cfg=smpi/test:1e-7 --log=root.thresh:warning
-DEMO_PLAT   = $(BUILD)/tests/smpi/cluster_16x8
 
 .PHONY: all deps pytools build build-mpich demo test docs install clean
 
@@ -44,9 +41,8 @@ demo: build
 	$(OMPI_RUN) --allow-run-as-root --bind-to core -np 2 $(BUILD)/bench/papcoll-bench --algo=all -m 1K:1M -i 20 -x 2 -c
 	@echo
 	@echo "== simulated: SimGrid SMPI, 16 nodes x 8 cores = 128 ranks, balanced arrival (simulated time) =="
-	cmake -DOUT=$(DEMO_PLAT) -DNODES=16 -DCORES=8 -P cmake/WritePlatform.cmake
-	$(SMPIRUN) -np 128 -platform $(DEMO_PLAT).xml -hostfile $(DEMO_PLAT).hosts \
-	  $(BUILD)/smpi/bench/papcoll-bench-smpi --algo=all -m 1K:1M -i 3 -x 1 -c
+	python3 -m papcoll_tools.cli sim run --platform=cluster:16x8,preset=papcoll-ci \
+	  --bench=$(BUILD)/smpi/bench/papcoll-bench-smpi -- --algo=all -m 1K:1M -i 3 -x 1 -c
 	@echo
 	@echo "== simulated, 128 ranks, 1 MiB, uniform random arrival MAX_IF 0/4/16 (figure: $(BUILD)/demo/imbalance.png) =="
 	BUILD=$(BUILD) LEVELS="4 16" ITERS=3 tools/sweeps/bcast_imbalance.sh simulated $(BUILD)/demo 16 8 1M

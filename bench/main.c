@@ -140,14 +140,19 @@ typedef struct algo_state {
     long errors;
 } algo_state_t;
 
-static void describe_run(report_t *rep, const options_t *o, const gclock_t *clk)
+/* PAPCOLL_PPN as set by --ppn or the environment (0: real nodes). */
+static int ppn_setting(void)
+{
+    char value[32];
+    papcoll_param_value("PAPCOLL_PPN", value, sizeof value);
+    return atoi(value);
+}
+
+static void describe_run(report_t *rep, const options_t *o, const gclock_t *clk, int ppn)
 {
     char lib[MPI_MAX_LIBRARY_VERSION_STRING];
-    int len, ppn = 0;
-    char value[64];
+    int len;
     MPI_Get_library_version(lib, &len);
-    papcoll_param_value("PAPCOLL_PPN", value, sizeof value);
-    ppn = atoi(value);
     report_meta(rep, "benchmark", "papcoll-bench");
     report_meta(rep, "papcoll", "%s", papcoll_version());
     report_meta(rep, "mpi", "%.*s", (int)strcspn(lib, "\n"), lib);
@@ -210,6 +215,7 @@ int main(int argc, char **argv)
     FILE *raw = rank == 0 && o.raw ? fopen(o.raw, "w") : NULL;
     if (raw) fprintf(raw, "algo,size,rep,rank,planned,a,f,e,missed,root,root_order\n");
 
+    const int ppn = ppn_setting();
     gclock_t clk;
     gclock_init(&clk, SIMULATED);
     gclock_sync(&clk, control, 20);
@@ -217,7 +223,7 @@ int main(int argc, char **argv)
     report_t report;
     report_init(&report, stdout, o.format);
     if (rank == 0) {
-        describe_run(&report, &o, &clk);
+        describe_run(&report, &o, &clk, ppn);
         report_begin(&report);
     }
 
@@ -291,9 +297,7 @@ int main(int argc, char **argv)
             PMPI_Allreduce(&st[a].errors, &errors, 1, MPI_LONG, MPI_SUM, control);
             any_fail |= errors != 0;
             if (rank != 0) continue;
-            char value[32];
-            papcoll_param_value("PAPCOLL_PPN", value, sizeof value);
-            result_row_t row = {o.coll, st[a].name, o.pattern.spec, size, nprocs, atoi(value), iters, st[a].valid, T, {0},
+            result_row_t row = {o.coll, st[a].name, o.pattern.spec, size, nprocs, ppn, iters, st[a].valid, T, {0},
                                 o.validate ? (errors ? "Fail" : "Pass") : "-"};
             metrics_summarize(st[a].reps, st[a].valid, &row.s);
             report_row(&report, &row);

@@ -13,12 +13,7 @@ mkdir -p "$out"
 "$(command -v mpirun.openmpi || echo mpirun)" --allow-run-as-root -np 2 --bind-to core "$build/bench/papcoll-bench" --algo=all -m 16:4M -i 50 -x 5 \
   --format=csv > "$out/native_np2.csv"
 for nc in 4x4 8x8 16x8 32x8; do
-  n=${nc%x*} c=${nc#*x}
-  plat=$build/tests/smpi/cluster_$nc
-  cmake -DOUT="$plat" -DNODES="$n" -DCORES="$c" -P cmake/WritePlatform.cmake
-  smpirun --cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:1Gf --cfg=smpi/coll-selector:mpich \
-    --cfg=smpi/iprobe:1e-7 --cfg=smpi/test:1e-7 --log=root.thresh:warning \
-    -np $((n * c)) -platform "$plat.xml" -hostfile "$plat.hosts" \
-    "$build/smpi/bench/papcoll-bench-smpi" --algo=all -m 16:4M -i 3 -x 1 --format=csv > "$out/smpi_cluster_$nc.csv"
+  PYTHONPATH=tools${PYTHONPATH:+:$PYTHONPATH} python3 -m papcoll_tools.cli sim run --platform="cluster:$nc,preset=papcoll-ci" \
+    --bench="$build/smpi/bench/papcoll-bench-smpi" -- --algo=all -m 16:4M -i 3 -x 1 --format=csv > "$out/smpi_cluster_$nc.csv"
 done
 python3 tools/papcoll_tools/tune.py --tolerance=0.15 --format=c "$out"/native_np2.csv "$out"/smpi_cluster_*.csv

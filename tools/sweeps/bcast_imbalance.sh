@@ -15,12 +15,8 @@ build=${BUILD:-build} levels=${LEVELS:-"1 4 16 64"} iters=${ITERS:-10}
 mkdir -p "$out"
 if [ "$mode" = simulated ]; then
   nodes=${3:-8} cores=${4:-8} size=${5:-1M}
-  plat=$build/tests/smpi/cluster_${nodes}x${cores}
-  cmake -DOUT="$plat" -DNODES="$nodes" -DCORES="$cores" -P cmake/WritePlatform.cmake
-  settings="--cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:1Gf --cfg=smpi/coll-selector:mpich --cfg=smpi/iprobe:1e-7 --cfg=smpi/test:1e-7"
-  export PAPCOLL_SMPI_SETTINGS="$settings; platform cluster ${nodes}x${cores} (cmake/SmpiPlatform.cmake)"
-  run() { smpirun $settings --log=root.thresh:warning -np $((nodes * cores)) -platform "$plat.xml" -hostfile "$plat.hosts" \
-            "$build/smpi/bench/papcoll-bench-smpi" "$@"; }
+  run() { PYTHONPATH=tools${PYTHONPATH:+:$PYTHONPATH} python3 -m papcoll_tools.cli sim run \
+            --platform="cluster:${nodes}x${cores},preset=papcoll-ci" --bench="$build/smpi/bench/papcoll-bench-smpi" -- "$@"; }
 else
   np=${3:-2} size=${4:-1M}
   bind=core

@@ -50,6 +50,26 @@ class PlatformTest(unittest.TestCase):
             with self.assertRaises(platform.SpecError, msg=bad):
                 platform.generate(bad)
 
+    @unittest.skipUnless(shutil.which("cmake"), "needs cmake")
+    def test_ci_preset_matches_cmake_platform(self):
+        """preset papcoll-ci is the cluster the CMake tests generate (cmake/SmpiPlatform.cmake)."""
+        import subprocess
+        import tempfile
+        repo = os.path.join(os.path.dirname(__file__), "..", "..")
+        with tempfile.TemporaryDirectory() as d:
+            script = os.path.join(d, "write.cmake")
+            with open(script, "w") as f:
+                f.write(f'include("{os.path.abspath(repo)}/cmake/SmpiPlatform.cmake")\n'
+                        f'papcoll_smpi_platform(3 4 "{d}/c")\n')
+            subprocess.run(["cmake", "-P", script], check=True, capture_output=True)
+            with open(os.path.join(d, "c.xml")) as f:
+                theirs = ET.fromstring(re.sub(r"<!DOCTYPE[^>]*>", "", f.read())).find("cluster").attrib
+            with open(os.path.join(d, "c.hosts")) as f:
+                their_hosts = f.read().split()
+        ours = platform.generate("cluster:3x4,preset=papcoll-ci")
+        self.assertEqual(parse(ours).find("cluster").attrib, theirs)
+        self.assertEqual(ours.hosts, their_hosts)
+
     def test_user_xml(self):
         p = platform.generate("cluster:3x2")
         path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "papcoll_test_user_platform.xml")

@@ -24,6 +24,9 @@ PRESETS = {
     # seeds 000/002: InfiniBand DDR clusters (about 2 GB/s, a few microseconds)
     "ib-ddr": {"lat": "1.5us", "bw": "2GBps", "bb_bw": "100GBps", "bb_lat": "0us", "lo_lat": "0.1us",
                "lo_bw": "10GBps", "speed": "1Gf"},
+    # the cluster of cmake/SmpiPlatform.cmake (ctest, make demo, tools/sweeps): must stay equal to it
+    "papcoll-ci": {"lat": "1us", "bw": "2.5GBps", "bb_bw": "100GBps", "bb_lat": "0us", "lo_lat": "0.1us",
+                   "lo_bw": "10GBps", "speed": "1Gf"},
     # seed 002's Ethernet cluster: Gigabit Ethernet
     "gige": {"lat": "50us", "bw": "125MBps", "bb_bw": "10GBps", "bb_lat": "0us", "lo_lat": "0.5us",
              "lo_bw": "5GBps", "speed": "1Gf"},

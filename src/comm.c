@@ -3,6 +3,7 @@
  */
 #include "comm.h"
 #include "params.h"
+#include "shm.h"
 
 #include <stdlib.h>
 
@@ -13,6 +14,8 @@ static pc_comm_t *live_contexts;
 static void release_mpi_objects(pc_comm_t *c)
 {
     if (c->finalized) return;
+    pc_shm_free(c->shm);
+    c->shm = NULL;
     if (c->leaders != MPI_COMM_NULL) PMPI_Comm_free(&c->leaders);
     if (c->node != MPI_COMM_NULL) PMPI_Comm_free(&c->node);
     if (c->comm != MPI_COMM_NULL) PMPI_Comm_free(&c->comm);
@@ -47,7 +50,16 @@ static int delete_context(MPI_Comm comm, int keyval, void *value, void *extra)
 static int at_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
 {
     (void)comm; (void)keyval; (void)value; (void)extra;
-    for (pc_comm_t *c = live_contexts; c; c = c->next) release_mpi_objects(c);
+    /* releasing a context may destroy another (hier's context on the leaders
+     * communicator): restart the walk after each release */
+    for (pc_comm_t *c = live_contexts; c;) {
+        if (c->finalized) {
+            c = c->next;
+            continue;
+        }
+        release_mpi_objects(c);
+        c = live_contexts;
+    }
     return MPI_SUCCESS;
 }
 

@@ -28,6 +28,7 @@ typedef struct pc_comm {
     int *node_members;     /* [size]   ranks grouped by node, increasing within a node */
     long ppn_setting;      /* PAPCOLL_PPN when built (0 = real nodes) */
     unsigned long seq;     /* papcoll calls made on this context */
+    struct pc_shm *shm;    /* node shared-memory segment, created on first use (shm.h) */
     int finalized;         /* MPI objects released at MPI_Finalize */
     struct pc_comm *next;  /* live contexts */
 } pc_comm_t;

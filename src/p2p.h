@@ -20,8 +20,21 @@ enum {
     PC_TAG_BCAST_ALLGATHER = 102,
     PC_TAG_ARRIVED = 110,      /* receiver -> root: "I am in the call" (carries the sequence number) */
     PC_TAG_GROUP_HEADER = 111, /* sub-group broadcast header: sequence, segment size, successors */
-    PC_TAG_GROUP_DATA = 112    /* sub-group broadcast data */
+    PC_TAG_GROUP_DATA = 112,   /* sub-group broadcast data */
+    PC_TAG_NODE_DATA = 120,    /* node leader -> node leader data (dynamic and fixed leaders) */
+    PC_TAG_MULTISENDER = 121,  /* multisender: one piece, sender of a node -> receiver of a child node */
+    /* Control messages whose source is a dynamic leader are received with
+     * MPI_ANY_SOURCE: their tag also carries the call's sequence number
+     * modulo PC_TAG_WINDOW, so a process that lags behind never matches a
+     * later call's message (lag is bounded by the node ring, far below the
+     * window); the payload repeats the full sequence number, checked. */
+    PC_TAG_LEADER_READY = 200,   /* + seq % window: a node leader -> every process of a peer node */
+    PC_TAG_LEADER_REQUEST = 220, /* + seq % window: a child node's leader -> its parent node's leader */
+    PC_TAG_LEADER_ARRIVED = 240  /* + seq % window: a node leader -> the root (arrival_dynleader) */
 };
+enum { PC_TAG_WINDOW = 16 };
+
+static inline int pc_window_tag(int base, unsigned long seq) { return base + (int)(seq % PC_TAG_WINDOW); }
 
 static inline size_t pc_min_size(size_t a, size_t b) { return a < b ? a : b; }
 

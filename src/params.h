@@ -25,6 +25,12 @@ typedef struct pc_params {
     double beta;            /* PAPCOLL_BETA: seconds per byte */
     long max_inflight;      /* PAPCOLL_MAX_INFLIGHT: nonblocking segments per peer */
     long ppn;               /* PAPCOLL_PPN: virtual node size, 0 = real node */
+    size_t shm_size;        /* PAPCOLL_SHM_SIZE: data ring bytes per communicator and node */
+    size_t shm_cell;        /* PAPCOLL_SHM_CELL: bytes per ring cell (piece) */
+    size_t sim_membw;       /* PAPCOLL_SIM_MEMBW: bytes/s charged for shared-memory copies under SMPI */
+    char *bcast_inter;      /* PAPCOLL_BCAST_INTER: algorithm among node leaders (hier, hier_nobarrier) */
+    size_t cp_segsize;      /* PAPCOLL_CP_SEGSIZE: inter-node segment of the CP and multisender broadcasts */
+    size_t cp_noseg_max;    /* PAPCOLL_CP_NOSEG_MAX: CP messages up to this size are not segmented */
     char *log;              /* PAPCOLL_LOG: off|warn|info|debug */
     pc_log_level_t log_level; /* derived from log */
 } pc_params_t;

@@ -5,7 +5,7 @@
  * datatypes included: they must stay untouched at the receivers, the root's
  * buffer must not change at all).
  *
- *   test_bcast_matrix [--sample=FRACTION] [--seed=N] [--min-count=N] [--max-count=N]
+ *   test_bcast_matrix [--sample=FRACTION] [--seed=N] [--min-count=N] [--max-count=N] [--algos=a,b,...]
  *
  * --sample runs a seeded random fraction of the product (the same on every
  * process); the seed is printed so a failure can be replayed.
@@ -84,21 +84,31 @@ int main(int argc, char **argv)
     double sample = 1.0;
     unsigned long long seed = 12345;
     int min_count = 0, max_count = counts[NCOUNTS - 1];
+    const char *only = NULL; /* comma-separated algorithm names, or all */
     for (int i = 1; i < argc; i++) {
         if (!strncmp(argv[i], "--sample=", 9)) sample = atof(argv[i] + 9);
         else if (!strncmp(argv[i], "--seed=", 7)) seed = strtoull(argv[i] + 7, NULL, 10);
         else if (!strncmp(argv[i], "--max-count=", 12)) max_count = atoi(argv[i] + 12);
         else if (!strncmp(argv[i], "--min-count=", 12)) min_count = atoi(argv[i] + 12);
+        else if (!strncmp(argv[i], "--algos=", 8)) only = argv[i] + 8;
         else {
-            if (world_rank == 0) fprintf(stderr, "usage: %s [--sample=F] [--seed=N] [--min-count=N] [--max-count=N]\n", argv[0]);
+            if (world_rank == 0) fprintf(stderr, "usage: %s [--sample=F] [--seed=N] [--min-count=N] [--max-count=N] [--algos=a,b]\n", argv[0]);
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
     }
 
-    int nalgo = papcoll_algorithm_count("bcast") + 1; /* + auto */
-    const char **algos = malloc((size_t)nalgo * sizeof *algos);
-    for (int a = 0; a < nalgo - 1; a++) algos[a] = papcoll_algorithm_name("bcast", a);
-    algos[nalgo - 1] = "auto";
+    int nlib = papcoll_algorithm_count("bcast"), nalgo = 0;
+    const char **algos = malloc((size_t)(nlib + 1) * sizeof *algos);
+    for (int a = 0; a <= nlib; a++) {
+        const char *name = a < nlib ? papcoll_algorithm_name("bcast", a) : "auto";
+        size_t len = strlen(name);
+        for (const char *o = only; o; o = strchr(o, ',') ? strchr(o, ',') + 1 : NULL)
+            if (!strncmp(o, name, len) && (o[len] == ',' || o[len] == '\0')) {
+                algos[nalgo++] = name;
+                break;
+            }
+        if (!only) algos[nalgo++] = name;
+    }
 
     MPI_Comm comms[NSHAPES];
     int csize[NSHAPES], crank[NSHAPES], max_csize = 0;

@@ -6,6 +6,7 @@
 #include "bcast.h"
 #include "../args.h"
 #include "../log.h"
+#include "../p2p.h"
 #include "../select.h"
 #include "../state.h"
 #include "../tune.h"
@@ -25,6 +26,12 @@ const pc_bcast_algorithm_t pc_bcast_algorithms[] = {
     {"scatter_rdb_allgather", pc_bcast_scatter_rdb_allgather, 0, "binomial scatter + recursive-doubling allgather, any p"},
     {"scatter_ring_allgather", pc_bcast_scatter_ring_allgather, 0, "binomial scatter + ring allgather"},
     {"arrival_b", pc_bcast_arrival_b, 0, "root serves arrived groups by pipelined chains (seed 002 arrival_b)"},
+    {"hier", pc_bcast_hier, PC_BCAST_HIERARCHICAL, "shared-memory copy-in, PAPCOLL_BCAST_INTER among node leaders, copy-out; node barriers (seed 001 Fig. 2.1)"},
+    {"hier_nobarrier", pc_bcast_hier_nobarrier, PC_BCAST_HIERARCHICAL, "hier without barriers: each process copies out once its node has the data (seed 001 3.7.2)"},
+    {"dynleader", pc_bcast_dynleader, PC_BCAST_HIERARCHICAL, "first arriver of each node leads; binomial tree of nodes; copy-out and leave (seed 001 Fig. 3.16)"},
+    {"cp_binomial", pc_bcast_cp_binomial, PC_BCAST_HIERARCHICAL, "competitive leaders + pipelined binomial tree of nodes, copies overlap transfers (seed 000 CP-BT)"},
+    {"multisender", pc_bcast_multisender, PC_BCAST_HIERARCHICAL, "pipelined binomial tree of nodes, every process sends its share of segments from shared memory (seed 001 2.3.2)"},
+    {"arrival_dynleader", pc_bcast_arrival_dynleader, PC_BCAST_HIERARCHICAL, "arrival_b among nodes whose leaders are their first arrivers (seed 001 3.9.2 Pat. Dyn. Lead.)"},
 };
 const int pc_bcast_algorithm_count = (int)(sizeof pc_bcast_algorithms / sizeof pc_bcast_algorithms[0]);
 
@@ -61,6 +68,54 @@ static int run(const pc_bcast_algorithm_t *algo, pc_bcast_args_t *a, const pc_la
     return rc;
 }
 
+/* The algorithm for (forced or auto) on a context; never NULL (a fallback to
+ * native is logged).  why receives the reason. */
+static const pc_bcast_algorithm_t *choose(const char *forced, const char *source, const pc_comm_t *ctx, size_t bytes,
+                                          char *why, size_t whylen)
+{
+    pc_select_input_t in = {"bcast", bytes, ctx->size, ctx->nnodes, ctx->max_ppn};
+    const char *name = pc_select(forced, source, pc_bcast_default_rules, &in, is_bcast_algorithm, why, whylen);
+    const pc_bcast_algorithm_t *algo = name ? find(name) : NULL;
+    if (!algo) { /* only if the rules lack a catch-all: never silent */
+        algo = find("native");
+        snprintf(why, whylen, "no rule matched: fallback to native");
+        pc_log(PC_LOG_WARN, "bcast: %s", why);
+    }
+    return algo;
+}
+
+int pc_bcast_bytes_on(const char *name, void *buf, size_t bytes, int root, MPI_Comm comm)
+{
+    pc_bcast_args_t a = {.buf = buf, .bytes = bytes, .root = root, .params = pc_params(), .datatype = MPI_BYTE};
+    if (strcmp(name, "auto") && !find(name)) {
+        pc_log(PC_LOG_WARN, "bcast: unknown inner algorithm \"%s\"", name);
+        return MPI_ERR_ARG;
+    }
+    int rc = pc_comm_get(comm, &a.ctx);
+    if (rc != MPI_SUCCESS) return rc;
+    a.ctx->seq++;
+    char why[192];
+    const pc_bcast_algorithm_t *algo = choose(name, "an enclosing algorithm", a.ctx, bytes, why, sizeof why);
+    if (algo->requirements & PC_BCAST_HIERARCHICAL) {
+        if (strcmp(name, "auto")) {
+            pc_log(PC_LOG_WARN, "bcast: %s cannot run among node leaders (it is hierarchical itself)", name);
+            return MPI_ERR_ARG;
+        }
+        pc_log(PC_LOG_INFO, "bcast: auto chose %s among node leaders; binomial instead", algo->name);
+        algo = find("binomial");
+    }
+    pc_log(PC_LOG_DEBUG, "bcast (inner) seq=%lu bytes=%zu p=%d root=%d algorithm=%s (%s)", a.ctx->seq, bytes,
+           a.ctx->size, root, algo->name, why);
+    if (bytes == 0 || a.ctx->size == 1) return MPI_SUCCESS;
+    if (!(algo->requirements & PC_BCAST_WANTS_DATATYPE)) return algo->fn(&a);
+    for (size_t done = 0; done < bytes && rc == MPI_SUCCESS; done += (size_t)a.count) { /* int counts */
+        a.user_buf = (char *)buf + done;
+        a.count = (int)pc_min_size(bytes - done, PC_MAX_MSG);
+        rc = algo->fn(&a);
+    }
+    return rc;
+}
+
 /* forced: algorithm name or "auto"; source names where it came from. */
 static int bcast(const char *forced, const char *source, void *buf, int count, MPI_Datatype datatype, int root,
                  MPI_Comm comm)
@@ -80,15 +135,8 @@ static int bcast(const char *forced, const char *source, void *buf, int count, M
                          .count = count, .datatype = datatype};
     if ((rc = pc_comm_get(comm, &a.ctx)) != MPI_SUCCESS) return pc_error(comm, rc);
     a.ctx->seq++;
-    pc_select_input_t in = {"bcast", a.bytes, a.ctx->size, a.ctx->nnodes, a.ctx->max_ppn};
     char why[192];
-    const char *name = pc_select(forced, source, pc_bcast_default_rules, &in, is_bcast_algorithm, why, sizeof why);
-    const pc_bcast_algorithm_t *algo = name ? find(name) : NULL;
-    if (!algo) { /* only if the rules lack a catch-all: never silent */
-        algo = find("native");
-        snprintf(why, sizeof why, "no rule matched: fallback to native");
-        pc_log(PC_LOG_WARN, "bcast: %s", why);
-    }
+    const pc_bcast_algorithm_t *algo = choose(forced, source, a.ctx, a.bytes, why, sizeof why);
     pc_set_last_algorithm(algo->name);
     pc_log(PC_LOG_DEBUG, "bcast seq=%lu bytes=%zu p=%d nodes=%d root=%d algorithm=%s (%s)", a.ctx->seq, a.bytes,
            a.ctx->size, a.ctx->nnodes, root, algo->name, why);

@@ -30,7 +30,10 @@ typedef struct pc_bcast_args {
 
 typedef int (*pc_bcast_fn)(const pc_bcast_args_t *a);
 
-enum { PC_BCAST_WANTS_DATATYPE = 1 };
+enum {
+    PC_BCAST_WANTS_DATATYPE = 1, /* gets the user's buffer, count and datatype */
+    PC_BCAST_HIERARCHICAL = 2    /* uses node leaders itself: not usable among node leaders */
+};
 
 typedef struct pc_bcast_algorithm {
     const char *name;
@@ -69,5 +72,20 @@ int pc_bcast_bintree_pipelined(const pc_bcast_args_t *a);
 int pc_bcast_scatter_rdb_allgather(const pc_bcast_args_t *a);
 int pc_bcast_scatter_ring_allgather(const pc_bcast_args_t *a);
 int pc_bcast_arrival_b(const pc_bcast_args_t *a);
+int pc_bcast_hier(const pc_bcast_args_t *a);
+int pc_bcast_hier_nobarrier(const pc_bcast_args_t *a);
+int pc_bcast_dynleader(const pc_bcast_args_t *a);
+int pc_bcast_cp_binomial(const pc_bcast_args_t *a);
+int pc_bcast_multisender(const pc_bcast_args_t *a);
+int pc_bcast_arrival_dynleader(const pc_bcast_args_t *a);
+
+/* The dynamic-leader node tree (bcast_leader_tree.c): segsize 0 = whole
+ * message per inter-node hop. */
+int pc_bcast_leader_tree(const pc_bcast_args_t *a, size_t segsize);
+
+/* Runs algorithm `name` (or "auto") on a contiguous buffer over another
+ * communicator (hier: among node leaders).  Does not touch
+ * papcoll_last_algorithm. */
+int pc_bcast_bytes_on(const char *name, void *buf, size_t bytes, int root, MPI_Comm comm);
 
 #endif

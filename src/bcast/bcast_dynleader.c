@@ -1,0 +1,27 @@
+/*
+ * dynleader - dynamic-leader broadcast: on every node the first process to
+ * arrive becomes its leader for this call.
+ *
+ *   node of root: root --copy-in--> ring --copy-out--> the others, who leave
+ *   other nodes:  first arriver L claims the node, READY -> child nodes,
+ *                 REQUEST -> parent leader, receives the whole message,
+ *                 sends it to its child leaders (in the order they asked),
+ *                 copies it into the node ring; the others copy out and leave
+ *   nodes form a binomial tree rooted at the root's node
+ *
+ * Cost (Hockney, balanced): ceil(log2 N) (alpha + beta m) between N nodes,
+ * plus one copy-in and one copy-out of m per node; control messages (READY,
+ * REQUEST) travel when leaders arrive, off the data path.
+ * Late arrival: a node waits only for its first process, not its last; a
+ * process that arrives after the data reached its node copies it and
+ * leaves at once.  Every process still waits for the root, and a leader
+ * for its child nodes' first arrivals.
+ * Limitations: the inter-node hop is one message (no pipelining: see
+ * cp_binomial); messages larger than PAPCOLL_SHM_SIZE make the leader wait
+ * for its node's slowest process to free ring cells.
+ * Parameters: PAPCOLL_SHM_SIZE, PAPCOLL_SHM_CELL, PAPCOLL_MAX_INFLIGHT.
+ * Source: seed 001 section 3.7.2, Figs. 3.16-3.17 (dynamic leader broadcast).
+ */
+#include "bcast.h"
+
+int pc_bcast_dynleader(const pc_bcast_args_t *a) { return pc_bcast_leader_tree(a, 0); }

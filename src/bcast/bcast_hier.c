@@ -1,0 +1,46 @@
+/*
+ * hier - the naive hierarchical broadcast: shared-memory copy-in on the
+ * root's node, any flat broadcast among fixed node leaders (the lowest rank
+ * of each node), shared-memory copy-out, with node barriers between phases.
+ *
+ *   root: copy-in | barrier | leaders: PAPCOLL_BCAST_INTER among nodes | barrier | all: copy-out
+ *
+ * The message goes through the node ring in chunks of PAPCOLL_SHM_SIZE; each
+ * chunk runs the three phases.
+ * Cost (Hockney, balanced): the inter-node algorithm on N leaders (binomial:
+ * ceil(log2 N)(alpha + beta m)) + a copy-in and a copy-out of m + two node
+ * barriers per chunk.
+ * Late arrival: every phase waits for the whole node (barriers), so a node
+ * moves at the pace of its last process, and a late leader holds back every
+ * node below it: the baseline the other hierarchical algorithms improve on.
+ * Parameters: PAPCOLL_BCAST_INTER (default binomial; native allowed),
+ * PAPCOLL_SHM_SIZE, PAPCOLL_SHM_CELL.
+ * Source: seed 001 section 2.3, Fig. 2.1 (universal hierarchical algorithm);
+ * section 3.7.2 (the naive hierarchical baseline with barriers).
+ */
+#include "node.h"
+#include "../p2p.h"
+
+int pc_bcast_hier(const pc_bcast_args_t *a)
+{
+    pc_node_call_t nc;
+    int rc = pc_node_begin(a, &nc);
+    if (rc != MPI_SUCCESS) return rc;
+    const pc_comm_t *c = a->ctx;
+    int is_root = c->rank == a->root, is_leader = c->node_rank == 0, on_root_node = c->my_node == nc.root_node;
+    size_t per_chunk = pc_shm_ncells(nc.shm), cell = pc_shm_cell_size(nc.shm);
+    for (size_t first = 0; first < nc.npieces && rc == MPI_SUCCESS; first += per_chunk) {
+        size_t last = pc_min_size(first + per_chunk, nc.npieces);
+        size_t off = first * cell, len = pc_min_size(last * cell, a->bytes) - off;
+        if (is_root) pc_node_copy_in(&nc, first, last);
+        pc_shm_barrier(nc.shm);
+        int has_read = on_root_node && is_leader && !is_root;
+        if (has_read) pc_shm_get_pieces(nc.shm, nc.seq, a->buf, a->bytes, first, last);
+        if (is_leader) rc = pc_bcast_bytes_on(a->params->bcast_inter, (char *)a->buf + off, len, nc.root_node, c->leaders);
+        if (is_leader && !on_root_node) pc_node_copy_in(&nc, first, last);
+        pc_shm_barrier(nc.shm); /* reached even after an error: the node must not hang */
+        if (!is_root && !has_read && !(is_leader && !on_root_node))
+            pc_shm_get_pieces(nc.shm, nc.seq, a->buf, a->bytes, first, last);
+    }
+    return rc;
+}

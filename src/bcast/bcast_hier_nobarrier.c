@@ -1,0 +1,36 @@
+/*
+ * hier_nobarrier - the "intra-node optimized" hierarchical broadcast: fixed
+ * node leaders (the lowest rank of each node) and no barriers.  On the
+ * root's node the root copies the message into the node ring and its other
+ * processes copy out as soon as each piece is valid; that node's leader then
+ * runs PAPCOLL_BCAST_INTER among the leaders; every other leader copies what
+ * it received into its ring, where its node's processes copy it out and leave.
+ *
+ *   root -> ring -> (root node's processes, leader) -> inter-node -> leader -> ring -> processes
+ *
+ * Cost (Hockney, balanced): as hier without the barriers: the inter-node
+ * algorithm + one copy-in and one copy-out of m, pieces of PAPCOLL_SHM_CELL
+ * pipelined through the ring.
+ * Late arrival: a process waits only for its node's data; an early process
+ * leaves before later ones arrive.  A late (fixed) leader still delays its
+ * node and everything below it: dynleader removes that.
+ * Limitations: a message larger than PAPCOLL_SHM_SIZE makes each writer (the
+ * root, the leaders) wait for its node's slowest process to free ring cells.
+ * Parameters: PAPCOLL_BCAST_INTER, PAPCOLL_SHM_SIZE, PAPCOLL_SHM_CELL.
+ * Source: seed 001 section 3.7.2 ("intra-node optimized" broadcast).
+ */
+#include "node.h"
+
+int pc_bcast_hier_nobarrier(const pc_bcast_args_t *a)
+{
+    pc_node_call_t nc;
+    int rc = pc_node_begin(a, &nc);
+    if (rc != MPI_SUCCESS) return rc;
+    const pc_comm_t *c = a->ctx;
+    int is_root = c->rank == a->root, is_leader = c->node_rank == 0, on_root_node = c->my_node == nc.root_node;
+    if (is_root) pc_node_copy_in(&nc, 0, nc.npieces);
+    else if (on_root_node || !is_leader) pc_node_copy_out(&nc);
+    if (is_leader) rc = pc_bcast_bytes_on(a->params->bcast_inter, a->buf, a->bytes, nc.root_node, c->leaders);
+    if (is_leader && !on_root_node) pc_node_copy_in(&nc, 0, nc.npieces); /* even after an error: nobody hangs */
+    return rc;
+}

@@ -1,0 +1,71 @@
+/*
+ * bcast_node.c - shared parts of the hierarchical broadcasts (see node.h).
+ */
+#include "node.h"
+#include "../p2p.h"
+
+#include <stdlib.h>
+
+int pc_node_begin(const pc_bcast_args_t *a, pc_node_call_t *nc)
+{
+    nc->a = a;
+    nc->seq = a->ctx->seq;
+    nc->root_node = a->ctx->node_of[a->root];
+    int rc = pc_shm_get(a->ctx, &nc->shm);
+    nc->npieces = rc == MPI_SUCCESS ? pc_shm_pieces(nc->shm, a->bytes) : 0;
+    return rc;
+}
+
+void pc_node_copy_out(const pc_node_call_t *nc)
+{
+    pc_shm_get_pieces(nc->shm, nc->seq, nc->a->buf, nc->a->bytes, 0, nc->npieces);
+}
+
+void pc_node_copy_in(const pc_node_call_t *nc, size_t first, size_t last)
+{
+    pc_shm_put_pieces(nc->shm, nc->seq, nc->a->buf, nc->a->bytes, first, last);
+}
+
+size_t pc_node_pieces_within(const pc_node_call_t *nc, size_t bytes)
+{
+    return bytes >= nc->a->bytes ? nc->npieces : bytes / pc_shm_cell_size(nc->shm);
+}
+
+int pc_node_tree(const pc_node_call_t *nc, pc_tree_t *t)
+{
+    const pc_comm_t *c = nc->a->ctx;
+    return pc_tree_build(t, PC_TREE_BINOMIAL, 2, c->my_node, c->nnodes, nc->root_node) ? MPI_ERR_NO_MEM
+                                                                                      : MPI_SUCCESS;
+}
+
+int pc_leader_announce(const pc_node_call_t *nc, const int *nodes, int n)
+{
+    const pc_comm_t *c = nc->a->ctx;
+    int total = 0, nreq = 0, rc = MPI_SUCCESS;
+    for (int i = 0; i < n; i++) total += c->node_first[nodes[i] + 1] - c->node_first[nodes[i]];
+    if (total == 0) return MPI_SUCCESS;
+    MPI_Request *req = malloc((size_t)total * sizeof *req);
+    if (!req) return MPI_ERR_NO_MEM;
+    long long msg[2] = {(long long)nc->seq, c->rank};
+    for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
+        for (int m = c->node_first[nodes[i]]; m < c->node_first[nodes[i] + 1] && rc == MPI_SUCCESS; m++)
+            rc = PMPI_Isend(msg, 2, MPI_LONG_LONG, c->node_members[m], pc_window_tag(PC_TAG_LEADER_READY, nc->seq),
+                            c->comm, &req[nreq++]);
+    int wrc = PMPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+    free(req);
+    return rc != MPI_SUCCESS ? rc : wrc;
+}
+
+int pc_leader_ready_post(const pc_node_call_t *nc, long long msg[2], MPI_Request *req)
+{
+    return PMPI_Irecv(msg, 2, MPI_LONG_LONG, MPI_ANY_SOURCE, pc_window_tag(PC_TAG_LEADER_READY, nc->seq),
+                      nc->a->ctx->comm, req);
+}
+
+int pc_leader_ready_wait(const pc_node_call_t *nc, long long msg[2], MPI_Request *req, int *leader)
+{
+    int rc = PMPI_Wait(req, MPI_STATUS_IGNORE);
+    if (rc == MPI_SUCCESS && msg[0] != (long long)nc->seq) rc = MPI_ERR_INTERN; /* another call's READY */
+    if (rc == MPI_SUCCESS) *leader = (int)msg[1];
+    return rc;
+}

@@ -1,0 +1,323 @@
+/*
+ * shm.c - the node shared-memory layer (see shm.h).
+ */
+#include "shm.h"
+#include "params.h"
+
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef PAPCOLL_SMPI
+#include <simgrid/cond.h>
+#include <simgrid/host.h>
+#include <simgrid/mutex.h>
+#include <smpi/smpi.h>
+#include <time.h>
+#endif
+
+#define PC_CACHE_LINE 64
+#define PC_PIECE_BITS 24 /* stamp = seq << 24 | piece + 1: up to 16M pieces per call */
+
+typedef struct {
+    _Atomic uint64_t claimed_seq;  /* highest call whose leader is claimed */
+    char pad0[PC_CACHE_LINE - sizeof(uint64_t)];
+    _Atomic uint64_t barrier_arrivals; /* monotonic: node_size per barrier */
+    char pad1[PC_CACHE_LINE - sizeof(uint64_t)];
+#ifdef PAPCOLL_SMPI
+    sg_mutex_t mutex; /* SMPI: every rank lives in one process, so these are shared */
+    sg_cond_t changed;
+#endif
+} header_t;
+
+typedef struct {
+    _Atomic uint64_t stamp;    /* content valid for (seq, piece); 0 = never written */
+    _Atomic uint32_t released; /* node processes done with the content */
+    uint32_t len;
+    char pad[PC_CACHE_LINE - 16];
+} cell_t;
+
+struct pc_shm {
+    MPI_Win win;
+    MPI_Comm progress_comm; /* probed for MPI progress while waiting */
+    header_t *hdr;
+    cell_t *cells;
+    char *data;
+    size_t ncells, cell_size;
+    uint32_t node_size;
+    uint64_t barrier_epoch; /* barriers this process has entered */
+    double membw;           /* SMPI: bytes per second charged for copies */
+};
+
+static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
+
+static uint64_t stamp_of(unsigned long seq, size_t k) { return ((uint64_t)seq << PC_PIECE_BITS) | (uint64_t)(k + 1); }
+
+static void notify(pc_shm_t *shm)
+{
+#ifdef PAPCOLL_SMPI
+    sg_mutex_lock(shm->hdr->mutex);
+    sg_cond_notify_all(shm->hdr->changed);
+    sg_mutex_unlock(shm->hdr->mutex);
+#else
+    (void)shm;
+#endif
+}
+
+static inline void cpu_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+void pc_poll_pause(pc_shm_t *shm)
+{
+#ifdef PAPCOLL_SMPI
+    (void)shm;
+    struct timespec ts = {0, 500}; /* 0.5 us of simulated time */
+    nanosleep(&ts, NULL);
+#else
+    int flag;
+    PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, shm->progress_comm, &flag, MPI_STATUS_IGNORE);
+    cpu_pause();
+    sched_yield();
+#endif
+}
+
+void pc_wait(pc_shm_t *shm, int (*ready)(void *arg), void *arg)
+{
+    if (ready(arg)) return;
+#ifdef PAPCOLL_SMPI
+    sg_mutex_lock(shm->hdr->mutex);
+    while (!ready(arg)) sg_cond_wait(shm->hdr->changed, shm->hdr->mutex);
+    sg_mutex_unlock(shm->hdr->mutex);
+#else
+    for (unsigned long spin = 1; !ready(arg); spin++) {
+        cpu_pause();
+        if (spin % 64 == 0) {
+            int flag; /* progress for this process's outstanding sends */
+            PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, shm->progress_comm, &flag, MPI_STATUS_IGNORE);
+            sched_yield(); /* lets an oversubscribed peer run */
+        }
+    }
+#endif
+}
+
+int pc_shm_get(pc_comm_t *ctx, pc_shm_t **out)
+{
+    if (ctx->shm) {
+        *out = ctx->shm;
+        return MPI_SUCCESS;
+    }
+    const pc_params_t *p = pc_params();
+    pc_shm_t *shm = calloc(1, sizeof *shm);
+    if (!shm) return MPI_ERR_NO_MEM;
+    shm->cell_size = round_up(p->shm_cell ? p->shm_cell : 1, PC_CACHE_LINE);
+    shm->ncells = p->shm_size / shm->cell_size;
+    if (shm->ncells < 2) shm->ncells = 2;
+    shm->node_size = (uint32_t)ctx->node_size;
+    shm->progress_comm = ctx->comm;
+    shm->membw = p->sim_membw > 0 ? (double)p->sim_membw : 1e10;
+    size_t cells_off = round_up(sizeof(header_t), PC_CACHE_LINE);
+    size_t data_off = cells_off + shm->ncells * sizeof(cell_t);
+    size_t total = data_off + shm->ncells * shm->cell_size;
+
+    char *base;
+    MPI_Aint qsize;
+    int disp;
+    int rc = PMPI_Win_allocate_shared(ctx->node_rank == 0 ? (MPI_Aint)total : 0, 1, MPI_INFO_NULL, ctx->node,
+                                      &base, &shm->win);
+    if (rc == MPI_SUCCESS) rc = PMPI_Win_shared_query(shm->win, 0, &qsize, &disp, &base);
+    if (rc != MPI_SUCCESS) {
+        free(shm);
+        return rc;
+    }
+    shm->hdr = (header_t *)base;
+    shm->cells = (cell_t *)(base + cells_off);
+    shm->data = base + data_off;
+    if (ctx->node_rank == 0) {
+        memset(base, 0, data_off);
+        atomic_store(&shm->hdr->claimed_seq, 0);
+        atomic_store(&shm->hdr->barrier_arrivals, 0);
+        for (size_t i = 0; i < shm->ncells; i++) {
+            atomic_store(&shm->cells[i].stamp, 0);
+            atomic_store(&shm->cells[i].released, shm->node_size); /* free */
+        }
+#ifdef PAPCOLL_SMPI
+        shm->hdr->mutex = sg_mutex_init();
+        shm->hdr->changed = sg_cond_init();
+#endif
+    }
+    atomic_thread_fence(memory_order_seq_cst);
+    rc = PMPI_Barrier(ctx->node); /* the header is initialized before anyone uses it */
+    if (rc != MPI_SUCCESS) {
+        pc_shm_free(shm);
+        return rc;
+    }
+    ctx->shm = shm;
+    *out = shm;
+    return MPI_SUCCESS;
+}
+
+void pc_shm_free(pc_shm_t *shm)
+{
+    if (!shm) return;
+#ifdef PAPCOLL_SMPI
+    /* node rank 0 made them; everyone is past its last use after the barrier inside Win_free */
+    sg_mutex_t m = shm->hdr->mutex;
+    sg_cond_t c = shm->hdr->changed;
+    int node_rank = -1;
+    MPI_Group g;
+    if (PMPI_Win_get_group(shm->win, &g) == MPI_SUCCESS) {
+        PMPI_Group_rank(g, &node_rank);
+        PMPI_Group_free(&g);
+    }
+    PMPI_Win_free(&shm->win);
+    if (node_rank == 0) {
+        sg_cond_destroy(c);
+        sg_mutex_destroy(m);
+    }
+#else
+    PMPI_Win_free(&shm->win);
+#endif
+    free(shm);
+}
+
+size_t pc_shm_cell_size(const pc_shm_t *shm) { return shm->cell_size; }
+size_t pc_shm_ncells(const pc_shm_t *shm) { return shm->ncells; }
+
+size_t pc_shm_pieces(const pc_shm_t *shm, size_t bytes) { return (bytes + shm->cell_size - 1) / shm->cell_size; }
+
+static cell_t *cell_of(pc_shm_t *shm, size_t k) { return &shm->cells[k % shm->ncells]; }
+static char *data_of(pc_shm_t *shm, size_t k) { return shm->data + (k % shm->ncells) * shm->cell_size; }
+
+typedef struct {
+    pc_shm_t *shm;
+    cell_t *cell;
+    uint64_t stamp;
+} cell_wait_t;
+
+static int cell_free(void *arg)
+{
+    cell_wait_t *w = arg;
+    return atomic_load_explicit(&w->cell->released, memory_order_acquire) >= w->shm->node_size;
+}
+
+static int cell_valid(void *arg)
+{
+    cell_wait_t *w = arg;
+    return atomic_load_explicit(&w->cell->stamp, memory_order_acquire) == w->stamp;
+}
+
+char *pc_shm_acquire(pc_shm_t *shm, size_t k)
+{
+    cell_wait_t w = {shm, cell_of(shm, k), 0};
+    pc_wait(shm, cell_free, &w);
+    return data_of(shm, k);
+}
+
+char *pc_shm_try_acquire(pc_shm_t *shm, size_t k)
+{
+    cell_wait_t w = {shm, cell_of(shm, k), 0};
+    return cell_free(&w) ? data_of(shm, k) : NULL;
+}
+
+void pc_shm_publish(pc_shm_t *shm, unsigned long seq, size_t k, size_t len)
+{
+    cell_t *c = cell_of(shm, k);
+    c->len = (uint32_t)len;
+    atomic_store_explicit(&c->released, 0, memory_order_relaxed);
+    atomic_store_explicit(&c->stamp, stamp_of(seq, k), memory_order_release);
+    notify(shm);
+}
+
+const char *pc_shm_wait_piece(pc_shm_t *shm, unsigned long seq, size_t k)
+{
+    cell_wait_t w = {shm, cell_of(shm, k), stamp_of(seq, k)};
+    pc_wait(shm, cell_valid, &w);
+    return data_of(shm, k);
+}
+
+const char *pc_shm_test_piece(pc_shm_t *shm, unsigned long seq, size_t k)
+{
+    cell_wait_t w = {shm, cell_of(shm, k), stamp_of(seq, k)};
+    return cell_valid(&w) ? data_of(shm, k) : NULL;
+}
+
+void pc_shm_release(pc_shm_t *shm, size_t k)
+{
+    atomic_fetch_add_explicit(&cell_of(shm, k)->released, 1, memory_order_acq_rel);
+    notify(shm);
+}
+
+void pc_shm_copy(void *dst, const void *src, size_t len, const pc_shm_t *shm)
+{
+    memcpy(dst, src, len);
+#ifdef PAPCOLL_SMPI
+    /* the memory-bandwidth model: len / membw seconds of this rank's core */
+    smpi_execute_flops((double)len / shm->membw * sg_host_get_speed(sg_host_self()));
+#else
+    (void)shm;
+#endif
+}
+
+static size_t piece_len(const pc_shm_t *shm, size_t bytes, size_t k)
+{
+    size_t off = k * shm->cell_size;
+    return bytes - off < shm->cell_size ? bytes - off : shm->cell_size;
+}
+
+void pc_shm_put_pieces(pc_shm_t *shm, unsigned long seq, const char *buf, size_t bytes, size_t first, size_t last)
+{
+    for (size_t k = first; k < last; k++) {
+        size_t len = piece_len(shm, bytes, k);
+        pc_shm_copy(pc_shm_acquire(shm, k), buf + k * shm->cell_size, len, shm);
+        pc_shm_publish(shm, seq, k, len);
+        pc_shm_release(shm, k); /* the writer is done with it: a ring smaller than the message keeps flowing */
+    }
+}
+
+void pc_shm_get_pieces(pc_shm_t *shm, unsigned long seq, char *buf, size_t bytes, size_t first, size_t last)
+{
+    for (size_t k = first; k < last; k++) {
+        pc_shm_copy(buf + k * shm->cell_size, pc_shm_wait_piece(shm, seq, k), piece_len(shm, bytes, k), shm);
+        pc_shm_release(shm, k);
+    }
+}
+
+void pc_shm_release_pieces(pc_shm_t *shm, size_t first, size_t last)
+{
+    for (size_t k = first; k < last; k++) pc_shm_release(shm, k);
+}
+
+int pc_shm_claim(pc_shm_t *shm, unsigned long seq)
+{
+    uint64_t v = atomic_load(&shm->hdr->claimed_seq);
+    while (v < seq)
+        if (atomic_compare_exchange_weak(&shm->hdr->claimed_seq, &v, seq)) {
+            notify(shm);
+            return 1;
+        }
+    return 0;
+}
+
+typedef struct {
+    pc_shm_t *shm;
+    uint64_t target;
+} barrier_wait_t;
+
+static int barrier_done(void *arg)
+{
+    barrier_wait_t *w = arg;
+    return atomic_load_explicit(&w->shm->hdr->barrier_arrivals, memory_order_acquire) >= w->target;
+}
+
+void pc_shm_barrier(pc_shm_t *shm)
+{
+    barrier_wait_t w = {shm, ++shm->barrier_epoch * shm->node_size};
+    atomic_fetch_add_explicit(&shm->hdr->barrier_arrivals, 1, memory_order_acq_rel);
+    notify(shm);
+    pc_wait(shm, barrier_done, &w);
+}

@@ -1,0 +1,85 @@
+/*
+ * shm.h - the node shared-memory layer: one segment per node per context.
+ *
+ * The segment (MPI_Win_allocate_shared on the context's node communicator,
+ * created on the first call of an algorithm that needs it) holds a header and
+ * a ring of data cells:
+ *
+ *   header: leader claim word, barrier counter     cells: [stamp|released|len] x ncells
+ *   data:   cell 0 | cell 1 | ... | cell ncells-1  (PAPCOLL_SHM_CELL bytes each)
+ *
+ * A message moves through the ring in pieces of one cell: piece k of call
+ * `seq` lives in cell k % ncells, stamped (seq, k) when valid.  Every process
+ * of the node (the writer included) releases each piece once it is done with
+ * it; a cell is reused only when all node processes have released it.  So a
+ * message larger than the ring is pipelined through it, back-to-back calls
+ * never read a stale cell (the stamp names the call), and memory per
+ * communicator is bounded (PAPCOLL_SHM_SIZE).  The cost: a writer reusing a
+ * cell waits for the slowest process of its node to have read the piece.
+ *
+ * All waiting goes through pc_wait(): natively a spin with a pause that
+ * probes MPI progress and yields (oversubscription); under SimGrid SMPI a
+ * SimGrid condition variable of the node (no polling, exact simulated time).
+ * Under SMPI every copy into or out of the segment is charged as
+ * bytes / PAPCOLL_SIM_MEMBW seconds of computation (smpi_execute_flops).
+ */
+#ifndef PC_SHM_H
+#define PC_SHM_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "comm.h"
+
+typedef struct pc_shm pc_shm_t;
+
+/* The node segment of ctx, created on first use (collective over ctx->node). */
+int pc_shm_get(pc_comm_t *ctx, pc_shm_t **shm);
+/* Frees the segment (collective over the node communicator). */
+void pc_shm_free(pc_shm_t *shm);
+
+size_t pc_shm_cell_size(const pc_shm_t *shm);
+/* Cells in the ring. */
+size_t pc_shm_ncells(const pc_shm_t *shm);
+/* Pieces of one cell in a message of `bytes` (at least 1 if bytes > 0). */
+size_t pc_shm_pieces(const pc_shm_t *shm, size_t bytes);
+
+/* Writer side: waits until the cell of piece k is free and returns it. */
+char *pc_shm_acquire(pc_shm_t *shm, size_t k);
+/* Marks piece k of call seq valid (len bytes written in the acquired cell). */
+void pc_shm_publish(pc_shm_t *shm, unsigned long seq, size_t k, size_t len);
+/* Reader side: waits until piece k of call seq is valid and returns the cell. */
+const char *pc_shm_wait_piece(pc_shm_t *shm, unsigned long seq, size_t k);
+/* Non-blocking: the cell of piece k of call seq if valid, else NULL. */
+const char *pc_shm_test_piece(pc_shm_t *shm, unsigned long seq, size_t k);
+/* This process is done with piece k. */
+void pc_shm_release(pc_shm_t *shm, size_t k);
+/* Non-blocking acquire: the cell of piece k if it is free, else NULL. */
+char *pc_shm_try_acquire(pc_shm_t *shm, size_t k);
+
+/* Copy helpers that charge the simulated memory time under SMPI. */
+void pc_shm_copy(void *dst, const void *src, size_t len, const pc_shm_t *shm);
+
+/* Writes buf[piece range] as pieces [first, last) of call seq (acquire, copy,
+ * publish, and release as their writer). */
+void pc_shm_put_pieces(pc_shm_t *shm, unsigned long seq, const char *buf, size_t bytes, size_t first, size_t last);
+/* Copies pieces [first, last) of call seq out into buf and releases them. */
+void pc_shm_get_pieces(pc_shm_t *shm, unsigned long seq, char *buf, size_t bytes, size_t first, size_t last);
+/* Releases pieces [first, last) without reading them (their writer). */
+void pc_shm_release_pieces(pc_shm_t *shm, size_t first, size_t last);
+
+/* First process of its node to call this for call seq gets 1 (the node's
+ * leader for that call), the others 0. */
+int pc_shm_claim(pc_shm_t *shm, unsigned long seq);
+
+/* Node barrier through the segment (every node process must call it). */
+void pc_shm_barrier(pc_shm_t *shm);
+
+/* Waits until ready(arg) != 0 (see the file comment). */
+void pc_wait(pc_shm_t *shm, int (*ready)(void *arg), void *arg);
+/* One step of a polling loop that also waits on MPI requests: gives MPI a
+ * chance to progress, pauses, yields; under SMPI advances simulated time. */
+void pc_poll_pause(pc_shm_t *shm);
+
+#endif

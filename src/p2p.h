@@ -30,7 +30,8 @@ enum {
      * window); the payload repeats the full sequence number, checked. */
     PC_TAG_LEADER_READY = 200,   /* + seq % window: a node leader -> every process of a peer node */
     PC_TAG_LEADER_REQUEST = 220, /* + seq % window: a child node's leader -> its parent node's leader */
-    PC_TAG_LEADER_ARRIVED = 240  /* + seq % window: a node leader -> the root (arrival_dynleader) */
+    PC_TAG_LEADER_ARRIVED = 240, /* + seq % window: a node leader -> the root (arrival_dynleader) */
+    PC_TAG_CP_DATA = 300         /* + (seq % window) * 32 + step: cp_rdb / cp_ring blocks between leaders */
 };
 enum { PC_TAG_WINDOW = 16 };
 

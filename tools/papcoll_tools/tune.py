@@ -1,9 +1,14 @@
 """papcoll-tune: turn papcoll-bench CSV sweeps into selection rules.
 
 Reads one or more CSV files written by ``papcoll-bench --format=csv`` (fields
-coll, algo, size, p, avg, ...), finds for every process count and message size
-the fastest papcoll algorithm (``native`` is the MPI library's own and is never
-chosen), and writes rules in papcoll's tune grammar (src/tune.h):
+coll, algo, size, pattern, p, e_bar, ...), finds for every process count and
+message size the best papcoll algorithm (``native`` and SMPI baselines are
+never chosen), and writes rules in papcoll's tune grammar (src/tune.h).  Under
+balanced arrival only, the best is the fastest.  When the sweeps also hold
+imbalanced patterns (uniform:..., late:..., microbench:...), the best is, among
+the algorithms within --balanced-tolerance (10%) of the fastest balanced one,
+the one whose worst ratio to the fastest over the imbalanced patterns is
+smallest: never much worse balanced, as good as possible under imbalance.
 
     bcast[p<=16,bytes<=8K]=binomial; ...; bcast=scatter_ring_allgather
 
@@ -28,16 +33,50 @@ def size_text(n: int) -> str:
     return str(n)
 
 
-def read_sweeps(paths, coll):
-    """{p: {size: {algo: avg seconds}}} from papcoll-bench CSV files."""
-    table = defaultdict(lambda: defaultdict(dict))
+def read_times(paths, coll):
+    """{p: {size: {pattern: {algo: seconds}}}} from papcoll-bench CSV files
+    (e_bar, or avg in older files; files without a pattern column are balanced)."""
+    table = defaultdict(lambda: defaultdict(lambda: defaultdict(dict)))
     for path in paths:
         with open(path, newline="") as f:
             rows = (line for line in f if not line.startswith("#"))
             for row in csv.DictReader(rows):
-                if row["coll"] != coll or row["algo"] == "native":
+                if row["coll"] != coll or row["algo"] == "native" or row["algo"].startswith("smpi:"):
                     continue
-                table[int(row["p"])][int(row["size"])][row["algo"]] = float(row["avg"])
+                seconds = float(row["e_bar"] if "e_bar" in row else row["avg"])
+                if seconds != seconds:  # nan: no valid repetition
+                    continue
+                table[int(row["p"])][int(row["size"])][row.get("pattern") or "balanced"][row["algo"]] = seconds
+    return table
+
+
+def scores(by_pattern, balanced_tolerance):
+    """{algo: score}, lower is better, for one process count and size.
+
+    Only balanced arrival: the time itself.  With imbalanced patterns too:
+    the candidates are the algorithms within balanced_tolerance of the best
+    balanced time (never much worse when everyone arrives together); each
+    scores its worst ratio to the best algorithm over the imbalanced patterns.
+    """
+    balanced = by_pattern.get("balanced")
+    others = {k: v for k, v in by_pattern.items() if k != "balanced"}
+    if balanced is None or not others:
+        return dict(balanced if balanced is not None else next(iter(by_pattern.values())))
+    best = min(balanced.values())
+    out = {}
+    for algo, t in balanced.items():
+        if t > best * (1 + balanced_tolerance) or not all(algo in times for times in others.values()):
+            continue
+        out[algo] = max(times[algo] / min(times.values()) for times in others.values())
+    return out
+
+
+def read_sweeps(paths, coll, balanced_tolerance=0.10):
+    """{p: {size: {algo: score}}} (see scores)."""
+    table = defaultdict(dict)
+    for p, by_size in read_times(paths, coll).items():
+        for size, by_pattern in by_size.items():
+            table[p][size] = scores(by_pattern, balanced_tolerance)
     return table
 
 
@@ -73,10 +112,15 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("csv", nargs="+", help="papcoll-bench --format=csv outputs")
     ap.add_argument("--coll", default="bcast")
-    ap.add_argument("--tolerance", type=float, default=0.05)
+    ap.add_argument("--tolerance", type=float, default=0.05,
+                    help="keep the previous size's winner while its score is within this fraction of the best")
+    ap.add_argument("--balanced-tolerance", type=float, default=0.10,
+                    help="with imbalanced patterns in the sweeps: candidates are within this fraction of the "
+                         "best balanced time, and the one with the best worst-case ratio over the imbalanced "
+                         "patterns wins")
     ap.add_argument("--format", choices=("rules", "c"), default="rules")
     args = ap.parse_args(argv)
-    table = read_sweeps(args.csv, args.coll)
+    table = read_sweeps(args.csv, args.coll, args.balanced_tolerance)
     if not table:
         sys.exit(f"papcoll-tune: no {args.coll} rows in {', '.join(args.csv)}")
     rules = rules_for(table, args.coll, args.tolerance)

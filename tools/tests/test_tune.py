@@ -52,6 +52,19 @@ class TuneTest(unittest.TestCase):
         self.assertEqual(lines[-1], '"bcast=binomial"')
         self.assertTrue(all(l.endswith(';"') for l in lines[1:-1]))
 
+    def test_imbalanced_patterns(self):
+        # balanced: binomial fastest, dynleader within 10%, chain 50% slower;
+        # uniform: dynleader 3x better than binomial, chain best but excluded by the balanced tolerance
+        rows = ["coll,algo,size,pattern,p,e_bar"]
+        for algo, bal, uni in (("binomial", 1.0, 9.0), ("dynleader", 1.08, 3.0), ("chain", 1.5, 2.0)):
+            rows += [f"bcast,{algo},1024,balanced,64,{bal}", f"bcast,{algo},1024,uniform:8,64,{uni}"]
+        rows.append("bcast,smpi:mpich,1024,uniform:8,64,0.1")  # baselines never chosen
+        with open(self.path, "w") as f:
+            f.write("\n".join(rows) + "\n")
+        self.assertEqual(tune.rules_for(tune.read_sweeps([self.path], "bcast"), "bcast", 0.05), ["bcast=dynleader"])
+        self.assertEqual(tune.rules_for(tune.read_sweeps([self.path], "bcast", 0.05), "bcast", 0.05),
+                         ["bcast=binomial"])
+
     def test_size_text(self):
         self.assertEqual(tune.size_text(65536), "64K")
         self.assertEqual(tune.size_text(3 << 20), "3M")

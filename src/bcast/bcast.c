@@ -30,6 +30,7 @@ const pc_bcast_algorithm_t pc_bcast_algorithms[] = {
     {"hier_nobarrier", pc_bcast_hier_nobarrier, PC_BCAST_HIERARCHICAL, "hier without barriers: each process copies out once its node has the data (seed 001 3.7.2)"},
     {"dynleader", pc_bcast_dynleader, PC_BCAST_HIERARCHICAL, "first arriver of each node leads; binomial tree of nodes; copy-out and leave (seed 001 Fig. 3.16)"},
     {"cp_binomial", pc_bcast_cp_binomial, PC_BCAST_HIERARCHICAL, "competitive leaders + pipelined binomial tree of nodes, copies overlap transfers (seed 000 CP-BT)"},
+    {"cp_chain", pc_bcast_cp_chain, PC_BCAST_HIERARCHICAL, "competitive leaders + pipelined chain of nodes, copies overlap transfers (seed 000 CP on seed 002's chain)"},
     {"cp_rdb", pc_bcast_cp_rdb, PC_BCAST_HIERARCHICAL, "competitive leaders + scatter and recursive-doubling allgather among nodes, blocks copied as they land (seed 000 CP-RDAAS)"},
     {"cp_ring", pc_bcast_cp_ring, PC_BCAST_HIERARCHICAL, "competitive leaders + scatter and ring allgather among nodes, blocks copied as they land (seed 000 CP-RingAAS)"},
     {"multisender", pc_bcast_multisender, PC_BCAST_HIERARCHICAL, "pipelined binomial tree of nodes, every process sends its share of segments from shared memory (seed 001 2.3.2)"},

@@ -76,6 +76,7 @@ int pc_bcast_hier(const pc_bcast_args_t *a);
 int pc_bcast_hier_nobarrier(const pc_bcast_args_t *a);
 int pc_bcast_dynleader(const pc_bcast_args_t *a);
 int pc_bcast_cp_binomial(const pc_bcast_args_t *a);
+int pc_bcast_cp_chain(const pc_bcast_args_t *a);
 int pc_bcast_cp_rdb(const pc_bcast_args_t *a);
 int pc_bcast_cp_ring(const pc_bcast_args_t *a);
 int pc_bcast_multisender(const pc_bcast_args_t *a);
@@ -83,7 +84,7 @@ int pc_bcast_arrival_dynleader(const pc_bcast_args_t *a);
 
 /* The dynamic-leader node tree (bcast_leader_tree.c): segsize 0 = whole
  * message per inter-node hop. */
-int pc_bcast_leader_tree(const pc_bcast_args_t *a, size_t segsize);
+int pc_bcast_leader_tree(const pc_bcast_args_t *a, pc_tree_shape_t shape, size_t segsize);
 /* Competitive leaders + scatter and allgather among nodes (bcast_cp_allgather.c):
  * recursive doubling if rdb and the node count is a power of two, else ring. */
 int pc_bcast_cp_allgather(const pc_bcast_args_t *a, int rdb);

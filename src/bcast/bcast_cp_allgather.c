@@ -252,7 +252,7 @@ int pc_bcast_cp_allgather(const pc_bcast_args_t *a, int rdb)
 {
     const pc_comm_t *c = a->ctx;
     if (a->bytes <= a->params->cp_noseg_max || c->nnodes == 1) /* seed 000: short messages by the binomial tree */
-        return pc_bcast_leader_tree(a, 0);
+        return pc_bcast_leader_tree(a, PC_TREE_BINOMIAL, 0);
     cp_t e = {0};
     int rc = pc_node_begin(a, &e.nc);
     if (rc != MPI_SUCCESS) return rc;

@@ -22,5 +22,5 @@
 int pc_bcast_cp_binomial(const pc_bcast_args_t *a)
 {
     size_t seg = a->bytes <= a->params->cp_noseg_max ? 0 : a->params->cp_segsize;
-    return pc_bcast_leader_tree(a, seg);
+    return pc_bcast_leader_tree(a, PC_TREE_BINOMIAL, seg);
 }

@@ -24,4 +24,4 @@
  */
 #include "bcast.h"
 
-int pc_bcast_dynleader(const pc_bcast_args_t *a) { return pc_bcast_leader_tree(a, 0); }
+int pc_bcast_dynleader(const pc_bcast_args_t *a) { return pc_bcast_leader_tree(a, PC_TREE_BINOMIAL, 0); }

@@ -1,9 +1,11 @@
 /*
  * bcast_leader_tree.c - the dynamic-leader node tree engine shared by
- * dynleader (whole message per hop) and cp_binomial (segmented, pipelined).
+ * dynleader (whole message per hop), cp_binomial and cp_chain (segmented,
+ * pipelined).
  *
  * Each node's leader is its first process to arrive (the root on the root's
- * node).  Leaders form a binomial tree of nodes rooted at the root's node.
+ * node).  Leaders form a tree of nodes (binomial, or a chain for cp_chain)
+ * rooted at the root's node.
  * A leader, as soon as it has claimed its node:
  *   1. announces itself (READY) to every process of its child nodes;
  *   2. waits for its parent leader's READY and answers with a REQUEST;
@@ -30,6 +32,7 @@ typedef struct {
 
 typedef struct {
     pc_node_call_t nc;
+    pc_tree_shape_t shape; /* of the tree of nodes */
     size_t segsize, nseg;
     int window;
     int parent;            /* parent leader, -1 at the root */
@@ -121,7 +124,7 @@ static int lead(engine_t *e)
     int is_root = a->ctx->rank == a->root, rc = MPI_SUCCESS;
 
     if (!is_root && (rc = pc_leader_ready_post(&e->nc, ready, &ready_req)) != MPI_SUCCESS) return rc;
-    if ((rc = pc_node_tree(&e->nc, &tree)) != MPI_SUCCESS) return rc;
+    if ((rc = pc_node_tree(&e->nc, e->shape, &tree)) != MPI_SUCCESS) return rc;
     e->nchild = tree.nchildren;
     e->child = calloc((size_t)e->nchild + 1, sizeof *e->child);
     e->qreq = malloc(((size_t)e->nchild + 1) * sizeof *e->qreq);
@@ -180,9 +183,10 @@ static int follow(const pc_node_call_t *nc)
     return on_root_node ? MPI_SUCCESS : pc_leader_ready_wait(nc, ready, &req, &leader);
 }
 
-int pc_bcast_leader_tree(const pc_bcast_args_t *a, size_t segsize)
+int pc_bcast_leader_tree(const pc_bcast_args_t *a, pc_tree_shape_t shape, size_t segsize)
 {
     engine_t e = {0};
+    e.shape = shape;
     int rc = pc_node_begin(a, &e.nc);
     if (rc != MPI_SUCCESS) return rc;
     int on_root_node = a->ctx->my_node == e.nc.root_node;

@@ -84,7 +84,7 @@ int pc_bcast_multisender(const pc_bcast_args_t *a)
     pc_node_call_t nc;
     pc_tree_t tree = {0};
     int rc = pc_node_begin(a, &nc);
-    if (rc == MPI_SUCCESS) rc = pc_node_tree(&nc, &tree);
+    if (rc == MPI_SUCCESS) rc = pc_node_tree(&nc, PC_TREE_BINOMIAL, &tree);
     if (rc != MPI_SUCCESS) return rc;
     size_t chunk = pc_shm_ncells(nc.shm);
     MPI_Request *req = malloc(chunk * (size_t)(tree.nchildren + 1) * sizeof *req);

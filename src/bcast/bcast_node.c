@@ -31,10 +31,10 @@ size_t pc_node_pieces_within(const pc_node_call_t *nc, size_t bytes)
     return bytes >= nc->a->bytes ? nc->npieces : bytes / pc_shm_cell_size(nc->shm);
 }
 
-int pc_node_tree(const pc_node_call_t *nc, pc_tree_t *t)
+int pc_node_tree(const pc_node_call_t *nc, pc_tree_shape_t shape, pc_tree_t *t)
 {
     const pc_comm_t *c = nc->a->ctx;
-    return pc_tree_build(t, PC_TREE_BINOMIAL, 2, c->my_node, c->nnodes, nc->root_node) ? MPI_ERR_NO_MEM
+    return pc_tree_build(t, shape, 2, c->my_node, c->nnodes, nc->root_node) ? MPI_ERR_NO_MEM
                                                                                       : MPI_SUCCESS;
 }
 

@@ -1,0 +1,32 @@
+/*
+ * cp_chain - competitive and pipelined chain of nodes: dynamic node leaders
+ * (the first process of each node to arrive; the root on its node) form a
+ * chain starting at the root's node; the message flows down it in segments,
+ * each leader forwarding segment s while it copies segment s-1 into its
+ * node ring, and the node's other processes copy out and leave.
+ *
+ *   L(root node) =s3=> L1 =s2=> L2 =s1=> ... => L(N-1)      each Li: segments -> ring -> its node
+ *
+ * Cost (Hockney, balanced, N nodes, k = m / PAPCOLL_CP_SEGSIZE segments):
+ * (N - 1 + k - 1)(alpha + beta m/k) between nodes: every node link carries
+ * the message once in and once out, the bandwidth optimum of the pipelined
+ * chain, with the intra-node copies hidden behind the transfers.  (Seed
+ * 004's model sqrt(m (N-2) beta/alpha) picks larger segments than measured
+ * best under SMPI, whose default bandwidth factors penalize 16-64 KiB.)
+ * Late arrival: a node joins the chain when its first process arrives; a
+ * node whose processes all arrive late holds up the nodes after it (the
+ * chain's weakness, seed 002), much less likely than one late process.
+ * Messages up to PAPCOLL_CP_NOSEG_MAX are sent whole down the binomial tree
+ * of nodes (as cp_binomial), where latency matters more than bandwidth.
+ * Parameters: PAPCOLL_CP_SEGSIZE, PAPCOLL_CP_NOSEG_MAX, PAPCOLL_MAX_INFLIGHT,
+ * PAPCOLL_SHM_SIZE, PAPCOLL_SHM_CELL.
+ * Source: seed 000's CP method (sections 2-3) applied to seed 002's
+ * pipelined chain (section 3) among nodes.
+ */
+#include "bcast.h"
+
+int pc_bcast_cp_chain(const pc_bcast_args_t *a)
+{
+    if (a->bytes <= a->params->cp_noseg_max) return pc_bcast_leader_tree(a, PC_TREE_BINOMIAL, 0);
+    return pc_bcast_leader_tree(a, PC_TREE_CHAIN, a->params->cp_segsize);
+}

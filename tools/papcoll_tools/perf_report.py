@@ -1,0 +1,150 @@
+"""papcoll perf report: papcoll's broadcasts against SMPI's own, per size and arrival pattern.
+
+Reads papcoll-bench CSV files (tools/sweeps/bcast_perf.sh writes one per run);
+rows of a run made with ``papcoll sim run --baseline=NAME`` (algo ``native``,
+metadata ``baseline SMPI bcast NAME``) become algorithm ``smpi:NAME``; papcoll's
+own ``native`` rows are dropped (under SMPI they are the coll-selector's choice,
+already among the baselines).  Writes OUTDIR/perf.md (one table per size:
+e_bar per algorithm and pattern, then auto's and the best papcoll algorithm's
+ratio to the best SMPI broadcast) and OUTDIR/perf_<size>.png.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import re
+from collections import defaultdict
+
+BASELINE_RE = re.compile(r"baseline SMPI bcast (\S+)")
+
+
+def read(paths):
+    """({(size, pattern): {algo: e_bar seconds}}, metadata of the first file, p)."""
+    table, meta, p = defaultdict(dict), {}, None
+    for path in paths:
+        baseline, lines = None, []
+        with open(path, newline="") as f:
+            for line in f:
+                if line.startswith("#@"):
+                    key, _, value = line[2:].rstrip("\n").partition("=")
+                    meta.setdefault(key, value)
+                    m = BASELINE_RE.search(value) if key == "smpi_settings" else None
+                    baseline = m.group(1) if m else baseline
+                elif not line.startswith("#"):
+                    lines.append(line)
+        for row in csv.DictReader(lines):
+            algo = row["algo"]
+            if algo == "native":
+                if not baseline:
+                    continue
+                algo = f"smpi:{baseline}"
+            p = int(row["p"])
+            table[(int(row["size"]), row["pattern"])][algo] = float(row["e_bar"])
+    return table, meta, p
+
+
+def size_text(n):
+    for unit, suffix in ((1 << 20, " MiB"), (1 << 10, " KiB")):
+        if n >= unit and n % unit == 0:
+            return f"{n // unit}{suffix}"
+    return f"{n} B"
+
+
+def pattern_order(patterns):
+    def key(pat):
+        kind = pat.split(":")[0]
+        return (["balanced", "uniform", "late", "microbench"].index(kind) if kind in
+                ("balanced", "uniform", "late", "microbench") else 9, pat.split(":")[1:] and
+                float(pat.split(":")[-1]) or 0)
+    return sorted(patterns, key=key)
+
+
+def summary(times):
+    """(best SMPI algo, its e_bar, best papcoll algo, its e_bar, auto's e_bar)."""
+    peers = {a: t for a, t in times.items() if a.startswith("smpi:")}
+    ours = {a: t for a, t in times.items() if not a.startswith("smpi:") and a != "auto"}
+    bp = min(peers, key=peers.get) if peers else None
+    bo = min(ours, key=ours.get) if ours else None
+    return bp, peers.get(bp), bo, ours.get(bo), times.get("auto")
+
+
+def markdown(table, meta, p):
+    sizes = sorted({s for s, _ in table})
+    out = [f"Simulated (SimGrid SMPI): {meta.get('smpi_settings', '?')}; p = {p}.",
+           "e_bar in microseconds (mean over processes of arrival-to-exit time, median over repetitions); "
+           "`smpi:NAME` = SMPI's own broadcast NAME.", ""]
+    for size in sizes:
+        pats = pattern_order({pat for s, pat in table if s == size})
+        algos = sorted({a for (s, _), t in table.items() if s == size for a in t},
+                       key=lambda a: (a.startswith("smpi:"), a == "auto", a))
+        out += [f"### {size_text(size)}", "", "| algorithm | " + " | ".join(pats) + " |",
+                "|---|" + "---:|" * len(pats)]
+        for a in algos:
+            cells = []
+            for pat in pats:
+                t = table[(size, pat)].get(a)
+                cells.append("-" if t is None else f"{t * 1e6:.1f}")
+            out.append(f"| `{a}` | " + " | ".join(cells) + " |")
+        rows = {"best SMPI broadcast": [], "best papcoll algorithm": [], "auto / best SMPI": [],
+                "best papcoll / best SMPI": []}
+        for pat in pats:
+            bp, tp, bo, to, ta = summary(table[(size, pat)])
+            rows["best SMPI broadcast"].append(f"{bp} {tp * 1e6:.1f}" if bp else "-")
+            rows["best papcoll algorithm"].append(f"{bo} {to * 1e6:.1f}" if bo else "-")
+            rows["auto / best SMPI"].append(f"{ta / tp:.2f}" if ta and tp else "-")
+            rows["best papcoll / best SMPI"].append(f"{to / tp:.2f}" if to and tp else "-")
+        for name, cells in rows.items():
+            out.append(f"| **{name}** | " + " | ".join(cells) + " |")
+        out.append("")
+    return "\n".join(out)
+
+
+def plot(table, p, outdir):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    files = []
+    for size in sorted({s for s, _ in table}):
+        pats = pattern_order({pat for s, pat in table if s == size})
+        algos = sorted({a for (s, _), t in table.items() if s == size for a in t},
+                       key=lambda a: (a.startswith("smpi:"), a == "auto", a))
+        fig, ax = plt.subplots(figsize=(11, 6))
+        for i, a in enumerate(algos):
+            ys = [table[(size, pat)].get(a) for pat in pats]
+            xs = [j for j, y in enumerate(ys) if y is not None]
+            style = dict(marker="o", linewidth=2.5, color="black") if a == "auto" else \
+                dict(marker="s", linestyle="--") if a.startswith("smpi:") else dict(marker=".", alpha=0.8)
+            ax.plot(xs, [ys[j] * 1e6 for j in xs], label=a, **style)
+        ax.set_xticks(range(len(pats)))
+        ax.set_xticklabels(pats)
+        ax.set_yscale("log")
+        ax.set_xlabel("arrival pattern (delays in units of T)")
+        ax.set_ylabel("e_bar (us, simulated)")
+        ax.set_title(f"broadcast of {size_text(size)}, {p} ranks (simulated, SimGrid SMPI)")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7, ncol=2, loc="center left", bbox_to_anchor=(1.0, 0.5))
+        fig.tight_layout()
+        path = os.path.join(outdir, f"perf_{size}.png")
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        files.append(path)
+    return files
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("csv", nargs="+")
+    ap.add_argument("-o", "--outdir", required=True)
+    args = ap.parse_args(argv)
+    table, meta, p = read(args.csv)
+    text = markdown(table, meta, p)
+    with open(os.path.join(args.outdir, "perf.md"), "w") as f:
+        f.write(text + "\n")
+    for path in plot(table, p, args.outdir):
+        text += f"\n![{os.path.basename(path)}]({os.path.basename(path)})"
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

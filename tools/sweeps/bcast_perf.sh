@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Issue 4's performance comparison (simulated): every papcoll broadcast and
+# auto, plus SMPI's own broadcasts (mpich, ompi, mvapich2, binomial_tree,
+# arrival_pattern_aware, run as 'native' with --cfg=smpi/bcast:NAME), on
+# cluster:NODESxCORES (preset ib-ddr), sizes 8 KiB..32 KiB and 1 MiB, under
+# balanced arrival, uniform:{p/8, p}, late:0.2:p and microbench:1000.
+#   tools/sweeps/bcast_perf.sh NODES CORES OUTDIR
+# Writes OUTDIR/<pattern>_<sizes>_<who>.csv (one file per run, an existing
+# file is kept: rerun to resume), then OUTDIR/perf.md and OUTDIR/perf_<size>.png.
+# BUILD (default build), ITERS (default 3), ALGOS (default all,auto),
+# BASELINES, PATTERNS and SIZES (space-separated MIN:MAX) may be set.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+nodes=$1 cores=$2 out=$3
+p=$((nodes * cores))
+build=${BUILD:-build} iters=${ITERS:-3} algos=${ALGOS:-all,auto}
+baselines=${BASELINES:-"mpich ompi mvapich2 binomial_tree arrival_pattern_aware"}
+patterns=${PATTERNS:-"balanced uniform:$((p / 8)) uniform:$p late:0.2:$p microbench:1000"}
+sizes=${SIZES:-"8K:32K 1M:1M"}
+mkdir -p "$out"
+sim() { PYTHONPATH=tools${PYTHONPATH:+:$PYTHONPATH} timeout 7200 python3 -m papcoll_tools.cli sim run \
+          --platform="cluster:${nodes}x${cores}" --bench="$build/smpi/bench/papcoll-bench-smpi" "$@"; }
+for pattern in $patterns; do
+  for size in $sizes; do
+    tag="${pattern//:/-}_${size//:/-}"
+    common=(-m "$size" -i "$iters" -x 1 --pattern="$pattern" --seed=1 --format=csv)
+    if [ ! -s "$out/${tag}_papcoll.csv" ]; then
+      echo "== $pattern $size papcoll ($(date +%T))" >&2
+      sim -- --algo="$algos" "${common[@]}" > "$out/${tag}_papcoll.csv.tmp" && mv "$out/${tag}_papcoll.csv.tmp" "$out/${tag}_papcoll.csv"
+    fi
+    for b in $baselines; do
+      [ -s "$out/${tag}_smpi-$b.csv" ] && continue
+      echo "== $pattern $size smpi:$b ($(date +%T))" >&2
+      sim --baseline="$b" -- --algo=native "${common[@]}" > "$out/${tag}_smpi-$b.csv.tmp" && mv "$out/${tag}_smpi-$b.csv.tmp" "$out/${tag}_smpi-$b.csv"
+    done
+  done
+done
+PYTHONPATH=tools${PYTHONPATH:+:$PYTHONPATH} python3 -m papcoll_tools.perf_report "$out"/*.csv -o "$out"

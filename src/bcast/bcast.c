@@ -91,7 +91,7 @@ int pc_bcast_bytes_on(const char *name, void *buf, size_t bytes, int root, MPI_C
 {
     pc_bcast_args_t a = {.buf = buf, .bytes = bytes, .root = root, .params = pc_params(), .datatype = MPI_BYTE};
     if (strcmp(name, "auto") && !find(name)) {
-        pc_log(PC_LOG_WARN, "bcast: unknown inner algorithm \"%s\"", name);
+        pc_log(PC_LOG_WARN, "bcast: unknown algorithm \"%s\" among node leaders (PAPCOLL_BCAST_INTER): MPI_ERR_ARG", name);
         return MPI_ERR_ARG;
     }
     int rc = pc_comm_get(comm, &a.ctx);
@@ -101,7 +101,7 @@ int pc_bcast_bytes_on(const char *name, void *buf, size_t bytes, int root, MPI_C
     const pc_bcast_algorithm_t *algo = choose(name, "an enclosing algorithm", a.ctx, bytes, why, sizeof why);
     if (algo->requirements & PC_BCAST_HIERARCHICAL) {
         if (strcmp(name, "auto")) {
-            pc_log(PC_LOG_WARN, "bcast: %s cannot run among node leaders (it is hierarchical itself)", name);
+            pc_log(PC_LOG_WARN, "bcast: %s cannot run among node leaders (PAPCOLL_BCAST_INTER; it is hierarchical itself): MPI_ERR_ARG", name);
             return MPI_ERR_ARG;
         }
         pc_log(PC_LOG_INFO, "bcast: auto chose %s among node leaders; binomial instead", algo->name);

@@ -46,8 +46,14 @@
  *
  * Watchdog: every call arms alarm(--call-timeout); if a call does not
  * return in time the process prints the call in progress (part, index,
- * algorithm, root, size, pattern, shape) and aborts the job.  Return codes
- * other than MPI_SUCCESS are fatal (later calls could mismatch messages).
+ * algorithm, root, size, pattern, shape) and aborts the job.  Under SMPI
+ * every rank lives in one process and shares one alarm, so a rank leaving
+ * its call must not disarm it (a peer may still be stuck): each call start
+ * and end re-arms it, and it fires when no rank has started or finished a
+ * call for --call-timeout seconds of wall time (a simulation spinning in
+ * simulated time shows up too); it is disarmed after a final barrier.
+ * Return codes other than MPI_SUCCESS are fatal (later calls could
+ * mismatch messages).
  *
  * Delays are usleep (under SMPI it advances simulated time).
  */
@@ -105,14 +111,30 @@ static void on_alarm(int sig)
 {
     (void)sig;
     char msg[600];
+#ifdef PAPCOLL_SMPI
+    int n = snprintf(msg, sizeof msg,
+                     "WATCHDOG: no call started or finished for %d s (wall); rank %d (running in the simulation) is"
+                     " in: %s\n", opt.call_timeout, world_rank, current);
+#else
     int n = snprintf(msg, sizeof msg, "WATCHDOG rank %d: call not finished after %d s: %s\n", world_rank,
                      opt.call_timeout, current);
+#endif
     if (n > 0) (void)!write(2, msg, (size_t)(n < (int)sizeof msg ? n : (int)sizeof msg - 1));
 #ifdef PAPCOLL_SMPI
     _exit(124); /* every rank lives in this process: nothing else to stop */
 #else
     MPI_Abort(MPI_COMM_WORLD, 124);
     _exit(124);
+#endif
+}
+
+static void watchdog_arm(void) { alarm((unsigned)opt.call_timeout); }
+static void watchdog_call_done(void)
+{
+#ifdef PAPCOLL_SMPI
+    watchdog_arm(); /* shared by all ranks: see the file comment */
+#else
+    alarm(0);
 #endif
 }
 
@@ -157,9 +179,9 @@ static void shape_init(shape_t *s, const char *name, MPI_Comm comm)
     snprintf(v, sizeof v, "%d", opt.ppn);
     papcoll_set_param("PAPCOLL_PPN", v);
     label("context creation (count 0) on %s", name);
-    alarm((unsigned)opt.call_timeout);
+    watchdog_arm();
     int rc = papcoll_bcast(NULL, 0, MPI_BYTE, 0, comm);
-    alarm(0);
+    watchdog_call_done();
     papcoll_set_param("PAPCOLL_PPN", "0");
     if (rc != MPI_SUCCESS) {
         fprintf(stderr, "FAIL rank %d: context creation on %s: rc=%d\n", world_rank, name, rc);
@@ -283,9 +305,9 @@ static void checked_bcast(const char *algo, const shape_t *s, int root, int coun
     label("%s algo=%s shape=%s p=%d root=%d bytes=%zu delay=%ldus", what, algo, s->name, s->size, root, bytes,
           delay);
     if (delay > 0) usleep((useconds_t)delay);
-    alarm((unsigned)opt.call_timeout);
+    watchdog_arm();
     int rc = papcoll_bcast_by_name(algo, buf, count, type, root, s->comm);
-    alarm(0);
+    watchdog_call_done();
     calls_done++;
     const char *ran = papcoll_last_algorithm();
     if (rc != MPI_SUCCESS) {
@@ -582,6 +604,7 @@ int main(int argc, char **argv)
             fflush(stdout);
         }
     }
+    alarm(0); /* every rank is past the parts' closing barrier and reductions */
     if (world_rank == 0)
         printf("test_bcast_adversarial: %s (%ld failures)\n", total_failures ? "FAILED" : "OK", total_failures);
     for (int a = 0; a < nalgo; a++) free(algos[a]);

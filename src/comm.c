@@ -82,7 +82,35 @@ static int split_nodes(pc_comm_t *c)
         PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
         return PMPI_Comm_split(c->comm, (int)(world_rank / c->ppn_setting), c->rank, &c->node);
     }
-    return PMPI_Comm_split_type(c->comm, MPI_COMM_TYPE_SHARED, c->rank, MPI_INFO_NULL, &c->node);
+    /* Real nodes.  MPI_Comm_split_type's key is not honoured everywhere
+     * (SMPI 3.32 orders a node by MPI_COMM_WORLD rank), yet node rank 0 must
+     * be the node's lowest rank in c->comm: build_maps, the leaders
+     * communicator and the fixed-leader algorithms agree on that.  So only
+     * take the membership from it and order the node with MPI_Comm_split. */
+    MPI_Comm shared;
+    MPI_Group shared_group = MPI_GROUP_NULL, group = MPI_GROUP_NULL;
+    int n = 0, lowest = c->rank, *in = NULL, *out = NULL;
+    int rc = PMPI_Comm_split_type(c->comm, MPI_COMM_TYPE_SHARED, c->rank, MPI_INFO_NULL, &shared);
+    if (rc != MPI_SUCCESS) return rc;
+    /* the node's lowest rank in c->comm, without a collective */
+    PMPI_Comm_size(shared, &n);
+    in = malloc((size_t)n * sizeof *in);
+    out = malloc((size_t)n * sizeof *out);
+    if (!in || !out) rc = MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_group(shared, &shared_group);
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_group(c->comm, &group);
+    for (int i = 0; i < n && rc == MPI_SUCCESS; i++) in[i] = i;
+    if (rc == MPI_SUCCESS) rc = PMPI_Group_translate_ranks(shared_group, n, in, group, out);
+    for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
+        if (out[i] != MPI_UNDEFINED && out[i] < lowest) lowest = out[i];
+    if (shared_group != MPI_GROUP_NULL) PMPI_Group_free(&shared_group);
+    if (group != MPI_GROUP_NULL) PMPI_Group_free(&group);
+    free(in);
+    free(out);
+    PMPI_Comm_free(&shared);
+    /* every process reaches the split (collective), even after a local error */
+    int rc2 = PMPI_Comm_split(c->comm, rc == MPI_SUCCESS ? lowest : MPI_UNDEFINED, c->rank, &c->node);
+    return rc != MPI_SUCCESS ? rc : rc2;
 }
 
 /* Builds the rank<->node maps from each rank's node leader (lowest rank of

@@ -48,6 +48,10 @@ static void check_virtual(MPI_Comm comm, int ppn, const char *what)
     CHECK(members_here == c->node_first[c->my_node + 1] - c->node_first[c->my_node] && c->node_size == members_here,
           "%s: node communicator size", what);
     CHECK((c->leaders != MPI_COMM_NULL) == (c->node_rank == 0), "%s: leader communicator", what);
+    int nr;
+    MPI_Comm_rank(c->node, &nr);
+    CHECK(nr == c->node_rank && c->node_rank == c->node_rank_of[c->rank], "%s: node rank %d, map says %d", what, nr,
+          c->node_rank_of[c->rank]);
     if (c->leaders != MPI_COMM_NULL) {
         int nl;
         MPI_Comm_size(c->leaders, &nl);
@@ -78,9 +82,23 @@ int main(int argc, char **argv)
         MPI_Comm_free(&b);
         MPI_Comm_free(&c);
     }
-    /* real nodes: one host here, so one node holding everyone */
+    /* real nodes: one host natively, the cluster's hosts under SMPI; node
+     * ranks must follow communicator rank order (the maps and the fixed
+     * leaders rely on it) even where MPI_Comm_split_type ignores its key
+     * (SMPI 3.32 orders by world rank) */
     pc_comm_t *ctx;
     CHECK(pc_comm_get(MPI_COMM_WORLD, &ctx) == MPI_SUCCESS && ctx->nnodes >= 1 && ctx->size == size, "real nodes");
+    for (int i = 0; i < 2; i++) {
+        MPI_Comm d;
+        MPI_Comm_dup(i ? oddeven : reversed, &d);
+        CHECK(pc_comm_get(d, &ctx) == MPI_SUCCESS, "real nodes context");
+        int nr;
+        MPI_Comm_rank(ctx->node, &nr);
+        CHECK(nr == ctx->node_rank && nr == ctx->node_rank_of[ctx->rank], "real nodes (%s): node rank %d, map says %d",
+              i ? "oddeven" : "reversed", nr, ctx->node_rank_of[ctx->rank]);
+        CHECK((ctx->leaders != MPI_COMM_NULL) == (ctx->node_rank_of[ctx->rank] == 0), "real nodes: leader communicator");
+        MPI_Comm_free(&d);
+    }
     /* a hundred communicators alive at once, then freed */
     MPI_Comm many[100];
     int v = 0;

@@ -6,6 +6,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
+from dataclasses import dataclass
 
 from . import platform
 
@@ -38,11 +40,23 @@ def command(plat_prefix, np, bench, bench_args, baseline=None):
     return cmd, settings
 
 
-def run(spec, np=None, baseline=None, bench=None, bench_args=(), out=sys.stdout):
+@dataclass
+class Outcome:
+    """One finished smpirun: its output, exit status, wall time (s) and peak memory (KiB, wait4's ru_maxrss:
+    the largest of smpirun and the processes it waited for, i.e. the simulation)."""
+    returncode: int
+    stdout: str
+    stderr: str
+    wall_s: float
+    maxrss_kb: int
+
+
+def simulate(spec, np=None, baseline=None, bench=None, bench_args=(), env=None) -> Outcome:
+    """Runs papcoll-bench-smpi on the platform of SPEC; ENV adds environment variables (e.g. PAPCOLL_BCAST_CHUNKS)."""
     plat = platform.generate(spec)
     np = np or plat.slots
     if np > plat.slots:
-        sys.exit(f"papcoll sim: --np={np} but the platform has {plat.slots} cores")
+        raise platform.SpecError(f"--np={np} but the platform has {plat.slots} cores")
     bench = find_bench(bench)
     args = list(bench_args)
     if baseline and not any(a.startswith("--algo") for a in args):
@@ -51,10 +65,28 @@ def run(spec, np=None, baseline=None, bench=None, bench_args=(), out=sys.stdout)
         prefix = os.path.join(d, "platform")
         plat.write(prefix)
         cmd, settings = command(prefix, np, bench, args, baseline)
-        env = dict(os.environ, PAPCOLL_SMPI_SETTINGS=" ".join(settings) + f"; platform {spec}: {plat.description}"
-                   + (f"; baseline SMPI bcast {baseline} (reported as algo native)" if baseline else ""))
-        proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
-    out.write(proc.stdout)
-    if proc.returncode:
-        sys.stderr.write(proc.stderr)
-    return proc.returncode
+        full_env = dict(os.environ, **(env or {}))
+        full_env["PAPCOLL_SMPI_SETTINGS"] = (" ".join(settings) + f"; platform {spec}: {plat.description}"
+                                             + (f"; baseline SMPI bcast {baseline} (reported as algo native)" if baseline else "")
+                                             + "".join(f"; {k}={v}" for k, v in sorted((env or {}).items())))
+        out_path, err_path = os.path.join(d, "stdout"), os.path.join(d, "stderr")
+        with open(out_path, "w") as out, open(err_path, "w") as err:
+            t0 = time.monotonic()
+            proc = subprocess.Popen(cmd, env=full_env, stdout=out, stderr=err)
+            _, status, usage = os.wait4(proc.pid, 0)
+            wall = time.monotonic() - t0
+            proc.returncode = os.waitstatus_to_exitcode(status)
+        with open(out_path) as f_out, open(err_path) as f_err:
+            return Outcome(proc.returncode, f_out.read(), f_err.read(), wall, usage.ru_maxrss)
+
+
+def run(spec, np=None, baseline=None, bench=None, bench_args=(), out=sys.stdout):
+    """papcoll sim run: prints the benchmark's output (its errors on stderr), returns its exit status."""
+    try:
+        o = simulate(spec, np, baseline, bench, bench_args)
+    except platform.SpecError as e:
+        sys.exit(f"papcoll sim: {e}")
+    out.write(o.stdout)
+    if o.returncode:
+        sys.stderr.write(o.stderr)
+    return o.returncode

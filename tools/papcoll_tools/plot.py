@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import textwrap
 from collections import defaultdict
 
 import matplotlib
@@ -43,9 +44,10 @@ def _series(paths, keep, point):
 
 
 def line_figure(series, path, title, xlabel, ylabel="average per-process time e_bar (us)", xlog=None, errors=False,
-                scale=1e6):
+                scale=1e6, ylog=True):
     """One line per label: series = {label: [(x, y[, lo, hi]), ...]} (y in seconds, drawn times SCALE),
-    log y axis, x axis logarithmic to base XLOG when given; error bars from lo/hi when ERRORS."""
+    log y axis unless not YLOG, x axis logarithmic to base XLOG when given; error bars from lo/hi when
+    ERRORS; long titles wrapped."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for label, pts in sorted(series.items()):
         pts = sorted(pts)
@@ -57,10 +59,11 @@ def line_figure(series, path, title, xlabel, ylabel="average per-process time e_
             ax.plot(x, y, marker="o", label=label)
     if xlog:
         ax.set_xscale("log", base=xlog)
-    ax.set_yscale("log")
+    if ylog:
+        ax.set_yscale("log")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize=9)
+    ax.set_title("\n".join(textwrap.wrap(title, 95)), fontsize=9)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()

@@ -75,7 +75,7 @@ class Report:
             return
         fname = re.sub(r"[^A-Za-z0-9_.=-]+", "_", name)[:120] + ".png"
         plot.line_figure(series, os.path.join(self.out, fname), title + " (simulated, SimGrid SMPI)", xlabel,
-                         xlog=xlog, errors=True)
+                         ylabel="e_bar, average per-process time (us, simulated)", xlog=xlog, errors=True)
         self.figures.append((fname, title))
 
     def series(self, rows, x):
@@ -123,6 +123,15 @@ class Report:
         peak = max(r["maxrss_mb"] for r in self.rows)
         return f"{len({r['point'] for r in self.rows})} simulated runs, {wall:.0f} s of wall time in total, peak memory {peak:.0f} MB"
 
+    def settings(self):
+        """The runs' #@smpi_settings: the parts every run shares once, then each run's other parts."""
+        parts = [tuple(re.split(r"; | (?=--cfg=)", s)) for s in sorted({r["smpi_settings"] for r in self.rows})]
+        common = [x for x in parts[0] if all(x in p for p in parts)]
+        lines = ["Every run: " + ", ".join(f"`{x}`" for x in common), ""] if common else []
+        lines += ["- " + ", ".join(f"`{x}`" for x in p if x not in common) for p in parts
+                  if any(x not in common for x in p)]
+        return lines
+
     def markdown(self):
         self.make_figures()
         lines = ["# Sweep report (simulated with SimGrid SMPI)", "",
@@ -135,8 +144,7 @@ class Report:
         lines += [f"![{title}]({fname})\n" for fname, title in self.figures]
         if len(self.figures) >= MAX_FIGURES:
             lines.append(f"(figures stop at {MAX_FIGURES})\n")
-        lines += ["## SMPI settings of the runs", ""]
-        lines += [f"- `{s}`" for s in sorted({r["smpi_settings"] for r in self.rows})]
+        lines += ["## SMPI settings of the runs", ""] + self.settings()
         return "\n".join(lines) + "\n"
 
 

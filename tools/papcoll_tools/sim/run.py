@@ -16,6 +16,9 @@ from . import platform
 #  - MPI_Iprobe / MPI_Test cost a small fixed simulated time;
 #  - SMPI's own collectives follow MPICH's selection (SimGrid 3.32's default MPI_Allgather did not
 #    finish at 256 ranks; papcoll calls it once per communicator).
+# Intra-node copies through papcoll's shared memory are charged at PAPCOLL_SIM_MEMBW bytes/s (src/shm.c,
+# default of src/params.c); the value in force is recorded with the settings.
+MEMBW_DEFAULT = "5G"
 SMPI_SETTINGS = ["--cfg=smpi/simulate-computation:no", "--cfg=smpi/host-speed:1Gf", "--cfg=smpi/coll-selector:mpich",
                  "--cfg=smpi/iprobe:1e-7", "--cfg=smpi/test:1e-7"]
 
@@ -67,6 +70,8 @@ def simulate(spec, np=None, baseline=None, bench=None, bench_args=(), env=None) 
         cmd, settings = command(prefix, np, bench, args, baseline)
         full_env = dict(os.environ, **(env or {}))
         full_env["PAPCOLL_SMPI_SETTINGS"] = (" ".join(settings) + f"; platform {spec}: {plat.description}"
+                                             + f"; intra-node copies charged at PAPCOLL_SIM_MEMBW="
+                                             + full_env.get("PAPCOLL_SIM_MEMBW", MEMBW_DEFAULT + " (default)") + " B/s"
                                              + (f"; baseline SMPI bcast {baseline} (reported as algo native)" if baseline else "")
                                              + "".join(f"; {k}={v}" for k, v in sorted((env or {}).items())))
         out_path, err_path = os.path.join(d, "stdout"), os.path.join(d, "stderr")

@@ -25,7 +25,7 @@ def read(path):
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
     for r in rows:
-        for k in (results.NUMERIC | {"wall_s", "maxrss_mb"}) & r.keys():
+        for k in (results.NUMERIC | {"wall_s", "cpu_s", "maxrss_mb", "pss_mb"}) & r.keys():
             r[k] = results.number(r[k])
     return rows
 
@@ -119,9 +119,11 @@ class Report:
         return lines
 
     def cost(self):
-        wall = sum(r["wall_s"] for r in {r["point"]: r for r in self.rows}.values())
-        peak = max(r["maxrss_mb"] for r in self.rows)
-        return f"{len({r['point'] for r in self.rows})} simulated runs, {wall:.0f} s of wall time in total, peak memory {peak:.0f} MB"
+        points = list({r["point"]: r for r in self.rows}.values())
+        wall = sum(r["wall_s"] for r in points)
+        pss = [r["pss_mb"] for r in points if r.get("pss_mb", float("nan")) == r.get("pss_mb")]
+        mem = f"{max(pss):.0f} MB (PSS)" if pss else f"{max(r['maxrss_mb'] for r in points):.0f} MB (maxrss)"
+        return f"{len(points)} simulated runs, {wall:.0f} s of wall time in total, largest run {mem}"
 
     def settings(self):
         """The runs' #@smpi_settings: the parts every run shares once, then each run's other parts."""

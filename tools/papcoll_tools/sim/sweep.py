@@ -5,7 +5,7 @@ succeeds, writes OUT/points/KEY.csv atomically (temporary file, then rename): th
 plus #@sweep_* lines (the point's parameters, wall time, peak memory) and a final #@sweep_done line.
 A rerun skips points whose file is complete; a failed point leaves OUT/points/KEY.err instead.
 OUT/sweep.csv merges every finished point: the point's parameters, then the benchmark's columns,
-then wall_s, maxrss_mb and smpi_settings.
+then wall_s, cpu_s, maxrss_mb, pss_mb (run.Outcome says how memory is measured) and smpi_settings.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from .. import results
 from . import run
 
 DONE = "#@sweep_done=1"
-MEASURED = ["wall_s", "maxrss_mb", "smpi_settings"]
+MEASURED = ["wall_s", "cpu_s", "maxrss_mb", "pss_mb", "smpi_settings"]
 
 
 def point_path(out, point):
@@ -59,7 +59,8 @@ def run_point(point, out, bench=None):
             f.write(f"exit status {o.returncode}\n--- stdout\n{o.stdout}\n--- stderr\n{o.stderr}")
         return f"{point.key}: exit status {o.returncode}" + ("" if rows else ", no result row")
     trailer = (f"#@sweep_key={point.key}\n#@sweep_point={json.dumps(point.columns())}\n"
-               f"#@sweep_wall_s={o.wall_s:.3f}\n#@sweep_maxrss_kb={o.maxrss_kb}\n{DONE}\n")
+               f"#@sweep_wall_s={o.wall_s:.3f}\n#@sweep_cpu_s={o.cpu_s:.3f}\n#@sweep_maxrss_kb={o.maxrss_kb}\n"
+               f"#@sweep_pss_kb={o.pss_kb}\n{DONE}\n")
     _write_atomic(path, o.stdout.rstrip("\n") + "\n" + trailer)
     if os.path.exists(path[:-4] + ".err"):
         os.unlink(path[:-4] + ".err")
@@ -111,7 +112,7 @@ def sweep(points, out, jobs=2, bench=None, log=sys.stderr):
 
 
 def merge(points, out, name="sweep.csv"):
-    """One CSV of every finished point: parameters, benchmark columns, wall_s, maxrss_mb, smpi_settings."""
+    """One CSV of every finished point: parameters, benchmark columns, wall_s, cpu_s, maxrss_mb, pss_mb, smpi_settings."""
     rows, param_cols, bench_cols = [], [], []
     for p in points:
         path = point_path(out, p)
@@ -119,8 +120,9 @@ def merge(points, out, name="sweep.csv"):
             continue
         meta, bench_rows = _raw_rows(path)
         params = p.columns()
-        measured = {"wall_s": meta.get("sweep_wall_s", ""),
+        measured = {"wall_s": meta.get("sweep_wall_s", ""), "cpu_s": meta.get("sweep_cpu_s", ""),
                     "maxrss_mb": f"{int(meta.get('sweep_maxrss_kb', 0)) / 1024:.1f}",
+                    "pss_mb": f"{int(meta['sweep_pss_kb']) / 1024:.1f}" if meta.get("sweep_pss_kb") else "",
                     "smpi_settings": meta.get("smpi_settings", "")}
         for c in params:
             if c not in param_cols:

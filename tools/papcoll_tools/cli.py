@@ -2,7 +2,7 @@
 
     papcoll sim run --platform=SPEC [--np=N] [--baseline=NAME] [--bench=PATH] -- BENCH_ARGS
     papcoll sim platform SPEC -o PREFIX          write PREFIX.xml and PREFIX.hosts
-    papcoll sim sweep CONFIG.toml [--jobs=N] [--out=DIR]   many runs (docs/simulation.md), merged into DIR/sweep.csv
+    papcoll sim sweep CONFIG.toml [--jobs=N] [--out=DIR] [--timeout=S]   many runs (docs/simulation.md), merged into DIR/sweep.csv
     papcoll sim report SWEEP.csv -o DIR          figures and a Markdown report of a sweep
     papcoll sim reproduce seed004 [--out=DIR]    seed 004's questions 1-5 (docs/results/seed004)
 
@@ -39,6 +39,7 @@ def main(argv=None):
     sw.add_argument("--jobs", type=int, default=2, help="simulations at a time (default 2)")
     sw.add_argument("--out", help="output directory (default sweeps/NAME of the config file)")
     sw.add_argument("--bench", help="path of papcoll-bench-smpi")
+    sw.add_argument("--timeout", type=float, help="kill a point's simulation after this many seconds (it then counts as failed)")
     rp = sim.add_parser("report", help="figures and a Markdown report of a merged sweep CSV")
     rp.add_argument("csv")
     rp.add_argument("-o", "--output", required=True, help="output directory")
@@ -71,7 +72,7 @@ def main(argv=None):
 def _sweep(args):
     points = sweep_config.load(args.config)
     out = args.out or os.path.join("sweeps", os.path.splitext(os.path.basename(args.config))[0])
-    merged, skipped, failures = sweep.sweep(points, out, args.jobs, args.bench)
+    merged, skipped, failures = sweep.sweep(points, out, args.jobs, args.bench, timeout=args.timeout)
     print(f"{merged}: {len(points) - len(failures)} of {len(points)} points ({skipped} skipped as already done, "
           f"{len(failures)} failed)")
     return 1 if failures else 0

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -34,6 +35,15 @@ SMPI_SETTINGS = ["--cfg=smpi/simulate-computation:no", "--cfg=smpi/host-speed:1G
                  "--cfg=smpi/iprobe:1e-7", "--cfg=smpi/test:1e-7"]
 
 
+# Above this many ranks, globals are privatized by mmap instead of SMPI's default dlopen: dlopen maps a
+# copy of the program for each rank (about 10 memory mappings each), and Linux allows a process 65530
+# mappings (vm.max_map_count), so dlopen fails near 6500 ranks ("cannot apply additional memory
+# protection after relocation").  mmap privatization needs about 3 mappings per rank, 2 without the
+# guard page of each rank's stack (contexts/guard-size:0), which leaves room for 16384 ranks.  The two
+# give identical simulated times (checked at 4096 ranks).
+MMAP_PRIVATIZATION_ABOVE = 4096
+
+
 def find_bench(explicit=None):
     """papcoll-bench-smpi: --bench, $PAPCOLL_BENCH_SMPI, or the repository's build tree."""
     candidates = [explicit, os.environ.get("PAPCOLL_BENCH_SMPI"),
@@ -48,6 +58,8 @@ def find_bench(explicit=None):
 def command(plat_prefix, np, bench, bench_args, baseline=None):
     settings = [f"--cfg=smpi/bcast:{baseline}" if baseline and s.startswith("--cfg=smpi/bcast:") else s
                 for s in SMPI_SETTINGS]
+    if np > MMAP_PRIVATIZATION_ABOVE:
+        settings += ["--cfg=smpi/privatization:mmap", "--cfg=contexts/guard-size:0"]
     cmd = ["smpirun", *settings, "--log=root.thresh:warning", "-np", str(np), "-platform", plat_prefix + ".xml",
            "-hostfile", plat_prefix + ".hosts", bench, *bench_args]
     return cmd, settings
@@ -119,8 +131,17 @@ class _PssSampler(threading.Thread):
         self.join()
 
 
-def simulate(spec, np=None, baseline=None, bench=None, bench_args=(), env=None) -> Outcome:
-    """Runs papcoll-bench-smpi on the platform of SPEC; ENV adds environment variables (e.g. PAPCOLL_BCAST_CHUNKS)."""
+def _kill_group(pid):
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def simulate(spec, np=None, baseline=None, bench=None, bench_args=(), env=None, timeout=None) -> Outcome:
+    """Runs papcoll-bench-smpi on the platform of SPEC; ENV adds environment variables (e.g. PAPCOLL_BCAST_CHUNKS).
+    After TIMEOUT seconds (if given) the simulation (its whole process group) is killed: exit status -9 and
+    a note in stderr."""
     plat = platform.generate(spec)
     np = np or plat.slots
     if np > plat.slots:
@@ -142,15 +163,31 @@ def simulate(spec, np=None, baseline=None, bench=None, bench_args=(), env=None) 
         out_path, err_path = os.path.join(d, "stdout"), os.path.join(d, "stderr")
         with open(out_path, "w") as out, open(err_path, "w") as err:
             t0 = time.monotonic()
-            proc = subprocess.Popen(cmd, env=full_env, stdout=out, stderr=err)
+            # own process group: a timeout or an interrupt kills smpirun and the simulation it started
+            proc = subprocess.Popen(cmd, env=full_env, stdout=out, stderr=err, start_new_session=True)
             sampler = _PssSampler(proc.pid)
             sampler.start()
-            _, status, usage = os.wait4(proc.pid, 0)
+            timer = threading.Timer(timeout, _kill_group, (proc.pid,)) if timeout else None
+            if timer:
+                timer.start()
+            try:
+                _, status, usage = os.wait4(proc.pid, 0)
+            except BaseException:
+                _kill_group(proc.pid)
+                proc.wait()
+                raise
+            finally:
+                if timer:
+                    timer.cancel()
+                sampler.stop()
             wall = time.monotonic() - t0
-            sampler.stop()
+            _kill_group(proc.pid)  # anything smpirun left behind
             proc.returncode = os.waitstatus_to_exitcode(status)
         with open(out_path) as f_out, open(err_path) as f_err:
-            return Outcome(proc.returncode, f_out.read(), f_err.read(), wall, usage.ru_maxrss,
+            stderr = f_err.read()
+            if timeout and proc.returncode == -signal.SIGKILL and wall >= timeout:
+                stderr += f"\npapcoll sim: killed after the {timeout:g} s time limit\n"
+            return Outcome(proc.returncode, f_out.read(), stderr, wall, usage.ru_maxrss,
                            usage.ru_utime + usage.ru_stime, sampler.peak)
 
 

@@ -46,11 +46,13 @@ def _write_atomic(path, text):
     os.replace(tmp, path)
 
 
-def run_point(point, out, bench=None):
-    """Simulates one point; returns None on success, else a one-line reason (details in KEY.err)."""
+def run_point(point, out, bench=None, timeout=None):
+    """Simulates one point (killed after TIMEOUT seconds if given); returns None on success, else a one-line
+    reason (details in KEY.err)."""
     path = point_path(out, point)
     try:
-        o = run.simulate(point.spec, point.np or None, point.baseline, bench, point.bench_argv(), env=dict(point.env))
+        o = run.simulate(point.spec, point.np or None, point.baseline, bench, point.bench_argv(), env=dict(point.env),
+                         timeout=timeout)
     except ValueError as e:  # platform.SpecError
         o = run.Outcome(2, "", str(e), 0.0, 0)
     rows = [line for line in o.stdout.splitlines() if line.startswith("bcast,")]
@@ -67,17 +69,17 @@ def run_point(point, out, bench=None):
     return None
 
 
-def _progress(total, initial):
+def _progress(total, initial, file):
     try:
         from tqdm import tqdm
-        return tqdm(total=total, initial=initial, unit="point", file=sys.stderr, dynamic_ncols=True)
+        return tqdm(total=total, initial=initial, unit="point", file=file, dynamic_ncols=True)
     except ImportError:  # pragma: no cover - tqdm is a dependency; keep working without it
         class Plain:
             n = initial
 
             def update(self, k):
                 self.n += k
-                print(f"{self.n}/{total} points", file=sys.stderr)
+                print(f"{self.n}/{total} points", file=file)
 
             def set_postfix_str(self, s):
                 pass
@@ -87,8 +89,9 @@ def _progress(total, initial):
         return Plain()
 
 
-def sweep(points, out, jobs=2, bench=None, log=sys.stderr):
-    """Runs the unfinished points (JOBS at a time), merges everything into OUT/sweep.csv.
+def sweep(points, out, jobs=2, bench=None, log=sys.stderr, timeout=None):
+    """Runs the unfinished points (JOBS at a time, each killed after TIMEOUT seconds if given), merges
+    everything into OUT/sweep.csv.
     Returns (path of the merged CSV, number skipped, list of failures)."""
     os.makedirs(os.path.join(out, "points"), exist_ok=True)
     todo = [p for p in points if not is_done(point_path(out, p), p)]
@@ -96,9 +99,9 @@ def sweep(points, out, jobs=2, bench=None, log=sys.stderr):
     print(f"papcoll sim sweep: {len(points)} points, {skipped} already done (skipped), {len(todo)} to run, "
           f"{jobs} at a time -> {out}", file=log)
     failures = []
-    bar = _progress(len(points), skipped)
+    bar = _progress(len(points), skipped, log)
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {pool.submit(run_point, p, out, bench): p for p in todo}
+        futures = {pool.submit(run_point, p, out, bench, timeout): p for p in todo}
         for fut in as_completed(futures):
             err = fut.result()
             if err:

@@ -31,15 +31,16 @@ def read(path):
 
 
 def _numeric(values):
+    """True when every non-empty value is a number (a parameter set for some points only, such as
+    PAPCOLL_BCAST_CHUNKS for the pipelined algorithms, is empty elsewhere), and at least one is."""
     try:
-        [float(v) for v in values]
-        return True
+        return bool([float(v) for v in values if v != ""])
     except (TypeError, ValueError):
         return False
 
 
 def _label(keys, values):
-    return ", ".join(f"{k}={v}" for k, v in zip(keys, values) if v != "") or "all points"
+    return ", ".join(f"{k}={_size(v) if k == 'size' else v}" for k, v in zip(keys, values) if v != "") or "all points"
 
 
 def _size(n):
@@ -95,27 +96,41 @@ class Report:
         for fam in families:
             fam_rows = [r for r in self.rows if _family(r["pattern"]) in (fam, "balanced")]
             for key, rows in self.groups(ctx + ["size"], fam_rows):
-                label = _label(ctx + ["size"], key[:-1] + (_size(key[-1]),))
+                label = _label(ctx + ["size"], key)
                 self.figure(f"pattern_{fam}_{label}", self.series(rows, lambda r: results.pattern_level(r["pattern"])),
                             f"Broadcast e_bar vs {fam} level, {label}", f"{fam} level (units of T; 0 = balanced)")
         # e_bar versus each numeric parameter (process count, segment count, ...)
         for x in self.numeric:
             rest = [c for c in ctx if c != x] + ["size", "pattern"]
-            for key, rows in self.groups(rest):
+            for key, rows in self.groups(rest, [r for r in self.rows if r[x] != ""]):
                 label = _label(rest, key)
                 self.figure(f"{x}_{label}", self.series(rows, lambda r, x=x: float(r[x])),
                             f"Broadcast e_bar vs {x}, {label}", x, xlog=10)
 
     def tables(self):
+        """One table per setting of the varying parameters; columns (pattern, size) and, when a numeric
+        parameter varies (e.g. PAPCOLL_BCAST_CHUNKS), the values of the one with most values."""
+        x = max(self.numeric, key=lambda c: len({r[c] for r in self.rows}), default=None)
+        keys = [c for c in self.varying if c != x]
+
+        def col(r):
+            return (r["pattern"], r["size"], r[x] if x else "")
+
+        def col_label(c):
+            text = f"{c[0]}, {_size(c[1])}"
+            return text + (f", {x}={c[2] or '-'}" if x else "")
+
+        def order(c):
+            return (c[0], c[1], float(c[2]) if c[2] != "" else -1.0)
         lines = []
-        for key, rows in self.groups(self.varying):
-            cols = sorted({(r["pattern"], r["size"]) for r in rows}, key=lambda c: (c[0], c[1]))
+        for key, rows in self.groups(keys):
+            cols = sorted({col(r) for r in rows}, key=order)
             algos = sorted({r["algo"] for r in rows})
-            value = {(r["algo"], (r["pattern"], r["size"])): r["e_bar"] for r in rows}
+            value = {(r["algo"], col(r)): r["e_bar"] for r in rows}
             p = sorted({int(r["p"]) for r in rows})
-            lines += [f"### {_label(self.varying, key)}", "",
+            lines += [f"### {_label(keys, key)}", "",
                       f"e_bar (us, simulated), p = {'/'.join(map(str, p))}; best of each column in bold", "",
-                      plot.markdown_table("algorithm", algos, cols, value, lambda c: f"{c[0]}, {_size(c[1])}")]
+                      plot.markdown_table("algorithm", algos, cols, value, col_label)]
         return lines
 
     def cost(self):

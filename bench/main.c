@@ -175,6 +175,8 @@ static void describe_run(report_t *rep, const options_t *o, const gclock_t *clk,
         report_meta(rep, "clock", "offset+drift to rank 0, min-RTT ping-pong of 20 rounds, re-synchronized every %g s; "
                                   "residual error <= %.3g s", o->resync, clk->residual);
     }
+    if (o->shared_buffer)
+        report_meta(rep, "buffer", "shared: one SMPI_SHARED_MALLOC buffer for every rank (no data copied, contents meaningless)");
     report_meta(rep, "timing", "common start S = now + %.3g s (doubled after a miss) + planned delay, busy-wait; "
                                "a start later than %.3g s is a miss; algorithms interleaved per repetition",
                 o->start_margin, o->tolerance);
@@ -227,7 +229,14 @@ int main(int argc, char **argv)
         report_begin(&report);
     }
 
-    unsigned char *buf = malloc(o.max_size ? o.max_size : 1);
+    size_t buf_size = o.max_size ? o.max_size : 1;
+#ifdef PAPCOLL_SMPI
+    /* --shared-buffer: every simulated rank's buffer is the same memory (SMPI keeps one copy and skips
+     * the data copies of messages between shared blocks): 16384 ranks x 1 MiB fit in memory. */
+    unsigned char *buf = o.shared_buffer ? SMPI_SHARED_MALLOC(buf_size) : malloc(buf_size);
+#else
+    unsigned char *buf = malloc(buf_size);
+#endif
     algo_state_t *st = calloc((size_t)nalgo, sizeof *st);
     int maxit = o.iterations > o.iterations_large ? o.iterations : o.iterations_large;
     for (int a = 0; a < nalgo; a++) st[a].name = names[a], st[a].reps = malloc((size_t)maxit * sizeof(rep_metrics_t));
@@ -310,7 +319,11 @@ int main(int argc, char **argv)
     for (int a = 0; a < nalgo; a++) free(st[a].reps);
     free(st);
     free(names);
-    free(buf);
+#ifdef PAPCOLL_SMPI
+    if (o.shared_buffer) SMPI_SHARED_FREE(buf);
+    else
+#endif
+        free(buf);
     free(gathered);
     free(arr);
     free(ext);

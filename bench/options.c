@@ -32,6 +32,9 @@ void options_usage(void)
            "      --start-margin=SECONDS    lead time of each repetition's common start (default 2e-4; 1e-3 simulated)\n"
            "      --tolerance=SECONDS       lateness that flags a missed start (default 5e-6)\n"
            "      --resync=SECONDS          clock re-synchronization period (default 1)\n"
+           "      --shared-buffer           under SMPI only: one message buffer shared by every simulated rank\n"
+           "                                (SMPI_SHARED_MALLOC: memory of one buffer, no data copied; contents\n"
+           "                                meaningless, so not with -c); for large rank counts or messages\n"
            "      --list                    list the algorithms and exit\n"
            "      --list-params             list papcoll's parameters (--format=md for docs/params.md)\n"
            "  -h, --help                    this help\n"
@@ -70,7 +73,7 @@ static int fail(int rank, const char *what, const char *value)
 int options_parse(int argc, char **argv, options_t *o, int rank)
 {
     enum { O_ALGO = 256, O_PPN, O_FORMAT, O_LIST, O_LIST_PARAMS, O_VERSION, O_COLL, O_PATTERN, O_SEED, O_UNIT,
-           O_RAW, O_MARGIN, O_TOL, O_RESYNC };
+           O_RAW, O_MARGIN, O_TOL, O_RESYNC, O_SHARED };
     static const struct option longopts[] = {
         {"message-size", required_argument, 0, 'm'}, {"iterations", required_argument, 0, 'i'},
         {"warmup", required_argument, 0, 'x'},       {"validate", no_argument, 0, 'c'},
@@ -82,6 +85,7 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
         {"seed", required_argument, 0, O_SEED},      {"unit-time", required_argument, 0, O_UNIT},
         {"raw", required_argument, 0, O_RAW},        {"start-margin", required_argument, 0, O_MARGIN},
         {"tolerance", required_argument, 0, O_TOL},  {"resync", required_argument, 0, O_RESYNC},
+        {"shared-buffer", no_argument, 0, O_SHARED},
         {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->min_size = 1;
@@ -131,6 +135,7 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
         case O_MARGIN: if (parse_double(optarg, &o->start_margin)) return fail(rank, "--start-margin", optarg); break;
         case O_TOL: if (parse_double(optarg, &o->tolerance)) return fail(rank, "--tolerance", optarg); break;
         case O_RESYNC: if (parse_double(optarg, &o->resync)) return fail(rank, "--resync", optarg); break;
+        case O_SHARED: o->shared_buffer = 1; break;
         case O_VERSION:
             if (rank == 0) {
                 char lib[MPI_MAX_LIBRARY_VERSION_STRING];
@@ -147,6 +152,10 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
     if (o->iterations < 1 || o->warmup < 0) return fail(rank, "iteration count", "");
     if (o->min_size > o->max_size) return fail(rank, "size range", "MIN > MAX");
     if (strcmp(o->coll, "bcast")) return fail(rank, "--coll (only bcast so far)", o->coll);
+#ifndef PAPCOLL_SMPI
+    if (o->shared_buffer) return fail(rank, "option (papcoll-bench-smpi only)", "--shared-buffer");
+#endif
+    if (o->shared_buffer && o->validate) return fail(rank, "option combination (a shared buffer cannot be validated)", "--shared-buffer -c");
     if (strcmp(o->format, "table") && strcmp(o->format, "csv") && strcmp(o->format, "json") && strcmp(o->format, "md"))
         return fail(rank, "--format", o->format);
     if (pattern_parse(pattern, &o->pattern, err, sizeof err)) {

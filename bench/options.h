@@ -13,6 +13,7 @@ typedef struct options {
     size_t min_size, max_size;
     int iterations, warmup, iterations_large, warmup_large; /* "large": above 8 KiB */
     int validate;
+    int shared_buffer;   /* SMPI only: one SMPI_SHARED_MALLOC buffer for every rank */
     int root;            /* -1: rotate */
     const char *coll;
     const char *algos;   /* comma list, "all" expands */

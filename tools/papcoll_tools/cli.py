@@ -2,15 +2,19 @@
 
     papcoll sim run --platform=SPEC [--np=N] [--baseline=NAME] [--bench=PATH] -- BENCH_ARGS
     papcoll sim platform SPEC -o PREFIX          write PREFIX.xml and PREFIX.hosts
+    papcoll sim sweep CONFIG.toml [--jobs=N] [--out=DIR] [--timeout=S]   many runs (docs/simulation.md), merged into DIR/sweep.csv
+    papcoll sim report SWEEP.csv -o DIR          figures and a Markdown report of a sweep
+    papcoll sim reproduce seed004 [--out=DIR]    seed 004's questions 1-5 (docs/results/seed004)
 
 SPEC: see papcoll_tools.sim.platform (cluster:16x8, cluster:16x8,preset=gige, ring:100, fattree:..., a file.xml).
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
-from .sim import platform, run
+from .sim import platform, run, sweep, sweep_config
 
 
 def main(argv=None):
@@ -30,16 +34,48 @@ def main(argv=None):
     pl = sim.add_parser("platform", help="write a platform's XML and hostfile")
     pl.add_argument("spec")
     pl.add_argument("-o", "--output", required=True, help="prefix of PREFIX.xml and PREFIX.hosts")
+    sw = sim.add_parser("sweep", help="run a sweep described by a TOML file (resumable, parallel)")
+    sw.add_argument("config")
+    sw.add_argument("--jobs", type=int, default=2, help="simulations at a time (default 2)")
+    sw.add_argument("--out", help="output directory (default sweeps/NAME of the config file)")
+    sw.add_argument("--bench", help="path of papcoll-bench-smpi")
+    sw.add_argument("--timeout", type=float, help="kill a point's simulation after this many seconds (it then counts as failed)")
+    rp = sim.add_parser("report", help="figures and a Markdown report of a merged sweep CSV")
+    rp.add_argument("csv")
+    rp.add_argument("-o", "--output", required=True, help="output directory")
+    rr = sim.add_parser("reproduce", help="reproduce a seed paper's experiments")
+    rr.add_argument("seed", choices=["seed004"])
+    rr.add_argument("--out", help="output directory (default docs/results/seed004 of the repository)")
+    rr.add_argument("--jobs", type=int, default=1, help="simulations at a time (default 1: 100-rank runs need 1 GB each)")
+    rr.add_argument("--bench", help="path of papcoll-bench-smpi")
     args = ap.parse_args(argv)
     try:
+        if args.cmd == "sweep":
+            return _sweep(args)
+        if args.cmd == "report":
+            from . import report
+            print(report.write(args.csv, args.output))
+            return 0
+        if args.cmd == "reproduce":
+            from .repro import seed004
+            return seed004.main(args.out, args.jobs, args.bench)
         if args.cmd == "platform":
             p = platform.generate(args.spec)
             xml, hosts = p.write(args.output)
             print(f"{xml}, {hosts}: {p.description} ({p.slots} process slots)")
             return 0
         return run.run(args.platform, args.np, args.baseline, args.bench, bench_args)
-    except platform.SpecError as e:
+    except (platform.SpecError, sweep_config.ConfigError) as e:
         sys.exit(f"papcoll sim: {e}")
+
+
+def _sweep(args):
+    points = sweep_config.load(args.config)
+    out = args.out or os.path.join("sweeps", os.path.splitext(os.path.basename(args.config))[0])
+    merged, skipped, failures = sweep.sweep(points, out, args.jobs, args.bench, timeout=args.timeout)
+    print(f"{merged}: {len(points) - len(failures)} of {len(points)} points ({skipped} skipped as already done, "
+          f"{len(failures)} failed)")
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import textwrap
 from collections import defaultdict
 
 import matplotlib
@@ -42,64 +43,73 @@ def _series(paths, keep, point):
     return series, metas
 
 
-def imbalance(args):
-    series, metas = _series(args.results, lambda r: not args.size or r["size"] == args.size,
-                            lambda r: (results.pattern_level(r["pattern"]), r["e_bar"], r["e_bar_lo"], r["e_bar_hi"]))
+def line_figure(series, path, title, xlabel, ylabel="average per-process time e_bar (us)", xlog=None, errors=False,
+                scale=1e6, ylog=True):
+    """One line per label: series = {label: [(x, y[, lo, hi]), ...]} (y in seconds, drawn times SCALE),
+    log y axis unless not YLOG, x axis logarithmic to base XLOG when given; error bars from lo/hi when
+    ERRORS; long titles wrapped."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for algo, pts in sorted(series.items()):
-        pts.sort()
-        x = [p[0] for p in pts]
-        y = [p[1] * 1e6 for p in pts]
-        err = [[max(0.0, (p[1] - p[2]) * 1e6) for p in pts], [max(0.0, (p[3] - p[1]) * 1e6) for p in pts]]
-        ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=algo)
-    ax.set_xlabel("MAX_IF (maximum imbalance factor, units of T)")
-    ax.set_ylabel("average per-process time e_bar (us)")
-    ax.set_yscale("log")
-    size = f", {int(args.size)} B" if args.size else ""
-    ax.set_title(f"Broadcast under uniform random arrival{size} ({_where(metas)})")
+    for label, pts in sorted(series.items()):
+        pts = sorted(pts)
+        x, y = [p[0] for p in pts], [p[1] * scale for p in pts]
+        if errors:
+            err = [[max(0.0, (p[1] - p[2]) * scale) for p in pts], [max(0.0, (p[3] - p[1]) * scale) for p in pts]]
+            ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=label)
+        else:
+            ax.plot(x, y, marker="o", label=label)
+    if xlog:
+        ax.set_xscale("log", base=xlog)
+    if ylog:
+        ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title("\n".join(textwrap.wrap(title, 95)), fontsize=9)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(args.output, dpi=120)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def imbalance(args):
+    series, metas = _series(args.results, lambda r: not args.size or r["size"] == args.size,
+                            lambda r: (results.pattern_level(r["pattern"]), r["e_bar"], r["e_bar_lo"], r["e_bar_hi"]))
+    size = f", {int(args.size)} B" if args.size else ""
+    line_figure(series, args.output, f"Broadcast under uniform random arrival{size} ({_where(metas)})",
+                "MAX_IF (maximum imbalance factor, units of T)", errors=True)
     if args.table:
         write_imbalance_table(series, metas, args.table)
+
+
+def markdown_table(first, rows, cols, value, col_label=str, scale=1e6, digits=1):
+    """Markdown table: one line per row key, one column per column key, value[(row, col)] (seconds,
+    shown times SCALE); the smallest value of each column in bold, '-' where missing."""
+    best = {c: min((value[(r, c)] for r in rows if (r, c) in value), default=None) for c in cols}
+    lines = [f"| {first} | " + " | ".join(col_label(c) for c in cols) + " |", "|---|" + "---:|" * len(cols)]
+    for r in rows:
+        cells = []
+        for c in cols:
+            v = value.get((r, c))
+            text = "-" if v is None or v != v else f"{v * scale:.{digits}f}"
+            cells.append(f"**{text}**" if v is not None and v == best[c] else text)
+        lines.append(f"| {r} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
 
 
 def write_imbalance_table(series, metas, path):
     """Markdown: e_bar (us) per algorithm and MAX_IF, best of each column in bold."""
     levels = sorted({p[0] for pts in series.values() for p in pts})
     value = {(a, p[0]): p[1] for a, pts in series.items() for p in pts}
-    best = {lv: min(value[(a, lv)] for a in series if (a, lv) in value) for lv in levels}
-    lines = [f"e_bar (us), {_where(metas)}", "",
-             "| algorithm | " + " | ".join(f"MAX_IF={lv:g}" for lv in levels) + " |",
-             "|---|" + "---:|" * len(levels)]
-    for algo in sorted(series):
-        cells = []
-        for lv in levels:
-            v = value.get((algo, lv))
-            cells.append("-" if v is None else (f"**{v*1e6:.1f}**" if v == best[lv] else f"{v*1e6:.1f}"))
-        lines.append(f"| {algo} | " + " | ".join(cells) + " |")
     with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
+        f.write(f"e_bar (us), {_where(metas)}\n\n")
+        f.write(markdown_table("algorithm", sorted(series), levels, value, lambda lv: f"MAX_IF={lv:g}"))
 
 
 def sizes(args):
     series, metas = _series(args.results, lambda r: not args.pattern or r["pattern"] == args.pattern,
                             lambda r: (r["size"], r["e_bar"]))
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for algo, pts in sorted(series.items()):
-        pts.sort()
-        ax.plot([p[0] for p in pts], [p[1] * 1e6 for p in pts], marker="o", label=algo)
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("message size (bytes)")
-    ax.set_ylabel("average per-process time e_bar (us)")
     pattern = args.pattern or metas[0].get("pattern", "")
-    ax.set_title(f"Broadcast, pattern {pattern} ({_where(metas)})")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(args.output, dpi=120)
+    line_figure(series, args.output, f"Broadcast, pattern {pattern} ({_where(metas)})", "message size (bytes)", xlog=2)
 
 
 def timeline(args):

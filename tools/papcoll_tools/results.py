@@ -9,7 +9,7 @@ NUMERIC = {"size", "p", "ppn", "reps", "valid_reps", "e_bar", "e_bar_lo", "e_bar
            "delta_bar", "omega", "if_avg", "if_worst", "bound", "ratio", "T"}
 
 
-def _number(v):
+def number(v):
     if v is None or v in ("", "nan", "null"):
         return float("nan")
     return float(v)
@@ -33,7 +33,7 @@ def read(path):
         rows = list(csv.DictReader(io.StringIO("".join(body))))
     for r in rows:
         for k in NUMERIC & r.keys():
-            r[k] = _number(r[k])
+            r[k] = number(r[k])
     return meta, rows
 
 

@@ -38,6 +38,30 @@ class PlatformTest(unittest.TestCase):
             self.assertEqual(len(zone.findall("link")), links)
             self.assertEqual(len(zone.findall("route")), links)
 
+    def test_ring_without_wrap(self):
+        """ring:N,wrap=0 (CourseWare's ring): N links, but no route over the closing one."""
+        zone = parse(platform.generate("ring:25,wrap=0,preset=courseware")).find("zone")
+        self.assertEqual(len(zone.findall("link")), 25)
+        routes = zone.findall("route")
+        self.assertEqual(len(routes), 24)
+        self.assertNotIn("link-24-0", {r.find("link_ctn").get("id") for r in routes})
+        self.assertEqual({(l.get("bandwidth"), l.get("latency")) for l in zone.findall("link")}, {("10Gbps", "20us")})
+        with self.assertRaises(platform.SpecError):
+            platform.generate("cluster:2x2,wrap=0")
+
+    def test_crossbar_and_backbone(self):
+        c = parse(platform.generate("crossbar:64,preset=courseware")).find("cluster")
+        self.assertEqual((c.get("radical"), c.get("core"), c.get("bw"), c.get("lat")), ("0-63", "1", "10Gbps", "20us"))
+        self.assertIsNone(c.get("bb_bw"))  # SimGrid: a cluster without backbone is a crossbar
+        self.assertIsNone(parse(platform.generate("cluster:4x4,bb_bw=none")).find("cluster").get("bb_bw"))
+        self.assertEqual(parse(platform.generate("cluster:4x4")).find("cluster").get("bb_bw"), "100GBps")
+
+    def test_every_preset(self):
+        for preset in platform.PRESETS:
+            p = platform.generate(f"cluster:2x3,preset={preset}")
+            self.assertEqual(p.slots, 6)
+            self.assertIn(f"preset {preset}", p.description)
+
     def test_topologies(self):
         self.assertEqual(parse(platform.generate("fattree:16x2:2;4,4;1,4;1,1")).find("cluster").get("topology"), "FAT_TREE")
         self.assertEqual(platform.generate("torus:8x4:2,2,2").slots, 32)
@@ -77,8 +101,29 @@ class PlatformTest(unittest.TestCase):
             f.write(p.xml)
         try:
             self.assertEqual(platform.generate(path).hosts, p.hosts)
+            with open(path, "w") as f:  # hosts and a cluster whose radical is a list
+                f.write('<?xml version="1.0"?>\n<platform version="4.1"><zone id="z" routing="Full">'
+                        '<host id="a" speed="1Gf" core="2"/>'
+                        '<cluster id="c" prefix="n" suffix=".x" radical="0-1,5" speed="1Gf" bw="1GBps" lat="1us"/>'
+                        '</zone></platform>\n')
+            self.assertEqual(platform.generate(path).hosts, ["a", "a", "n0.x", "n1.x", "n5.x"])
         finally:
             os.unlink(path)
+
+
+SPECS = ["cluster:2x2", "cluster:2x2,preset=gige", "cluster:2x2,bb_bw=none", "crossbar:4", "ring:4", "ring:4,wrap=0",
+         "bintree:4,preset=courseware,lat=10us", "fattree:4x1:2;2,2;1,2;1,1", "torus:4x1:2,2", "dragonfly:4x1:1,1;1,1;2,1;2"]
+
+
+@unittest.skipUnless(shutil.which("smpirun") and os.environ.get("PAPCOLL_BENCH_SMPI"), "needs smpirun and PAPCOLL_BENCH_SMPI")
+class SimGridAcceptsTest(unittest.TestCase):
+    def test_simgrid_loads_every_kind(self):
+        """SimGrid itself parses each kind of generated platform and routes a broadcast over it."""
+        for spec in SPECS:
+            o = run.simulate(spec, None, None, None, ["--algo=binomial", "-m", "1K:1K", "-i", "1", "-x", "0",
+                                                      "--unit-time=1e-5", "--format=csv"], timeout=60)
+            self.assertEqual(o.returncode, 0, f"{spec}: {o.stderr[-500:]}")
+            self.assertIn("bcast,binomial,1024,", o.stdout, spec)
 
 
 @unittest.skipUnless(shutil.which("smpirun") and os.environ.get("PAPCOLL_BENCH_SMPI"), "needs smpirun and PAPCOLL_BENCH_SMPI")

@@ -7,11 +7,15 @@ Spec: KIND:SHAPE[,key=value...] or the path of a SimGrid XML file.
   fattree:NODESxCORES:LEVELS;DOWN;UP;COUNT   SimGrid FAT_TREE cluster (topo_parameters as SimGrid's)
   torus:NODESxCORES:DIMS  SimGrid TORUS cluster, DIMS like 4,4,4 (product = NODES)
   dragonfly:NODESxCORES:G,GL;C,CL;R,RL;N    SimGrid DRAGONFLY cluster
-  ring:N | bintree:N      N single-core hosts, one link per ring edge / tree edge, shortest-path routes
-  crossbar:N              N single-core hosts, private links, non-blocking backbone
+  ring:N | bintree:N      N single-core hosts, one link per ring edge / tree edge, shortest-path routes;
+                          ring:N,wrap=0 routes no message over the closing link N-1 -> 0 (routes i <-> j
+                          cross links i..j-1, as SMPI CourseWare's ring_N.xml of seed 004)
+  crossbar:N              N single-core hosts, a private link each and no backbone (SimGrid's crossbar
+                          cluster: a message crosses the sender's and the receiver's links only)
 
-Presets (key preset=, default ib-ddr) set latency, bandwidth, loopback and host speed; every value can
-be overridden: lat, bw, bb_bw, bb_lat, lo_lat, lo_bw, speed (units as SimGrid: us, GBps, Gf...).
+Presets (key preset=, default ib-ddr) set latency, bandwidth, backbone, loopback and host speed; every
+value can be overridden: lat, bw, bb_bw, bb_lat, lo_lat, lo_bw, speed (units as SimGrid: us, GBps,
+Gbps, Gf...); bb_bw=none removes the backbone of a cluster (a crossbar).
 """
 from __future__ import annotations
 
@@ -33,6 +37,10 @@ PRESETS = {
     # seed 001: Cray XE6 Gemini interconnect
     "gemini": {"lat": "1.3us", "bw": "6GBps", "bb_bw": "1TBps", "bb_lat": "0us", "lo_lat": "0.1us",
                "lo_bw": "10GBps", "speed": "1Gf"},
+    # seed 004's platforms (SMPI CourseWare, broadcast module): 10 Gb/s links of 20 us (the binary tree's
+    # links are 10 us: bintree:100,preset=courseware,lat=10us), crossbar clusters without backbone
+    "courseware": {"lat": "20us", "bw": "10Gbps", "bb_bw": "none", "bb_lat": "0us", "lo_lat": "0.1us",
+                   "lo_bw": "10GBps", "speed": "1Gf"},
 }
 DEFAULT_PRESET = "ib-ddr"
 
@@ -113,10 +121,12 @@ def _check_topology(kind, nodes, topo):
         raise SpecError(f"{kind} parameters {topo!r} describe {count} nodes, the shape says {nodes}")
 
 
-def _cluster(kind, shape, topo, v):
+def _cluster(kind, shape, topo, v, backbone=True):
     nodes, cores = _nodes_cores(shape)
     extra = ""
     _check_topology(kind, nodes, topo)
+    backbone = backbone and v["bb_bw"] != "none"
+    bb = f' bb_bw="{v["bb_bw"]}" bb_lat="{v["bb_lat"]}"' if backbone else ""
     if kind != "cluster":
         name = {"fattree": "FAT_TREE", "torus": "TORUS", "dragonfly": "DRAGONFLY"}[kind]
         if not topo:
@@ -124,25 +134,28 @@ def _cluster(kind, shape, topo, v):
         extra = f' topology="{name}" topo_parameters="{topo}"'
     xml = (_header() +
            f'  <cluster id="cluster" prefix="node-" suffix="" radical="0-{nodes - 1}" core="{cores}" speed="{v["speed"]}"\n'
-           f'           bw="{v["bw"]}" lat="{v["lat"]}" bb_bw="{v["bb_bw"]}" bb_lat="{v["bb_lat"]}"\n'
+           f'           bw="{v["bw"]}" lat="{v["lat"]}"{bb}\n'
            f'           loopback_bw="{v["lo_bw"]}" loopback_lat="{v["lo_lat"]}"{extra}/>\n</platform>\n')
     hosts = [f"node-{n}" for n in range(nodes) for _ in range(cores)]
-    return xml, hosts, f"{kind} {nodes} nodes x {cores} cores"
+    return xml, hosts, f"{kind} {nodes} nodes x {cores} cores" + ("" if backbone or kind != "cluster" else " (no backbone)")
 
 
-def _graph(kind, n, v):
+def _graph(kind, n, v, wrap=True):
     if n < 2:
         raise SpecError(f"{kind} needs at least 2 hosts")
     if kind == "ring":
         edges = [(i, (i + 1) % n) for i in range(n if n > 2 else 1)]
     else:  # bintree
         edges = [((i - 1) // 2, i) for i in range(1, n)]
+    # Floyd routes along declared routes only: without the closing edge's route, i <-> j crosses i..j-1
+    routed = edges if wrap or kind != "ring" or n <= 2 else edges[:-1]
     lines = [_header(), '  <zone id="world" routing="Floyd">\n']
     lines += [f'    <host id="host-{i}" speed="{v["speed"]}"/>\n' for i in range(n)]
     lines += [f'    <link id="link-{a}-{b}" bandwidth="{v["bw"]}" latency="{v["lat"]}"/>\n' for a, b in edges]
-    lines += [f'    <route src="host-{a}" dst="host-{b}"><link_ctn id="link-{a}-{b}"/></route>\n' for a, b in edges]
+    lines += [f'    <route src="host-{a}" dst="host-{b}"><link_ctn id="link-{a}-{b}"/></route>\n' for a, b in routed]
     lines.append("  </zone>\n</platform>\n")
-    return "".join(lines), [f"host-{i}" for i in range(n)], f"{kind} of {n} single-core hosts"
+    desc = f"{kind} of {n} single-core hosts" + ("" if routed is edges else " (no route over the closing link)")
+    return "".join(lines), [f"host-{i}" for i in range(n)], desc
 
 
 def _from_file(path):
@@ -153,10 +166,11 @@ def _from_file(path):
     for el in root.iter():
         if el.tag == "host":
             hosts += [el.get("id")] * int(el.get("core", "1"))
-        elif el.tag == "cluster":
-            lo, _, hi = el.get("radical").partition("-")
-            for i in range(int(lo), int(hi or lo) + 1):
-                hosts += [f"{el.get('prefix')}{i}{el.get('suffix', '')}"] * int(el.get("core", "1"))
+        elif el.tag == "cluster":  # radical: "0-63" or a list such as "0-3,8,10-12"
+            for part in el.get("radical").split(","):
+                lo, _, hi = part.strip().partition("-")
+                for i in range(int(lo), int(hi or lo) + 1):
+                    hosts += [f"{el.get('prefix')}{i}{el.get('suffix', '')}"] * int(el.get("core", "1"))
     if not hosts:
         raise SpecError(f"no hosts found in {path}")
     return xml, hosts, f"user platform {os.path.basename(path)}"
@@ -179,6 +193,9 @@ def generate(spec: str) -> Platform:
         else:
             head += "," + part
     kind, _, rest = head.partition(":")
+    wrap = options.pop("wrap", "1")
+    if wrap not in ("0", "1") or (wrap == "0" and kind != "ring"):
+        raise SpecError(f"wrap=0|1 is an option of ring:N only (got wrap={wrap} for {kind})")
     preset, v = _params(options)
     if kind in ("cluster", "fattree", "torus", "dragonfly"):
         shape, _, topo = rest.partition(":")
@@ -187,11 +204,15 @@ def generate(spec: str) -> Platform:
         if not rest.isdigit():
             raise SpecError(f"{kind} needs a host count: {kind}:N")
         if kind == "crossbar":
-            xml, hosts, desc = _cluster("cluster", f"{rest}x1", "", v)
-            desc = f"crossbar of {rest} single-core hosts"
+            xml, hosts, desc = _cluster("cluster", f"{rest}x1", "", v, backbone=False)
+            desc = f"crossbar of {rest} single-core hosts (private links, no backbone)"
         else:
-            xml, hosts, desc = _graph(kind, int(rest), v)
+            xml, hosts, desc = _graph(kind, int(rest), v, wrap == "1")
     else:
         raise SpecError(f"unknown platform kind {kind!r} (cluster, fattree, torus, dragonfly, ring, bintree, crossbar, or an XML file)")
-    desc += f"; preset {preset}: " + ", ".join(f"{k}={val}" for k, val in v.items())
+    shown = {k: val for k, val in v.items() if not (k.startswith("bb_") and (kind in ("ring", "bintree", "crossbar")
+                                                                            or v["bb_bw"] == "none"))}
+    if kind in ("ring", "bintree"):
+        shown = {k: val for k, val in shown.items() if not k.startswith("lo_")}
+    desc += f"; preset {preset}: " + ", ".join(f"{k}={val}" for k, val in shown.items())
     return Platform(spec, xml, hosts, desc)

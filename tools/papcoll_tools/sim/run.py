@@ -3,9 +3,13 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
+from dataclasses import dataclass
 
 from . import platform
 
@@ -13,9 +17,31 @@ from . import platform
 #  - computation is not benchmarked: only communication advances simulated time;
 #  - MPI_Iprobe / MPI_Test cost a small fixed simulated time;
 #  - SMPI's own collectives follow MPICH's selection (SimGrid 3.32's default MPI_Allgather did not
-#    finish at 256 ranks; papcoll calls it once per communicator).
+#    finish at 256 ranks; papcoll calls it once per communicator), except the five that the benchmark
+#    and papcoll's communicator set-up use, named explicitly with algorithms that do not look at nodes:
+#    MPICH's selection of MPI_Bcast (and one of the other four) first builds SMPI's node/leader view of
+#    the communicator (Comm::init_smp: a ring allgather, p^2 messages), and SMPI broadcasts on every
+#    new communicator, so each communicator cost 15 s of wall time at 1024 ranks and about 16 times
+#    that at 4096; with these settings a 1024-rank set-up takes about 1 s.  `native` (SMPI's
+#    MPI_Bcast) is therefore binomial_tree unless a baseline names another (--baseline=mpich: SMPI's
+#    MPICH selection, node-aware, with that set-up cost).
+# Intra-node copies through papcoll's shared memory are charged at PAPCOLL_SIM_MEMBW bytes/s (src/shm.c,
+# default of src/params.c); the value in force is recorded with the settings.
+MEMBW_DEFAULT = "5G"
+BCAST_DEFAULT = "binomial_tree"
 SMPI_SETTINGS = ["--cfg=smpi/simulate-computation:no", "--cfg=smpi/host-speed:1Gf", "--cfg=smpi/coll-selector:mpich",
+                 f"--cfg=smpi/bcast:{BCAST_DEFAULT}", "--cfg=smpi/allreduce:rdb", "--cfg=smpi/allgather:rdb",
+                 "--cfg=smpi/gather:ompi_binomial", "--cfg=smpi/barrier:ompi_bruck",
                  "--cfg=smpi/iprobe:1e-7", "--cfg=smpi/test:1e-7"]
+
+
+# Above this many ranks, globals are privatized by mmap instead of SMPI's default dlopen: dlopen maps a
+# copy of the program for each rank (about 10 memory mappings each), and Linux allows a process 65530
+# mappings (vm.max_map_count), so dlopen fails near 6500 ranks ("cannot apply additional memory
+# protection after relocation").  mmap privatization needs about 3 mappings per rank, 2 without the
+# guard page of each rank's stack (contexts/guard-size:0), which leaves room for 16384 ranks.  The two
+# give identical simulated times (checked at 4096 ranks).
+MMAP_PRIVATIZATION_ABOVE = 4096
 
 
 def find_bench(explicit=None):
@@ -30,19 +56,96 @@ def find_bench(explicit=None):
 
 
 def command(plat_prefix, np, bench, bench_args, baseline=None):
-    settings = list(SMPI_SETTINGS)
-    if baseline:
-        settings.append(f"--cfg=smpi/bcast:{baseline}")
+    settings = [f"--cfg=smpi/bcast:{baseline}" if baseline and s.startswith("--cfg=smpi/bcast:") else s
+                for s in SMPI_SETTINGS]
+    if np > MMAP_PRIVATIZATION_ABOVE:
+        settings += ["--cfg=smpi/privatization:mmap", "--cfg=contexts/guard-size:0"]
     cmd = ["smpirun", *settings, "--log=root.thresh:warning", "-np", str(np), "-platform", plat_prefix + ".xml",
            "-hostfile", plat_prefix + ".hosts", bench, *bench_args]
     return cmd, settings
 
 
-def run(spec, np=None, baseline=None, bench=None, bench_args=(), out=sys.stdout):
+@dataclass
+class Outcome:
+    """One finished smpirun: its output, exit status, wall time (s), CPU time (s, user + system of the
+    simulation), and peak memory two ways: maxrss_kb is wait4's ru_maxrss (the largest process, every
+    mapping of a page counted: SMPI_SHARED_MALLOC maps one page at many addresses, so this overstates
+    shared buffers), pss_kb the largest proportional set size sampled every 0.2 s (/proc/PID/smaps_rollup,
+    a shared page counted once; 0 when unavailable; may miss a peak shorter than the period)."""
+    returncode: int
+    stdout: str
+    stderr: str
+    wall_s: float
+    maxrss_kb: int
+    cpu_s: float = 0.0
+    pss_kb: int = 0
+
+
+def _descendants(pid):
+    """PID and its descendant processes (Linux /proc)."""
+    children = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(d))
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo += children.get(p, [])
+    return out
+
+
+def _pss_kb(pids):
+    total = 0
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/smaps_rollup") as f:
+                total += sum(int(line.split()[1]) for line in f if line.startswith("Pss:"))
+        except (OSError, ValueError, IndexError):
+            pass
+    return total
+
+
+class _PssSampler(threading.Thread):
+    """Largest summed PSS of a process tree, sampled every PERIOD seconds until stop()."""
+
+    def __init__(self, pid, period=0.2):
+        super().__init__(daemon=True)
+        self.pid, self.period, self.peak = pid, period, 0
+        self._halt = threading.Event()
+
+    def run(self):
+        if not os.path.exists("/proc/self/smaps_rollup"):
+            return
+        while not self._halt.is_set():
+            self.peak = max(self.peak, _pss_kb(_descendants(self.pid)))
+            self._halt.wait(self.period)
+
+    def stop(self):
+        self._halt.set()
+        self.join()
+
+
+def _kill_group(pid):
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def simulate(spec, np=None, baseline=None, bench=None, bench_args=(), env=None, timeout=None) -> Outcome:
+    """Runs papcoll-bench-smpi on the platform of SPEC; ENV adds environment variables (e.g. PAPCOLL_BCAST_CHUNKS).
+    After TIMEOUT seconds (if given) the simulation (its whole process group) is killed: exit status -9 and
+    a note in stderr."""
     plat = platform.generate(spec)
     np = np or plat.slots
     if np > plat.slots:
-        sys.exit(f"papcoll sim: --np={np} but the platform has {plat.slots} cores")
+        raise platform.SpecError(f"--np={np} but the platform has {plat.slots} cores")
     bench = find_bench(bench)
     args = list(bench_args)
     if baseline and not any(a.startswith("--algo") for a in args):
@@ -51,10 +154,50 @@ def run(spec, np=None, baseline=None, bench=None, bench_args=(), out=sys.stdout)
         prefix = os.path.join(d, "platform")
         plat.write(prefix)
         cmd, settings = command(prefix, np, bench, args, baseline)
-        env = dict(os.environ, PAPCOLL_SMPI_SETTINGS=" ".join(settings) + f"; platform {spec}: {plat.description}"
-                   + (f"; baseline SMPI bcast {baseline} (reported as algo native)" if baseline else ""))
-        proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
-    out.write(proc.stdout)
-    if proc.returncode:
-        sys.stderr.write(proc.stderr)
-    return proc.returncode
+        full_env = dict(os.environ, **(env or {}))
+        full_env["PAPCOLL_SMPI_SETTINGS"] = (" ".join(settings) + f"; platform {spec}: {plat.description}"
+                                             + f"; intra-node copies charged at PAPCOLL_SIM_MEMBW="
+                                             + full_env.get("PAPCOLL_SIM_MEMBW", MEMBW_DEFAULT + " (default)") + " B/s"
+                                             + (f"; baseline SMPI bcast {baseline} (reported as algo native)" if baseline else "")
+                                             + "".join(f"; {k}={v}" for k, v in sorted((env or {}).items())))
+        out_path, err_path = os.path.join(d, "stdout"), os.path.join(d, "stderr")
+        with open(out_path, "w") as out, open(err_path, "w") as err:
+            t0 = time.monotonic()
+            # own process group: a timeout or an interrupt kills smpirun and the simulation it started
+            proc = subprocess.Popen(cmd, env=full_env, stdout=out, stderr=err, start_new_session=True)
+            sampler = _PssSampler(proc.pid)
+            sampler.start()
+            timer = threading.Timer(timeout, _kill_group, (proc.pid,)) if timeout else None
+            if timer:
+                timer.start()
+            try:
+                _, status, usage = os.wait4(proc.pid, 0)
+            except BaseException:
+                _kill_group(proc.pid)
+                proc.wait()
+                raise
+            finally:
+                if timer:
+                    timer.cancel()
+                sampler.stop()
+            wall = time.monotonic() - t0
+            _kill_group(proc.pid)  # anything smpirun left behind
+            proc.returncode = os.waitstatus_to_exitcode(status)
+        with open(out_path) as f_out, open(err_path) as f_err:
+            stderr = f_err.read()
+            if timeout and proc.returncode == -signal.SIGKILL and wall >= timeout:
+                stderr += f"\npapcoll sim: killed after the {timeout:g} s time limit\n"
+            return Outcome(proc.returncode, f_out.read(), stderr, wall, usage.ru_maxrss,
+                           usage.ru_utime + usage.ru_stime, sampler.peak)
+
+
+def run(spec, np=None, baseline=None, bench=None, bench_args=(), out=sys.stdout):
+    """papcoll sim run: prints the benchmark's output (its errors on stderr), returns its exit status."""
+    try:
+        o = simulate(spec, np, baseline, bench, bench_args)
+    except platform.SpecError as e:
+        sys.exit(f"papcoll sim: {e}")
+    out.write(o.stdout)
+    if o.returncode:
+        sys.stderr.write(o.stderr)
+    return o.returncode

@@ -1,0 +1,152 @@
+"""papcoll sim sweep: run the points of a sweep (sweep_config), resumably, and merge their results.
+
+Each point runs `papcoll sim run` (sim/run.py: the one place of the SMPI settings) and, when it
+succeeds, writes OUT/points/KEY.csv atomically (temporary file, then rename): the benchmark's CSV
+plus #@sweep_* lines (the point's parameters, wall time, peak memory) and a final #@sweep_done line.
+A rerun skips points whose file is complete; a failed point leaves OUT/points/KEY.err instead.
+OUT/sweep.csv merges every finished point: the point's parameters, then the benchmark's columns,
+then wall_s, cpu_s, maxrss_mb, pss_mb (run.Outcome says how memory is measured) and smpi_settings.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import sys
+from concurrent.futures import ThreadPoolExecutor, as_completed
+
+from .. import results
+from . import run
+
+DONE = "#@sweep_done=1"
+MEASURED = ["wall_s", "cpu_s", "maxrss_mb", "pss_mb", "smpi_settings"]
+
+
+def point_path(out, point):
+    return os.path.join(out, "points", point.key + ".csv")
+
+
+def is_done(path, point):
+    """True when PATH is a complete result of POINT: its key, at least one result row, the final marker."""
+    try:
+        with open(path) as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return False
+    return (bool(lines) and lines[-1] == DONE and f"#@sweep_key={point.key}" in lines
+            and any(line.startswith("bcast,") for line in lines))
+
+
+def _write_atomic(path, text):
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def run_point(point, out, bench=None, timeout=None):
+    """Simulates one point (killed after TIMEOUT seconds if given); returns None on success, else a one-line
+    reason (details in KEY.err)."""
+    path = point_path(out, point)
+    try:
+        o = run.simulate(point.spec, point.np or None, point.baseline, bench, point.bench_argv(), env=dict(point.env),
+                         timeout=timeout)
+    except ValueError as e:  # platform.SpecError
+        o = run.Outcome(2, "", str(e), 0.0, 0)
+    rows = [line for line in o.stdout.splitlines() if line.startswith("bcast,")]
+    if o.returncode or not rows:
+        with open(path[:-4] + ".err", "w") as f:
+            f.write(f"exit status {o.returncode}\n--- stdout\n{o.stdout}\n--- stderr\n{o.stderr}")
+        return f"{point.key}: exit status {o.returncode}" + ("" if rows else ", no result row")
+    trailer = (f"#@sweep_key={point.key}\n#@sweep_point={json.dumps(point.columns())}\n"
+               f"#@sweep_wall_s={o.wall_s:.3f}\n#@sweep_cpu_s={o.cpu_s:.3f}\n#@sweep_maxrss_kb={o.maxrss_kb}\n"
+               f"#@sweep_pss_kb={o.pss_kb}\n{DONE}\n")
+    _write_atomic(path, o.stdout.rstrip("\n") + "\n" + trailer)
+    if os.path.exists(path[:-4] + ".err"):
+        os.unlink(path[:-4] + ".err")
+    return None
+
+
+def _progress(total, initial, file):
+    try:
+        from tqdm import tqdm
+        return tqdm(total=total, initial=initial, unit="point", file=file, dynamic_ncols=True)
+    except ImportError:  # pragma: no cover - tqdm is a dependency; keep working without it
+        class Plain:
+            n = initial
+
+            def update(self, k):
+                self.n += k
+                print(f"{self.n}/{total} points", file=file)
+
+            def set_postfix_str(self, s):
+                pass
+
+            def close(self):
+                pass
+        return Plain()
+
+
+def sweep(points, out, jobs=2, bench=None, log=sys.stderr, timeout=None):
+    """Runs the unfinished points (JOBS at a time, each killed after TIMEOUT seconds if given), merges
+    everything into OUT/sweep.csv.
+    Returns (path of the merged CSV, number skipped, list of failures)."""
+    os.makedirs(os.path.join(out, "points"), exist_ok=True)
+    todo = [p for p in points if not is_done(point_path(out, p), p)]
+    skipped = len(points) - len(todo)
+    print(f"papcoll sim sweep: {len(points)} points, {skipped} already done (skipped), {len(todo)} to run, "
+          f"{jobs} at a time -> {out}", file=log)
+    failures = []
+    bar = _progress(len(points), skipped, log)
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        futures = {pool.submit(run_point, p, out, bench, timeout): p for p in todo}
+        for fut in as_completed(futures):
+            err = fut.result()
+            if err:
+                failures.append(err)
+                bar.set_postfix_str(f"{len(failures)} failed")
+            bar.update(1)
+    bar.close()
+    for err in failures:
+        print(f"papcoll sim sweep: FAILED {err}", file=log)
+    return merge(points, out), skipped, failures
+
+
+def merge(points, out, name="sweep.csv"):
+    """One CSV of every finished point: parameters, benchmark columns, wall_s, cpu_s, maxrss_mb, pss_mb, smpi_settings."""
+    rows, param_cols, bench_cols = [], [], []
+    for p in points:
+        path = point_path(out, p)
+        if not is_done(path, p):
+            continue
+        meta, bench_rows = _raw_rows(path)
+        params = p.columns()
+        measured = {"wall_s": meta.get("sweep_wall_s", ""), "cpu_s": meta.get("sweep_cpu_s", ""),
+                    "maxrss_mb": f"{int(meta.get('sweep_maxrss_kb', 0)) / 1024:.1f}",
+                    "pss_mb": f"{int(meta['sweep_pss_kb']) / 1024:.1f}" if meta.get("sweep_pss_kb") else "",
+                    "smpi_settings": meta.get("smpi_settings", "")}
+        for c in params:
+            if c not in param_cols:
+                param_cols.append(c)
+        for r in bench_rows:
+            for c in r:
+                if c not in bench_cols and c not in params:
+                    bench_cols.append(c)
+            rows.append({**r, **params, **measured})
+    path = os.path.join(out, name)
+    with open(path + ".tmp", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=param_cols + bench_cols + MEASURED, restval="")
+        w.writeheader()
+        w.writerows(rows)
+    os.replace(path + ".tmp", path)
+    return path
+
+
+def _raw_rows(path):
+    """The benchmark's rows as text (no number conversion: the merged CSV keeps them verbatim)."""
+    meta, _ = results.read(path)
+    with open(path) as f:
+        body = [line for line in f if not line.startswith("#")]
+    return meta, list(csv.DictReader(body))

@@ -1,0 +1,147 @@
+"""The points of a simulation sweep, from a TOML file (papcoll sim sweep CONFIG.toml).
+
+Top-level keys are the defaults; each [[sweep]] table (optional) is one set of points that overrides
+them; the points of all sets are merged (duplicates once).  Every list is a dimension of a cartesian
+product; a scalar is a one-value list.
+
+    name = "example"                       # label of the sweep (column `sweep`)
+    platforms = ["cluster:4x4", "ring:16"]  # specs as `papcoll sim run --platform` accepts
+    np = [0]                               # process counts; 0 = every core of the platform
+    sizes = ["64K", "1M"]                  # papcoll-bench sizes (-m SIZE:SIZE), K/M/G suffixes
+    patterns = ["balanced", "uniform:4"]   # papcoll-bench --pattern
+    algos = ["binomial", "smpi:mpich"]     # papcoll names; smpi:NAME = SMPI's own bcast NAME (--baseline)
+    iters = 3                              # -i (timed repetitions)
+    warmup = 1                             # -x
+    seed = 1                               # --seed
+    bench_args = ["--unit-time=1e-5"]      # more papcoll-bench arguments, every point
+    [overrides]                            # platform parameters (lat, bw, ...), appended as ,key=value
+    lat = ["1.5us", "5us"]
+    [env]                                  # environment variables of the run, e.g. segment counts
+    PAPCOLL_BCAST_CHUNKS = [1, 10, 100]
+"""
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import re
+import sys
+from dataclasses import dataclass
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+BASELINE_PREFIX = "smpi:"
+KEYS = {"name", "platforms", "np", "sizes", "patterns", "algos", "iters", "warmup", "seed", "bench_args",
+        "overrides", "env", "sweep"}
+DEFAULTS = {"name": "sweep", "np": [0], "sizes": ["1M"], "patterns": ["balanced"], "iters": 3, "warmup": 1,
+            "seed": 1, "bench_args": [], "overrides": {}, "env": {}}
+_SUFFIX = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+
+
+class ConfigError(ValueError):
+    pass
+
+
+def size_bytes(size):
+    """'64K' -> 65536, '100000000' -> 100000000 (papcoll-bench's parse_size: K, M, G are powers of 2)."""
+    m = re.fullmatch(r"\s*(\d+)\s*([kKmMgG]?)\s*", str(size))
+    if not m:
+        raise ConfigError(f"bad size {size!r}")
+    return int(m.group(1)) * _SUFFIX[m.group(2).upper()]
+
+
+@dataclass(frozen=True)
+class Point:
+    """One simulated run: one platform, process count, size, pattern and algorithm."""
+    sweep: str
+    platform: str          # as written in the config, without overrides
+    overrides: tuple       # ((key, value), ...) sorted
+    np: int
+    size: int
+    pattern: str
+    algo: str              # papcoll name, or smpi:NAME
+    iters: int
+    warmup: int
+    seed: int
+    env: tuple             # ((VAR, value), ...) sorted
+    bench_args: tuple
+
+    @property
+    def spec(self):
+        """The platform spec given to papcoll sim run (the overrides appended)."""
+        return self.platform + "".join(f",{k}={v}" for k, v in self.overrides)
+
+    @property
+    def baseline(self):
+        return self.algo[len(BASELINE_PREFIX):] if self.algo.startswith(BASELINE_PREFIX) else None
+
+    def bench_argv(self):
+        algo = "native" if self.baseline else self.algo
+        return [f"--algo={algo}", "-m", f"{self.size}:{self.size}", "-i", str(self.iters), "-x", str(self.warmup),
+                f"--pattern={self.pattern}", f"--seed={self.seed}", "--format=csv", *self.bench_args]
+
+    def columns(self):
+        """The point's parameters as CSV columns (overrides and env variables by their own names)."""
+        cols = {"sweep": self.sweep, "point": self.key, "platform": self.platform, "np": self.np,
+                "algo": self.algo, "iters": self.iters, "warmup": self.warmup, "seed": self.seed,
+                "bench_args": " ".join(self.bench_args)}
+        cols.update(dict(self.overrides))
+        cols.update(dict(self.env))
+        return cols
+
+    @property
+    def key(self):
+        """A stable identifier: a digest of every parameter (the point's file name)."""
+        text = json.dumps([self.sweep, self.platform, self.overrides, self.np, self.size, self.pattern, self.algo,
+                           self.iters, self.warmup, self.seed, self.env, self.bench_args])
+        slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{self.platform}_{self.algo}_{self.size}_{self.pattern}")[:80]
+        return f"{slug}-{hashlib.sha1(text.encode()).hexdigest()[:12]}"
+
+
+def _list(value):
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _expand_set(cfg):
+    unknown = set(cfg) - KEYS
+    if unknown:
+        raise ConfigError(f"unknown keys {sorted(unknown)} (known: {sorted(KEYS - {'sweep'})})")
+    for required in ("platforms", "algos"):
+        if not cfg.get(required):
+            raise ConfigError(f"a sweep needs {required!r}")
+    over = {k: _list(v) for k, v in cfg["overrides"].items()}
+    env = {k: [str(x) for x in _list(v)] for k, v in cfg["env"].items()}
+    over_combos = [tuple(sorted(zip(over, vals))) for vals in itertools.product(*over.values())]
+    env_combos = [tuple(sorted(zip(env, vals))) for vals in itertools.product(*env.values())]
+    for plat, np, size, pattern, algo, ov, ev in itertools.product(
+            _list(cfg["platforms"]), _list(cfg["np"]), _list(cfg["sizes"]), _list(cfg["patterns"]),
+            _list(cfg["algos"]), over_combos, env_combos):
+        yield Point(str(cfg["name"]), str(plat), ov, int(np), size_bytes(size), str(pattern), str(algo),
+                    int(cfg["iters"]), int(cfg["warmup"]), int(cfg["seed"]), ev, tuple(str(a) for a in _list(cfg["bench_args"])))
+
+
+def expand(config):
+    """The points of a parsed config (dict), in file order, without duplicates."""
+    base = dict(DEFAULTS)
+    base.update({k: v for k, v in config.items() if k != "sweep"})
+    sets = config.get("sweep") or [{}]
+    points, seen = [], set()
+    for s in sets:
+        cfg = dict(base)
+        cfg.update(s)
+        for p in _expand_set(cfg):
+            if p not in seen:
+                seen.add(p)
+                points.append(p)
+    return points
+
+
+def load(path):
+    with open(path, "rb") as f:
+        try:
+            return expand(tomllib.load(f))
+        except tomllib.TOMLDecodeError as e:
+            raise ConfigError(f"{path}: {e}") from None

@@ -59,6 +59,8 @@
  */
 #include <papcoll.h>
 
+#include "test_random.h"
+
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -83,13 +85,6 @@ static long failures, calls_done;
 
 /* ---- deterministic randomness (same on every rank when seeded alike) ---- */
 
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
 static uint64_t rng_state;
 static uint64_t rnd(void) { return mix(rng_state++ * 0x2545F4914F6CDD1DULL); }
 static int rnd_below(int n) { return n > 0 ? (int)(rnd() % (uint64_t)n) : 0; }

@@ -12,6 +12,8 @@
  */
 #include <papcoll.h>
 
+#include "test_random.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -26,14 +28,6 @@ static const int counts[] = {0, 1, 7, 4097, (1 << 20) + 3};
 enum { NCOUNTS = sizeof counts / sizeof counts[0] };
 
 static int world_rank, world_size;
-
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
 
 static MPI_Datatype make_type(int t)
 {

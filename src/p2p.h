@@ -20,7 +20,10 @@ enum {
     PC_TAG_BCAST_ALLGATHER = 102,
     PC_TAG_ARRIVED = 110,      /* receiver -> root: "I am in the call" (carries the sequence number) */
     PC_TAG_GROUP_HEADER = 111, /* sub-group broadcast header: sequence, segment size, successors */
-    PC_TAG_GROUP_DATA = 112,   /* sub-group broadcast data */
+    PC_TAG_GROUP_DATA = 112,   /* sub-group broadcast data (pipelined chain) */
+    PC_TAG_GROUP_SCATTER = 113,   /* sub-group broadcast data (scatter) */
+    PC_TAG_GROUP_ALLGATHER = 114, /* sub-group broadcast data (ring allgather) */
+    PC_TAG_PUSH_DATA = 115,       /* arrival_nb: root -> not yet arrived receiver, the whole message */
     PC_TAG_NODE_DATA = 120,    /* node leader -> node leader data (dynamic and fixed leaders) */
     PC_TAG_MULTISENDER = 121,  /* multisender: one piece, sender of a node -> receiver of a child node */
     /* Control messages whose source is a dynamic leader are received with

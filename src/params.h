@@ -24,6 +24,11 @@ typedef struct pc_params {
     double alpha;           /* PAPCOLL_ALPHA: seconds per message */
     double beta;            /* PAPCOLL_BETA: seconds per byte */
     long max_inflight;      /* PAPCOLL_MAX_INFLIGHT: nonblocking segments per peer */
+    long arrival_push_max;    /* PAPCOLL_ARRIVAL_PUSH_MAX: arrival_nb pushes in flight */
+    size_t arrival_push_bytes; /* PAPCOLL_ARRIVAL_PUSH_BYTES: largest message arrival_nb pushes */
+    long arrival_sag_min;     /* PAPCOLL_ARRIVAL_SAG_MIN: group size served by scatter-allgather, 0 = never */
+    size_t arrival_sag_bytes; /* PAPCOLL_ARRIVAL_SAG_BYTES: smallest message served so */
+    double arrival_window;    /* PAPCOLL_ARRIVAL_WINDOW: batching window, fraction of T */
     long ppn;               /* PAPCOLL_PPN: virtual node size, 0 = real node */
     size_t shm_size;        /* PAPCOLL_SHM_SIZE: data ring bytes per communicator and node */
     size_t shm_cell;        /* PAPCOLL_SHM_CELL: bytes per ring cell (piece) */

@@ -55,12 +55,51 @@ size_t pc_bcast_segsize(const pc_params_t *p, size_t bytes, int stages);
 /* Runs the segmented tree engine on a tree of the given shape. */
 int pc_bcast_tree(const pc_bcast_args_t *a, pc_tree_shape_t shape, int segmented, int nonblocking);
 
-/* Binomial scatter of seed 002 / MPICH: afterwards relative rank r holds
- * block r (blocks of ceil(bytes/p) bytes, the last ones shorter or empty). */
-int pc_bcast_scatter(const pc_bcast_args_t *a);
-/* Byte range of block `block` (relative rank) and of blocks [first, first+n). */
-size_t pc_block_offset(const pc_bcast_args_t *a, long block);
-size_t pc_blocks_len(const pc_bcast_args_t *a, long first, long n);
+/* The processes of one broadcast as the scatter and allgather phases see
+ * them: group rank 0 holds the data; group rank i is communicator rank
+ * (root + i) mod size over the whole communicator (ranks == NULL), or
+ * ranks[i] for a sub-group (the arrival-aware algorithms). */
+typedef struct pc_bcast_group {
+    int size, me;          /* group size, my group rank */
+    int root;              /* whole communicator: the root */
+    const int *ranks;      /* sub-group: communicator rank of each group rank */
+    int tag_scatter, tag_allgather;
+} pc_bcast_group_t;
+
+/* The whole communicator as a group. */
+pc_bcast_group_t pc_bcast_whole(const pc_bcast_args_t *a);
+static inline int pc_group_rank(const pc_bcast_group_t *g, long i)
+{
+    return g->ranks ? g->ranks[i] : (int)((i + g->root) % g->size);
+}
+
+/* Binomial scatter of seed 002 / MPICH: afterwards group rank r holds
+ * block r (blocks of ceil(bytes/size) bytes, the last ones shorter or empty). */
+int pc_bcast_scatter(const pc_bcast_args_t *a, const pc_bcast_group_t *g);
+/* Ring allgather of the scatter's blocks: size - 1 steps, one block each. */
+int pc_bcast_ring_allgather(const pc_bcast_args_t *a, const pc_bcast_group_t *g);
+/* Byte range of block `block` of `nblocks` and of blocks [first, first+n). */
+size_t pc_block_offset(size_t bytes, int nblocks, long block);
+size_t pc_blocks_len(size_t bytes, int nblocks, long first, long n);
+
+/* Sub-group broadcasts of the arrival-aware algorithms (bcast_group.c).
+ * The root serves n arrived receivers; the data follows a header (MPI_LONG_LONG
+ * on PC_TAG_GROUP_HEADER) that tells each member what to do. */
+enum { PC_HDR_SEQ, PC_HDR_KIND, PC_HDR_SEGSIZE, PC_HDR_COUNT, PC_HDR_FIXED }; /* then COUNT ranks */
+enum {
+    PC_GROUP_CHAIN,  /* pipelined chain: the ranks are my successors */
+    PC_GROUP_SAG,    /* binomial scatter + ring allgather: the ranks are the group, root first */
+    PC_GROUP_PUSHED  /* arrival_nb: no group, the data is the root's push */
+};
+/* Root: serves members[0..n-1] (in arrival order) with a chain, or with
+ * scatter + ring allgather for groups of at least PAPCOLL_ARRIVAL_SAG_MIN
+ * processes and messages of at least PAPCOLL_ARRIVAL_SAG_BYTES. */
+int pc_group_serve(const pc_bcast_args_t *a, const int *members, int n);
+/* Receiver: receives this call's header (hdr holds size + PC_HDR_FIXED
+ * values) from the root or a group member, and checks its sequence number. */
+int pc_group_recv_header(const pc_bcast_args_t *a, long long *hdr, int *from);
+/* Receiver: takes part in the group broadcast described by hdr, received from `from`. */
+int pc_group_join(const pc_bcast_args_t *a, const long long *hdr, int from);
 
 int pc_bcast_native(const pc_bcast_args_t *a);
 int pc_bcast_linear(const pc_bcast_args_t *a);
@@ -72,6 +111,7 @@ int pc_bcast_bintree_pipelined(const pc_bcast_args_t *a);
 int pc_bcast_scatter_rdb_allgather(const pc_bcast_args_t *a);
 int pc_bcast_scatter_ring_allgather(const pc_bcast_args_t *a);
 int pc_bcast_arrival_b(const pc_bcast_args_t *a);
+int pc_bcast_arrival_nb(const pc_bcast_args_t *a);
 int pc_bcast_hier(const pc_bcast_args_t *a);
 int pc_bcast_hier_nobarrier(const pc_bcast_args_t *a);
 int pc_bcast_dynleader(const pc_bcast_args_t *a);

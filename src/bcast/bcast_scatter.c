@@ -1,51 +1,72 @@
 /*
- * bcast_scatter.c - the binomial scatter shared by scatter_rdb_allgather and
- * scatter_ring_allgather, and the block arithmetic of both.
+ * bcast_scatter.c - the binomial scatter and the ring allgather shared by
+ * scatter_rdb_allgather, scatter_ring_allgather and the arrival-aware
+ * algorithms' sub-group broadcasts, and the block arithmetic of all of them.
  *
- * The message is cut into p blocks of ceil(m/p) bytes (the last blocks
- * shorter or empty); block b belongs to relative rank b.  Relative rank r
- * receives the blocks of its binomial subtree, [r, r + lowbit(r)), from
- * r - lowbit(r), then hands the upper halves on to r + 2^j, largest first.
- * Cost: ceil(log2 p) alpha + ((p-1)/p) m beta.
+ * The message is cut into g blocks of ceil(m/g) bytes (the last blocks
+ * shorter or empty); block b belongs to group rank b.  Group rank r receives
+ * the blocks of its binomial subtree, [r, r + lowbit(r)), from r - lowbit(r),
+ * then hands the upper halves on to r + 2^j, largest first.
+ * Cost: scatter ceil(log2 g) alpha + ((g-1)/g) m beta; ring allgather
+ * (g-1) alpha + ((g-1)/g) m beta.
  * Source: MPICH MPII_Scatter_for_bcast; seed 002 section 3 ("scatter").
  */
 #include "bcast.h"
 #include "../p2p.h"
 
-static size_t block_size(const pc_bcast_args_t *a)
+pc_bcast_group_t pc_bcast_whole(const pc_bcast_args_t *a)
 {
-    return (a->bytes + (size_t)a->ctx->size - 1) / (size_t)a->ctx->size;
+    int p = a->ctx->size;
+    return (pc_bcast_group_t){.size = p, .me = (a->ctx->rank - a->root + p) % p, .root = a->root,
+                              .tag_scatter = PC_TAG_BCAST_SCATTER, .tag_allgather = PC_TAG_BCAST_ALLGATHER};
 }
 
-size_t pc_block_offset(const pc_bcast_args_t *a, long block)
+size_t pc_block_offset(size_t bytes, int nblocks, long block)
 {
-    size_t off = (size_t)block * block_size(a);
-    return off < a->bytes ? off : a->bytes;
+    size_t off = (size_t)block * ((bytes + (size_t)nblocks - 1) / (size_t)nblocks);
+    return off < bytes ? off : bytes;
 }
 
-size_t pc_blocks_len(const pc_bcast_args_t *a, long first, long n)
+size_t pc_blocks_len(size_t bytes, int nblocks, long first, long n)
 {
-    return pc_block_offset(a, first + n) - pc_block_offset(a, first);
+    return pc_block_offset(bytes, nblocks, first + n) - pc_block_offset(bytes, nblocks, first);
 }
 
-int pc_bcast_scatter(const pc_bcast_args_t *a)
+int pc_bcast_scatter(const pc_bcast_args_t *a, const pc_bcast_group_t *g)
 {
-    int p = a->ctx->size, rel = (a->ctx->rank - a->root + p) % p, rc = MPI_SUCCESS;
+    int p = g->size, rel = g->me, rc = MPI_SUCCESS;
     MPI_Comm comm = a->ctx->comm;
     char *buf = a->buf;
     long mask = 1;
     for (; mask < p; mask <<= 1) {
         if (rel & mask) {
-            size_t len = pc_blocks_len(a, rel, mask);
-            if (len) rc = pc_recv(buf + pc_block_offset(a, rel), len, (int)((rel - mask + a->root) % p), PC_TAG_BCAST_SCATTER, comm);
+            size_t len = pc_blocks_len(a->bytes, p, rel, mask);
+            if (len)
+                rc = pc_recv(buf + pc_block_offset(a->bytes, p, rel), len, pc_group_rank(g, rel - mask), g->tag_scatter,
+                             comm);
             break;
         }
     }
     for (mask >>= 1; mask > 0 && rc == MPI_SUCCESS; mask >>= 1) {
         long child = rel + mask;
         if (child >= p) continue;
-        size_t len = pc_blocks_len(a, child, mask);
-        if (len) rc = pc_send(buf + pc_block_offset(a, child), len, (int)((child + a->root) % p), PC_TAG_BCAST_SCATTER, comm);
+        size_t len = pc_blocks_len(a->bytes, p, child, mask);
+        if (len)
+            rc = pc_send(buf + pc_block_offset(a->bytes, p, child), len, pc_group_rank(g, child), g->tag_scatter, comm);
+    }
+    return rc;
+}
+
+int pc_bcast_ring_allgather(const pc_bcast_args_t *a, const pc_bcast_group_t *g)
+{
+    int p = g->size, rel = g->me, rc = MPI_SUCCESS;
+    int right = pc_group_rank(g, (rel + 1) % p), left = pc_group_rank(g, (rel - 1 + p) % p);
+    char *buf = a->buf;
+    for (int i = 0; i < p - 1 && rc == MPI_SUCCESS; i++) {
+        long sblock = (rel - i + p) % p, rblock = (rel - i - 1 + p) % p;
+        rc = pc_sendrecv(buf + pc_block_offset(a->bytes, p, sblock), pc_blocks_len(a->bytes, p, sblock, 1), right,
+                         buf + pc_block_offset(a->bytes, p, rblock), pc_blocks_len(a->bytes, p, rblock, 1), left,
+                         g->tag_allgather, a->ctx->comm);
     }
     return rc;
 }

@@ -24,7 +24,7 @@ static int fill_missing(const pc_bcast_args_t *a, int rel, long mask, int log_ma
     int p = a->ctx->size, rc = MPI_SUCCESS;
     long completed = p - my_root - mask; /* processes of the partner group that exist */
     if (completed <= 0) return MPI_SUCCESS;
-    size_t off = pc_block_offset(a, my_root + mask), len = pc_blocks_len(a, my_root + mask, mask);
+    size_t off = pc_block_offset(a->bytes, p, my_root + mask), len = pc_blocks_len(a->bytes, p, my_root + mask, mask);
     char *buf = (char *)a->buf + off;
     int k = log_mask;
     for (long half = mask >> 1; half > 0 && rc == MPI_SUCCESS; half >>= 1, k--) {
@@ -42,15 +42,16 @@ static int fill_missing(const pc_bcast_args_t *a, int rel, long mask, int log_ma
 int pc_bcast_scatter_rdb_allgather(const pc_bcast_args_t *a)
 {
     int p = a->ctx->size, rel = (a->ctx->rank - a->root + p) % p;
-    int rc = pc_bcast_scatter(a);
+    pc_bcast_group_t g = pc_bcast_whole(a);
+    int rc = pc_bcast_scatter(a, &g);
     char *buf = a->buf;
     int log_mask = 0;
     for (long mask = 1; mask < p && rc == MPI_SUCCESS; mask <<= 1, log_mask++) {
         long dst = rel ^ mask;
         long my_root = ((long)rel >> log_mask) << log_mask, dst_root = (dst >> log_mask) << log_mask;
         if (dst < p)
-            rc = pc_sendrecv(buf + pc_block_offset(a, my_root), pc_blocks_len(a, my_root, mask), (int)((dst + a->root) % p),
-                             buf + pc_block_offset(a, dst_root), pc_blocks_len(a, dst_root, mask), (int)((dst + a->root) % p),
+            rc = pc_sendrecv(buf + pc_block_offset(a->bytes, p, my_root), pc_blocks_len(a->bytes, p, my_root, mask), (int)((dst + a->root) % p),
+                             buf + pc_block_offset(a->bytes, p, dst_root), pc_blocks_len(a->bytes, p, dst_root, mask), (int)((dst + a->root) % p),
                              PC_TAG_BCAST_ALLGATHER, a->ctx->comm);
         if (rc == MPI_SUCCESS && dst_root + mask > p) rc = fill_missing(a, rel, mask, log_mask, my_root);
     }

@@ -17,15 +17,7 @@
 
 int pc_bcast_scatter_ring_allgather(const pc_bcast_args_t *a)
 {
-    int p = a->ctx->size, rel = (a->ctx->rank - a->root + p) % p;
-    int rc = pc_bcast_scatter(a);
-    int right = (a->ctx->rank + 1) % p, left = (a->ctx->rank - 1 + p) % p;
-    char *buf = a->buf;
-    for (int i = 0; i < p - 1 && rc == MPI_SUCCESS; i++) {
-        long sblock = (rel - i + p) % p, rblock = (rel - i - 1 + p) % p;
-        rc = pc_sendrecv(buf + pc_block_offset(a, sblock), pc_blocks_len(a, sblock, 1), right,
-                         buf + pc_block_offset(a, rblock), pc_blocks_len(a, rblock, 1), left,
-                         PC_TAG_BCAST_ALLGATHER, a->ctx->comm);
-    }
-    return rc;
+    pc_bcast_group_t g = pc_bcast_whole(a);
+    int rc = pc_bcast_scatter(a, &g);
+    return rc == MPI_SUCCESS ? pc_bcast_ring_allgather(a, &g) : rc;
 }

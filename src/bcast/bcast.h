@@ -88,10 +88,12 @@ size_t pc_blocks_len(size_t bytes, int nblocks, long first, long n);
 enum { PC_HDR_SEQ, PC_HDR_KIND, PC_HDR_SEGSIZE, PC_HDR_COUNT, PC_HDR_FIXED }; /* then COUNT ranks */
 enum {
     PC_GROUP_CHAIN,  /* pipelined chain: the ranks are my successors */
+    PC_GROUP_TREE,   /* binomial tree: the ranks are me, then my subtree */
     PC_GROUP_SAG,    /* binomial scatter + ring allgather: the ranks are the group, root first */
     PC_GROUP_PUSHED  /* arrival_nb: no group, the data is the root's push */
 };
-/* Root: serves members[0..n-1] (in arrival order) with a chain, or with
+/* Root: serves members[0..n-1] (in arrival order) with a pipelined chain or
+ * a binomial tree, whichever the alpha-beta model finds faster, or with
  * scatter + ring allgather for groups of at least PAPCOLL_ARRIVAL_SAG_MIN
  * processes and messages of at least PAPCOLL_ARRIVAL_SAG_BYTES. */
 int pc_group_serve(const pc_bcast_args_t *a, const int *members, int n);
@@ -100,6 +102,15 @@ int pc_group_serve(const pc_bcast_args_t *a, const int *members, int n);
 int pc_group_recv_header(const pc_bcast_args_t *a, long long *hdr, int *from);
 /* Receiver: takes part in the group broadcast described by hdr, received from `from`. */
 int pc_group_join(const pc_bcast_args_t *a, const long long *hdr, int from);
+/* T = alpha + beta m: the model's time to send the message (PAPCOLL_ALPHA, _BETA). */
+double pc_arrival_T(const pc_bcast_args_t *a);
+/* Root: the batching window after a round's first arrival, in seconds:
+ * PAPCOLL_ARRIVAL_WINDOW x T; 0 = serve at once. */
+double pc_arrival_window(const pc_bcast_args_t *a);
+/* One step of waiting until `until` (MPI_Wtime) while arrivals come in:
+ * under SMPI a simulated sleep of at most 1 us, natively a short spin step
+ * (MPI progress, sched_yield); callers loop and collect arrivals. */
+void pc_arrival_pause(const pc_bcast_args_t *a, double until);
 
 int pc_bcast_native(const pc_bcast_args_t *a);
 int pc_bcast_linear(const pc_bcast_args_t *a);

@@ -25,7 +25,7 @@ const pc_bcast_algorithm_t pc_bcast_algorithms[] = {
     {"bintree_pipelined", pc_bcast_bintree_pipelined, 0, "segmented binary tree with Isend (seed 004 MODE 5)"},
     {"scatter_rdb_allgather", pc_bcast_scatter_rdb_allgather, 0, "binomial scatter + recursive-doubling allgather, any p"},
     {"scatter_ring_allgather", pc_bcast_scatter_ring_allgather, 0, "binomial scatter + ring allgather"},
-    {"arrival_b", pc_bcast_arrival_b, 0, "root serves arrived groups by pipelined chains (seed 002 arrival_b)"},
+    {"arrival_b", pc_bcast_arrival_b, 0, "root serves arrived groups by pipelined chains or trees (seed 002 arrival_b)"},
     {"arrival_nb", pc_bcast_arrival_nb, 0, "arrival_b, and the root pushes small messages eagerly to processes not yet arrived (seed 002 arrival_nb)"},
     {"hier", pc_bcast_hier, PC_BCAST_HIERARCHICAL, "shared-memory copy-in, PAPCOLL_BCAST_INTER among node leaders, copy-out; node barriers (seed 001 Fig. 2.1)"},
     {"hier_nobarrier", pc_bcast_hier_nobarrier, PC_BCAST_HIERARCHICAL, "hier without barriers: each process copies out once its node has the data (seed 001 3.7.2)"},

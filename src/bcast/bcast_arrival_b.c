@@ -3,25 +3,30 @@
  *
  * Idea: a receiver announces ARRIVED to the root as soon as it enters the
  * call.  The root works in rounds: it waits until at least one receiver has
- * arrived, takes every receiver that has arrived by then as a group, and
- * serves that group with a sub-group broadcast, a pipelined chain in arrival
- * order.  The chain is described by a header that travels ahead of the data:
- * each member receives {sequence, segment size, its successors}, forwards the
- * shortened list to its successor, then relays the segments.
+ * arrived (then, optionally, a short batching window), takes every receiver
+ * that has arrived by then as a group, and serves that group with a
+ * sub-group broadcast (bcast_group.c): a pipelined chain in arrival order,
+ * or a binomial tree below the first member, whichever the alpha-beta model
+ * finds faster, or binomial scatter + ring allgather if asked for.  A header
+ * travels ahead of the data and tells each member what to do.
  *
  *   root: wait ARRIVED {3, 7} -> header+data 0 -> 3 -> 7 ; wait ARRIVED {1} -> 0 -> 1 ; ...
  *
- * Cost (Hockney, balanced arrival, one round): (p - 2 + k)(alpha + beta m/k)
- * plus one control message per receiver.  Late arrival: an early process
+ * Cost (Hockney, balanced arrival, one round): the lower of the chain's
+ * (p - 2 + k)(alpha + beta m/k) and the tree's (1 + ceil(log2(p-1))) T,
+ * T = alpha + beta m, plus one control message per receiver.  Late arrival: an early process
  * waits at most one round (about T, the time to send m) before its group is
  * served, and leaves once it has relayed the data: seed 002 Theorem 6 bounds
  * e_bar by 3x the optimum (blocking model, control messages free).  The root
- * leaves after the last receiver has arrived and been served.
- * Limitations: sub-groups always use the pipelined chain (seed 002 used
- * scatter-allgather for large groups on its InfiniBand cluster); the root
- * scans p-1 requests per round (O(p^2) work at worst).
+ * leaves after the last receiver has arrived and been served.  A late
+ * receiver is sent nothing before it has announced itself.
+ * Limitations: the root scans p-1 requests per round (O(p^2) work at worst);
+ * a process that arrives while the root serves a group waits for that round.
  * Parameters: segment size from PAPCOLL_BCAST_CHUNKS / _SEGSIZE / the model,
- * with the group size as pipeline depth; PAPCOLL_MAX_INFLIGHT.
+ * with the group size as pipeline depth; PAPCOLL_ALPHA / _BETA (chain or
+ * tree); PAPCOLL_MAX_INFLIGHT;
+ * PAPCOLL_ARRIVAL_SAG_MIN / _SAG_BYTES (scatter-allgather groups);
+ * PAPCOLL_ARRIVAL_WINDOW (batching window, a fraction of T).
  * Source: seed 002 section 4, Fig. 5 (arrival_b).
  */
 #include "bcast.h"
@@ -31,7 +36,8 @@
 
 static int root(const pc_bcast_args_t *a)
 {
-    int p = a->ctx->size, me = a->ctx->rank, waiting = p - 1, rc = MPI_SUCCESS, ndone;
+    int p = a->ctx->size, me = a->ctx->rank, waiting = p - 1, rc = MPI_SUCCESS, ndone, more;
+    double window = pc_arrival_window(a);
     unsigned long *seen = malloc((size_t)p * sizeof *seen);
     MPI_Request *req = malloc((size_t)p * sizeof *req);
     int *done = malloc((size_t)p * sizeof *done);
@@ -45,8 +51,15 @@ static int root(const pc_bcast_args_t *a)
             goto out;
     }
     while (waiting > 0) {
-        /* one round: everyone who has arrived by now, in order of completion */
-        rc = PMPI_Waitsome(p, req, &ndone, done, MPI_STATUSES_IGNORE);
+        /* one round: everyone who has arrived by now (or by the end of the
+         * window, if any), in order of completion */
+        rc = pc_some_complete(p, req, 1, &ndone, done);
+        double until = window > 0 ? PMPI_Wtime() + window : 0;
+        while (rc == MPI_SUCCESS && ndone < waiting && PMPI_Wtime() < until) {
+            pc_arrival_pause(a, until);
+            rc = pc_some_complete(p, req, 0, &more, done + ndone);
+            ndone += more;
+        }
         if (rc != MPI_SUCCESS) goto out;
         for (int i = 0; i < ndone; i++)
             if (seen[done[i]] != a->ctx->seq) {

@@ -8,12 +8,14 @@
 # Writes OUTDIR/<pattern>_<sizes>_<who>.csv (one file per run, an existing
 # file is kept: rerun to resume), then OUTDIR/perf.md and OUTDIR/perf_<size>.png.
 # BUILD (default build), ITERS (default 3), ALGOS (default all,auto),
-# BASELINES, PATTERNS and SIZES (space-separated MIN:MAX) may be set.
+# BASELINES, PATTERNS and SIZES (space-separated MIN:MAX) may be set; WHO (default
+# papcoll) names papcoll's files, so a later run can add algorithms beside
+# them (ALGOS=arrival_nb WHO=papcoll-arrival_nb BASELINES=" ").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 nodes=$1 cores=$2 out=$3
 p=$((nodes * cores))
-build=${BUILD:-build} iters=${ITERS:-3} algos=${ALGOS:-all,auto}
+build=${BUILD:-build} who=${WHO:-papcoll} iters=${ITERS:-3} algos=${ALGOS:-all,auto}
 baselines=${BASELINES:-"mpich ompi mvapich2 binomial_tree arrival_pattern_aware"}
 patterns=${PATTERNS:-"balanced uniform:$((p / 8)) uniform:$p late:0.2:$p microbench:1000"}
 sizes=${SIZES:-"8K:32K 1M:1M"}
@@ -24,9 +26,9 @@ for pattern in $patterns; do
   for size in $sizes; do
     tag="${pattern//:/-}_${size//:/-}"
     common=(-m "$size" -i "$iters" -x 1 --pattern="$pattern" --seed=1 --format=csv)
-    if [ ! -s "$out/${tag}_papcoll.csv" ]; then
-      echo "== $pattern $size papcoll ($(date +%T))" >&2
-      sim -- --algo="$algos" "${common[@]}" > "$out/${tag}_papcoll.csv.tmp" && mv "$out/${tag}_papcoll.csv.tmp" "$out/${tag}_papcoll.csv"
+    if [ ! -s "$out/${tag}_${who}.csv" ]; then
+      echo "== $pattern $size $who ($(date +%T))" >&2
+      sim -- --algo="$algos" "${common[@]}" > "$out/${tag}_${who}.csv.tmp" && mv "$out/${tag}_${who}.csv.tmp" "$out/${tag}_${who}.csv"
     fi
     for b in $baselines; do
       [ -s "$out/${tag}_smpi-$b.csv" ] && continue

@@ -33,7 +33,6 @@ import time
 
 from .. import report as sweep_report
 from ..sim import run, sweep, sweep_config
-from .common import _best, _f
 
 SIZE = 100_000_000
 CHUNKS = [1000, 500, 200, 100, 50, 10, 1]
@@ -142,6 +141,16 @@ def _g(res, plat, algo, chunks=None, inflight=None):
         inflight = INFLIGHT[0]
     r = res.get((plat, algo, chunks, inflight))
     return r["g"] if r else float("nan")
+
+
+def _f(v, digits=3):
+    return "-" if v is None or v != v else f"{v:.{digits}f}"
+
+
+def _best(values):
+    """Index of the smallest defined value."""
+    idx = [i for i, v in enumerate(values) if v is not None and v == v]
+    return min(idx, key=lambda i: values[i]) if idx else None
 
 
 def chunk_table(res, keys):

@@ -25,20 +25,21 @@ Mapping (the paper, section 5 -> papcoll):
                       the chain that papcoll's arrival_b serves its sub-groups with, so that arrival_b is
                       linear-p plus control messages, as in the paper.  8 KiB segments on Cetus (the paper's
                       linear-p segment there), papcoll's model segment on Draco.  Also shown: chain_pipelined
-                      ("linear-p, Send": blocking Recv then Send per segment), the paper does not say which.
+                      ("linear-p/Send": blocking Recv then Send per segment), the paper does not say which.
   sca-all          -> scatter_ring_allgather   binomial scatter + ring allgather: MPICH's long-message
                       broadcast (Thakur et al., the paper's [12]), which is what "used in MPICH" means for
                       the paper's 256 KiB-2 MiB messages on 16-128 ranks (MPICH takes the recursive-doubling
-                      allgather only for medium messages, < 512 KiB, on power-of-two counts; SMPI's
-                      mpich selection, our Cetus "native", covers that case).  The paper analyses sca-all
-                      (section 3) but does not plot it: our curves for it have no counterpart in Figs. 7-10.
+                      allgather only for medium messages, < 512 KiB, on power-of-two counts).  The paper
+                      analyses sca-all (section 3) but does not plot it: our curves for it have no
+                      counterpart in Figs. 7-10.
   arrival_b        -> arrival_b                sub-groups served by a pipelined chain (the paper: linear-p
                       with 8 KiB segments on Cetus, as ours; scatter-allgather on Draco, which papcoll's
                       arrival_b does not have yet)
   arrival_nb       -> not yet (being added on another branch; it goes into ALGOS, one entry)
   native           -> SMPI's own MPI_Bcast with the selection of the paper's MPI library:
                       Draco (mvapich-0.9.9) -> smpi:mvapich2, SMPI's MVAPICH2 selection, the nearest
-                      MVAPICH it has; Cetus (MPICH2-1.0.4) -> smpi:mpich, SMPI's MPICH selection.
+                      MVAPICH it has; Cetus (MPICH2-1.0.4) -> smpi:mpich, SMPI's MPICH selection (on
+                      these single-core nodes it gives smpi:binomial_tree's times).
   Fig. 7  random arrival, e_bar vs MAX_IF: Draco 2 MiB, Cetus 256 KiB
   Fig. 8  random arrival, MAX_IF = n, e_bar vs message size
   Fig. 9  20% late, e_bar vs MAX_IF: Draco 1 MiB, Cetus 512 KiB
@@ -66,15 +67,15 @@ from dataclasses import dataclass, field
 from .. import plot
 from .. import report as sweep_report
 from ..sim import sweep, sweep_config
-from .common import _f
 
 NATIVE = "native"  # resolved per cluster (Cluster.native)
 # The algorithms of every figure, in legend order; adding one is one entry here (and a label in NAMES).
 # papcoll names, NATIVE, or smpi:NAME for one of SMPI's own broadcasts.
-ALGOS = ["linear", "binomial", "smpi:binomial_tree", "chain_pipelined_isend", "chain_pipelined", "scatter_ring_allgather", "arrival_b", NATIVE]
-NAMES = {"linear": "flat", "binomial": "binomial", "smpi:binomial_tree": "binomial, blocking sends", "chain_pipelined_isend": "linear-p",
-         "chain_pipelined": "linear-p/Send", "scatter_ring_allgather": "sca-all", "arrival_b": "arrival_b",
-         "arrival_nb": "arrival_nb", NATIVE: "native"}
+ALGOS = ["linear", "binomial", "smpi:binomial_tree", "chain_pipelined_isend", "chain_pipelined",
+         "scatter_ring_allgather", "arrival_b", NATIVE]
+NAMES = {"linear": "flat", "binomial": "binomial", "smpi:binomial_tree": "binomial, blocking sends",
+         "chain_pipelined_isend": "linear-p", "chain_pipelined": "linear-p/Send", "scatter_ring_allgather": "sca-all",
+         "arrival_b": "arrival_b", "arrival_nb": "arrival_nb", NATIVE: "native"}
 LINEAR_P = "chain_pipelined_isend"
 ARRIVAL = "arrival_b"  # the paper's algorithm, compared with the best of the others
 MAX_IF = [1, 2, 4, 8, 16, 32, 64, 128]
@@ -489,7 +490,8 @@ def markdown(res, rel_dir, wall, cmd):
           "The dashed line of every figure and the row \"lower bound\" of every table is the paper's Lemma 2 bound "
           "(blocking model) with its section 3.1 rule for processes that arrive before the root (their wait "
           "a_0 - a_i counts): no broadcast can have a smaller e_bar. We compute it per repetition by replaying "
-          "papcoll-bench's arrival patterns (bench/pattern.c), median over the repetitions. Check of the replay: "
+          "papcoll-bench's arrival patterns (bench/pattern.c), median over the repetitions (each repetition's e_bar is "
+          "at least its bound, so the median e_bar is at least the median bound). Check of the replay: "
           f"its median omega (latest minus earliest arrival) differs from the benchmark's by at most "
           f"{worst_omega:.1e} (relative); where the root is never late (balanced, 20% late) our bound equals the "
           f"benchmark's `bound` column to {worst_bound:.1e}. Under random arrival the benchmark's `bound` omits "

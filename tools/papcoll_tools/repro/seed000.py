@@ -295,7 +295,7 @@ def figures(res, out):
              ("P", "0"): ("C0", "s--"), ("P-hier", "0.5"): ("0.5", "x:"), ("P-hier", "0"): ("0.7", "+:")}
     paths = []
     for family, f in FAMILIES.items():
-        fig, axes = plt.subplots(1, 2, figsize=(13, 5))
+        fig, axes = plt.subplots(1, 2, figsize=(13, 6))
         for ax, fig_no, plat in zip(axes, f["figs"], f["platforms"]):
             for (variant, k), (color, fmt) in style.items():
                 pts = [(s, _v(res, family, plat, variant, k, s)) for s in f["sizes"]]
@@ -307,15 +307,16 @@ def figures(res, out):
             ax.minorticks_off()
             ax.set_xticks(f["sizes"])
             in_kb = min(f["sizes"]) >= 10000
-            ax.set_xticklabels([f"{s / 1000:.0f}" if in_kb else str(s) for s in f["sizes"]])
+            ax.set_xticklabels([f"{s / 1000:.0f}" if in_kb else str(s) for s in f["sizes"]], rotation=45)
             ax.set_xlabel("message size (KB, 1 KB = 1000 B)" if in_kb else "message size (bytes)")
             ax.set_ylabel("average latency (ms, simulated)")
             ax.set_title(_title(family, fig_no, plat) + " (simulated)", fontsize=9)
             ax.grid(True, which="both", alpha=0.3)
             ax.set_ylim(bottom=0)
-            ax.legend(fontsize=7)
+            ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=3)
         fig.suptitle(f"Seed 000 Figs. {f['figs'][0]}-{f['figs'][1]} simulated with SimGrid SMPI (ib-ddr cluster): "
-                     "max over processes of the mean broadcast time", fontsize=10)
+                     "max over processes of the mean broadcast time\n(at K = 0 the CP curve lies under the P curve: "
+                     "with simultaneous arrivals both pick the same leaders)", fontsize=10)
         fig.tight_layout()
         path = os.path.join(out, f"fig{f['figs'][0]}_{f['figs'][1]}_{family.lower()}.png")
         fig.savefig(path, dpi=110)

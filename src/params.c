@@ -55,6 +55,8 @@ const pc_param_def_t pc_param_table[] = {
      "Inter-node segment of the competitive pipelined broadcasts cp_binomial and cp_chain (8K: best of 4K-64K at 256K-1M, simulated 16x16 ib-ddr with SMPI's default bandwidth factors; sweep a real cluster)."},
     {"PAPCOLL_CP_NOSEG_MAX", PC_PARAM_SIZE, "16K", FIELD(cp_noseg_max), NULL,
      "cp_* broadcasts send messages up to this size unsegmented (seed 000 Fig. 7)."},
+    {"PAPCOLL_CP_LEADER", PC_PARAM_STRING, "first", FIELD(cp_leader), "first|fixed",
+     "Node leaders of cp_binomial, cp_chain, cp_rdb, cp_ring, dynleader: first = the first process to arrive (seed 000's competitive CP); fixed = the lowest rank of each node (seed 000's P baselines)."},
     {"PAPCOLL_LOG", PC_PARAM_STRING, "warn", FIELD(log), "off|warn|info|debug",
      "Logging to stderr: debug prints one line per call (collective, bytes, p, algorithm, why)."},
 };

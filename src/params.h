@@ -36,6 +36,7 @@ typedef struct pc_params {
     char *bcast_inter;      /* PAPCOLL_BCAST_INTER: algorithm among node leaders (hier, hier_nobarrier) */
     size_t cp_segsize;      /* PAPCOLL_CP_SEGSIZE: inter-node segment of the CP and multisender broadcasts */
     size_t cp_noseg_max;    /* PAPCOLL_CP_NOSEG_MAX: CP messages up to this size are not segmented */
+    char *cp_leader;        /* PAPCOLL_CP_LEADER: first (competitive, default) | fixed (lowest rank) */
     char *log;              /* PAPCOLL_LOG: off|warn|info|debug */
     pc_log_level_t log_level; /* derived from log */
 } pc_params_t;

@@ -261,6 +261,6 @@ int pc_bcast_cp_allgather(const pc_bcast_args_t *a, int rdb)
     e.rel = (c->my_node - e.nc.root_node + e.nnodes) % e.nnodes;
     peers(&e, e.rel, e.dst, &e.ndst, e.src, &e.nsrc);
     int on_root_node = e.rel == 0;
-    int leads = on_root_node ? c->rank == a->root : pc_shm_claim(e.nc.shm, e.nc.seq);
+    int leads = on_root_node ? c->rank == a->root : pc_node_claim(&e.nc);
     return leads ? lead(&e) : follow(&e);
 }

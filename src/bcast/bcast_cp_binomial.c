@@ -14,7 +14,8 @@
  * arrives; late processes copy out and leave.
  * Limitations: the root's node has the root as its fixed leader.
  * Parameters: PAPCOLL_CP_SEGSIZE, PAPCOLL_CP_NOSEG_MAX, PAPCOLL_MAX_INFLIGHT,
- * PAPCOLL_SHM_SIZE, PAPCOLL_SHM_CELL.
+ * PAPCOLL_SHM_SIZE, PAPCOLL_SHM_CELL, PAPCOLL_CP_LEADER (fixed: lowest-rank
+ * leaders, seed 000's P baseline).
  * Source: seed 000 sections 2-3 (CP method, CP-BT; Figs. 5-7).
  */
 #include "bcast.h"

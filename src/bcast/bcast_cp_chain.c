@@ -19,7 +19,8 @@
  * Messages up to PAPCOLL_CP_NOSEG_MAX are sent whole down the binomial tree
  * of nodes (as cp_binomial), where latency matters more than bandwidth.
  * Parameters: PAPCOLL_CP_SEGSIZE, PAPCOLL_CP_NOSEG_MAX, PAPCOLL_MAX_INFLIGHT,
- * PAPCOLL_SHM_SIZE, PAPCOLL_SHM_CELL.
+ * PAPCOLL_SHM_SIZE, PAPCOLL_SHM_CELL, PAPCOLL_CP_LEADER (fixed: lowest-rank
+ * leaders, seed 000's P baseline).
  * Source: seed 000's CP method (sections 2-3) applied to seed 002's
  * pipelined chain (section 3) among nodes.
  */

@@ -20,7 +20,8 @@
  * binomial tree (seed 000: short messages), as does a single node.
  * Limitations: leaders wait for each destination's leader to announce itself
  * (READY) before sending to it, one destination at a time.
- * Parameters: PAPCOLL_CP_NOSEG_MAX, PAPCOLL_SHM_SIZE, PAPCOLL_SHM_CELL.
+ * Parameters: PAPCOLL_CP_NOSEG_MAX, PAPCOLL_SHM_SIZE, PAPCOLL_SHM_CELL,
+ * PAPCOLL_CP_LEADER (fixed: lowest-rank leaders, seed 000's P baseline).
  * Source: seed 000 section 3 and Fig. 7 (CP-RDAAS; Figs. 14-15).
  */
 #include "bcast.h"

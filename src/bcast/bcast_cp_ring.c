@@ -17,7 +17,8 @@
  * arriver (processes after it copy out and leave).  Messages up to
  * PAPCOLL_CP_NOSEG_MAX go by the competitive binomial tree (seed 000), as
  * does a single node.
- * Parameters: PAPCOLL_CP_NOSEG_MAX, PAPCOLL_SHM_SIZE, PAPCOLL_SHM_CELL.
+ * Parameters: PAPCOLL_CP_NOSEG_MAX, PAPCOLL_SHM_SIZE, PAPCOLL_SHM_CELL,
+ * PAPCOLL_CP_LEADER (fixed: lowest-rank leaders, seed 000's P baseline).
  * Source: seed 000 section 3 and Fig. 7 (CP-RingAAS; Figs. 16-17).
  */
 #include "bcast.h"

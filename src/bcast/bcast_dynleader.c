@@ -19,7 +19,8 @@
  * Limitations: the inter-node hop is one message (no pipelining: see
  * cp_binomial); messages larger than PAPCOLL_SHM_SIZE make the leader wait
  * for its node's slowest process to free ring cells.
- * Parameters: PAPCOLL_SHM_SIZE, PAPCOLL_SHM_CELL, PAPCOLL_MAX_INFLIGHT.
+ * Parameters: PAPCOLL_SHM_SIZE, PAPCOLL_SHM_CELL, PAPCOLL_MAX_INFLIGHT,
+ * PAPCOLL_CP_LEADER (fixed: lowest-rank leaders).
  * Source: seed 001 section 3.7.2, Figs. 3.16-3.17 (dynamic leader broadcast).
  */
 #include "bcast.h"

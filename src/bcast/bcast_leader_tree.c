@@ -190,7 +190,7 @@ int pc_bcast_leader_tree(const pc_bcast_args_t *a, pc_tree_shape_t shape, size_t
     int rc = pc_node_begin(a, &e.nc);
     if (rc != MPI_SUCCESS) return rc;
     int on_root_node = a->ctx->my_node == e.nc.root_node;
-    int leads = on_root_node ? a->ctx->rank == a->root : pc_shm_claim(e.nc.shm, e.nc.seq);
+    int leads = on_root_node ? a->ctx->rank == a->root : pc_node_claim(&e.nc);
     if (!leads) return follow(&e.nc);
     e.segsize = segsize == 0 || segsize > a->bytes ? a->bytes : segsize;
     if (e.segsize > PC_MAX_MSG) e.segsize = PC_MAX_MSG;

@@ -5,6 +5,7 @@
 #include "../p2p.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 int pc_node_begin(const pc_bcast_args_t *a, pc_node_call_t *nc)
 {
@@ -14,6 +15,12 @@ int pc_node_begin(const pc_bcast_args_t *a, pc_node_call_t *nc)
     int rc = pc_shm_get(a->ctx, &nc->shm);
     nc->npieces = rc == MPI_SUCCESS ? pc_shm_pieces(nc->shm, a->bytes) : 0;
     return rc;
+}
+
+int pc_node_claim(const pc_node_call_t *nc)
+{
+    if (!strcmp(nc->a->params->cp_leader, "fixed")) return nc->a->ctx->node_rank == 0;
+    return pc_shm_claim(nc->shm, nc->seq);
 }
 
 void pc_node_copy_out(const pc_node_call_t *nc)

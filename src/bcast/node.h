@@ -33,6 +33,11 @@ typedef struct pc_node_call {
 
 /* Gets the node segment and fills nc (collective over the node the first time). */
 int pc_node_begin(const pc_bcast_args_t *a, pc_node_call_t *nc);
+/* Whether this process leads its node (not the root's node) in this call:
+ * PAPCOLL_CP_LEADER=first (default) claims the node if it is the first to
+ * arrive (pc_shm_claim, seed 000's competition); fixed: the node's lowest
+ * rank leads, whenever it arrives (seed 000's P baselines). */
+int pc_node_claim(const pc_node_call_t *nc);
 
 /* Reader: copies every piece out of the ring into a->buf (and releases them). */
 void pc_node_copy_out(const pc_node_call_t *nc);

@@ -5,6 +5,7 @@
     papcoll sim sweep CONFIG.toml [--jobs=N] [--out=DIR] [--timeout=S]   many runs (docs/simulation.md), merged into DIR/sweep.csv
     papcoll sim report SWEEP.csv -o DIR          figures and a Markdown report of a sweep
     papcoll sim reproduce seed004 [--out=DIR]    seed 004's questions 1-5 (docs/results/seed004)
+    papcoll sim reproduce seed000 [--out=DIR]    seed 000's Figs. 12-17, CP vs P broadcasts (docs/results/seed000)
     papcoll sim reproduce seed002 [--out=DIR]    seed 002's Figs. 7-10 (docs/results/seed002)
 
 SPEC: see papcoll_tools.sim.platform (cluster:16x8, cluster:16x8,preset=gige, ring:100, fattree:..., a file.xml).
@@ -12,10 +13,13 @@ SPEC: see papcoll_tools.sim.platform (cluster:16x8, cluster:16x8,preset=gige, ri
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 
 from .sim import platform, run, sweep, sweep_config
+
+REPRODUCTIONS = ["seed000", "seed002", "seed004"]  # modules of papcoll_tools.repro
 
 
 def main(argv=None):
@@ -45,7 +49,7 @@ def main(argv=None):
     rp.add_argument("csv")
     rp.add_argument("-o", "--output", required=True, help="output directory")
     rr = sim.add_parser("reproduce", help="reproduce a seed paper's experiments")
-    rr.add_argument("seed", choices=["seed002", "seed004"])
+    rr.add_argument("seed", choices=REPRODUCTIONS)
     rr.add_argument("--out", help="output directory (default docs/results/SEED of the repository)")
     rr.add_argument("--jobs", type=int, default=1, help="simulations at a time (default 1: 100-rank runs need 1 GB each)")
     rr.add_argument("--bench", help="path of papcoll-bench-smpi")
@@ -58,8 +62,7 @@ def main(argv=None):
             print(report.write(args.csv, args.output))
             return 0
         if args.cmd == "reproduce":
-            from .repro import seed002, seed004
-            return {"seed002": seed002, "seed004": seed004}[args.seed].main(args.out, args.jobs, args.bench)
+            return importlib.import_module(f".repro.{args.seed}", __package__).main(args.out, args.jobs, args.bench)
         if args.cmd == "platform":
             p = platform.generate(args.spec)
             xml, hosts = p.write(args.output)

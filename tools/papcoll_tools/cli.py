@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sys
 
 from .sim import platform, run, sweep, sweep_config
@@ -22,8 +23,15 @@ from .sim import platform, run, sweep, sweep_config
 REPRODUCTIONS = ["seed000", "seed002", "seed004"]  # modules of papcoll_tools.repro
 
 
+def _exit_on_sigterm(signum, _frame):
+    # SIGTERM (e.g. from `timeout`) becomes SystemExit, so that a running simulation, which has its own
+    # process group, is killed on the way out (sim.run.simulate) instead of being left behind.
+    sys.exit(128 + signum)
+
+
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
     bench_args = []
     if "--" in argv:
         i = argv.index("--")

@@ -51,6 +51,11 @@ def size_text(n):
     return f"{n} B"
 
 
+def papcoll_sizes(table):
+    """The sizes at which some papcoll algorithm ran (baselines may have run more sizes in one launch)."""
+    return sorted({s for (s, _), algos in table.items() if any(not a.startswith("smpi:") for a in algos)})
+
+
 def pattern_order(patterns):
     def key(pat):
         kind = pat.split(":")[0]
@@ -70,7 +75,7 @@ def summary(times):
 
 
 def markdown(table, meta, p):
-    sizes = sorted({s for s, _ in table})
+    sizes = papcoll_sizes(table)
     out = [f"Simulated (SimGrid SMPI): {meta.get('smpi_settings', '?')}; p = {p}.",
            "e_bar in microseconds (mean over processes of arrival-to-exit time, median over repetitions); "
            "`smpi:NAME` = SMPI's own broadcast NAME.", ""]
@@ -105,7 +110,7 @@ def plot(table, p, outdir):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     files = []
-    for size in sorted({s for s, _ in table}):
+    for size in papcoll_sizes(table):
         pats = pattern_order({pat for s, pat in table if s == size})
         algos = sorted({a for (s, _), t in table.items() if s == size for a in t},
                        key=lambda a: (a.startswith("smpi:"), a == "auto", a))

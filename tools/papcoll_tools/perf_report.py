@@ -109,6 +109,8 @@ def plot(table, p, outdir):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    from . import plot as plotting
     files = []
     for size in papcoll_sizes(table):
         pats = pattern_order({pat for s, pat in table if s == size})
@@ -129,11 +131,7 @@ def plot(table, p, outdir):
         ax.set_title(f"broadcast of {size_text(size)}, {p} ranks (simulated, SimGrid SMPI)")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7, ncol=2, loc="center left", bbox_to_anchor=(1.0, 0.5))
-        fig.tight_layout()
-        path = os.path.join(outdir, f"perf_{size}.png")
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
-        files.append(path)
+        files.append(plotting.save(fig, os.path.join(outdir, f"perf_{size}.png")))
     return files
 
 
@@ -142,6 +140,7 @@ def main(argv=None):
     ap.add_argument("csv", nargs="+")
     ap.add_argument("-o", "--outdir", required=True)
     args = ap.parse_args(argv)
+    os.makedirs(args.outdir, exist_ok=True)
     table, meta, p = read(args.csv)
     text = markdown(table, meta, p)
     with open(os.path.join(args.outdir, "perf.md"), "w") as f:

@@ -71,6 +71,14 @@ def line_figure(series, path, title, xlabel, ylabel="average per-process time e_
     plt.close(fig)
 
 
+def save(fig, path, dpi=110, **layout):
+    """Lays FIG out (tight_layout(**LAYOUT)), writes it to PATH and closes it; returns PATH."""
+    fig.tight_layout(**layout)
+    fig.savefig(path, dpi=dpi)
+    plt.close(fig)
+    return path
+
+
 def imbalance(args):
     series, metas = _series(args.results, lambda r: not args.size or r["size"] == args.size,
                             lambda r: (results.pattern_level(r["pattern"]), r["e_bar"], r["e_bar_lo"], r["e_bar_hi"]))

@@ -59,6 +59,7 @@ import sys
 import time
 
 from .. import report as sweep_report
+from . import common
 from ..sim import run, sweep, sweep_config
 
 K_MS = ["0", "0.5"]                                   # the paper's K values (ms)
@@ -234,7 +235,6 @@ def _kb(size):
 
 
 def _title(family, fig, plat):
-    f = FAMILIES[family]
     ppn, nodes = plat.split("x")[1], plat.split("x")[0]
     return f"Fig. {fig}: CP-{family} vs P-{family}, {ppn} processes/node x {nodes} nodes"
 
@@ -291,6 +291,8 @@ def figures(res, out):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from .. import plot
+
     style = {("CP", "0.5"): ("C3", "^-"), ("P", "0.5"): ("C0", "o-"), ("CP", "0"): ("C3", "v--"),
              ("P", "0"): ("C0", "s--"), ("P-hier", "0.5"): ("0.5", "x:"), ("P-hier", "0"): ("0.7", "+:")}
     paths = []
@@ -317,11 +319,7 @@ def figures(res, out):
         fig.suptitle(f"Seed 000 Figs. {f['figs'][0]}-{f['figs'][1]} simulated with SimGrid SMPI (ib-ddr cluster): "
                      "max over processes of the mean broadcast time\n(at K = 0 the CP curve lies under the P curve: "
                      "with simultaneous arrivals both pick the same leaders)", fontsize=10)
-        fig.tight_layout()
-        path = os.path.join(out, f"fig{f['figs'][0]}_{f['figs'][1]}_{family.lower()}.png")
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
-        paths.append(path)
+        paths.append(plot.save(fig, os.path.join(out, f"fig{f['figs'][0]}_{f['figs'][1]}_{family.lower()}.png")))
     return paths
 
 
@@ -469,16 +467,11 @@ def write(out, md_path, points, wall, cmd):
     settings = sorted({r["smpi_settings"].split("; platform")[0] for r in rows})[0] if rows else "-"
     text = markdown(res, os.path.relpath(out, os.path.dirname(os.path.abspath(md_path))), wall, cmd, settings,
                     len({r["point"] for r in rows}))
-    text += "\n" + comparison(res)
-    with open(md_path, "w") as f:
-        f.write(text)
-    return md_path
+    return common.write_markdown(md_path, text + "\n" + comparison(res))
 
 
 def main(out=None, jobs=1, bench=None):
-    repo = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
-    default_out = os.path.join(repo, "docs", "results", "seed000")
-    out = os.path.abspath(out or default_out)
+    out = os.path.abspath(out or common.default_out("seed000"))
     sweep_dir = os.path.join(out, "sweep")
     os.makedirs(os.path.join(sweep_dir, "raw"), exist_ok=True)
     bench = run.find_bench(bench)
@@ -489,11 +482,9 @@ def main(out=None, jobs=1, bench=None):
     summary = update_summary(sweep_dir, points)
     elapsed = time.monotonic() - t0
     missing = [names(points)[p.key] for p in points if p.key not in summary]
-    wall = sum({r["point"]: r["wall_s"] for r in sweep_report.read(merged)}.values())
-    md = write(out, os.path.join(os.path.dirname(out), "seed000.md"), points, wall,
-               "papcoll sim reproduce seed000" + (f" --out={out}" if out != default_out else ""))
-    print(f"{md}: {len(points) - len(failures)} of {len(points)} points ({skipped} done before); simulations "
-          f"{wall:.0f} s in total, this call {elapsed:.0f} s" + (f"; {len(failures)} FAILED" if failures else "")
+    wall = common.sweep_wall(merged)
+    md = write(out, os.path.join(os.path.dirname(out), "seed000.md"), points, wall, common.command("seed000", out))
+    print(common.summary(md, len(points), skipped, failures, wall, elapsed)
           + (f"; no per-process record for {len(missing)} points (delete their points/*.csv to rerun them)"
              if missing else ""))
     return 1 if failures else 0

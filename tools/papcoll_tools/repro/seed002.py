@@ -32,10 +32,11 @@ Mapping (the paper, section 5 -> papcoll):
                       allgather only for medium messages, < 512 KiB, on power-of-two counts).  The paper
                       analyses sca-all (section 3) but does not plot it: our curves for it have no
                       counterpart in Figs. 7-10.
-  arrival_b        -> arrival_b                sub-groups served by a pipelined chain (the paper: linear-p
+  arrival_b        -> arrival_b                sub-groups served by a pipelined chain or, when the alpha-beta
+                      model finds it faster, a binomial tree below the first member (the paper: linear-p
                       with 8 KiB segments on Cetus, as ours; scatter-allgather on Draco, which papcoll's
-                      arrival_b does not have yet)
-  arrival_nb       -> not yet (being added on another branch; it goes into ALGOS, one entry)
+                      arrival_b offers with PAPCOLL_ARRIVAL_SAG_MIN but this reproduction does not use)
+  arrival_nb       -> not run (Fig. 11, the non-blocking model: see "Not reproduced" in the report)
   native           -> SMPI's own MPI_Bcast with the selection of the paper's MPI library:
                       Draco (mvapich-0.9.9) -> smpi:mvapich2, SMPI's MVAPICH2 selection, the nearest
                       MVAPICH it has; Cetus (MPICH2-1.0.4) -> smpi:mpich, SMPI's MPICH selection (on
@@ -61,12 +62,12 @@ from __future__ import annotations
 import functools
 import os
 import sys
-import time
 from dataclasses import dataclass, field
 
 from .. import plot
 from .. import report as sweep_report
-from ..sim import sweep, sweep_config
+from . import common
+from ..sim import sweep_config
 
 NATIVE = "native"  # resolved per cluster (Cluster.native)
 # The algorithms of every figure, in legend order; adding one is one entry here (and a label in NAMES).
@@ -305,11 +306,7 @@ def figures(res, out):
             ax.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2)
         f.suptitle(f"Seed 002 {fig.title()}: simulated with SimGrid SMPI (e_bar: median of {ITERS} arrival patterns)",
                    fontsize=11)
-        f.tight_layout()
-        path = os.path.join(out, f"fig{fig.number}.png")
-        f.savefig(path, dpi=110)
-        plt.close(f)
-        paths.append(path)
+        paths.append(plot.save(f, os.path.join(out, f"fig{fig.number}.png")))
     return paths
 
 
@@ -472,10 +469,9 @@ def markdown(res, rel_dir, wall, cmd):
           "| sca-all (analysed in section 3, not plotted) | `scatter_ring_allgather`: MPICH's long-message "
           "broadcast (binomial scatter, ring allgather) |",
           "| arrival_b sub-groups: linear-p with 8 KiB segments (Cetus), scatter-allgather (Draco) | pipelined chain "
-          "in arrival order on both (Isend, papcoll's default of 8 segments in flight per successor); 8 KiB segments "
-          "on Cetus, papcoll's model segment on Draco |",
-          "| arrival_nb (Fig. 11, not reproduced here) | not yet in papcoll's main line (another branch); one entry in "
-          "`ALGOS` when it is |",
+          "in arrival order or binomial tree, by the alpha-beta model (Isend, papcoll's default of 8 segments in flight "
+          "per successor); 8 KiB segments on Cetus, papcoll's model segment on Draco |",
+          "| arrival_nb (Fig. 11, not reproduced here) | papcoll's `arrival_nb`; not run (see Not reproduced) |",
           "| Fig. 6: r = rand() % MAX_IF loop iterations of about T | `uniform:(MAX_IF-1)`: U(0, MAX_IF-1) x T, same "
           "range and mean; T = ping-pong time of the message between rank 0 and the last rank (two nodes) |",
           "| 20% late: each non-root process MAX_IF x T late with probability 0.2 | "
@@ -511,31 +507,11 @@ def markdown(res, rel_dir, wall, cmd):
 
 def write(out, md_path, wall, cmd):
     """Figures into OUT, the Markdown into MD_PATH, from OUT/sweep/sweep.csv."""
-    res = load(os.path.join(out, "sweep", "sweep.csv"))
-    figures(res, out)
-    text = markdown(res, os.path.relpath(out, os.path.dirname(os.path.abspath(md_path))), wall, cmd)
-    text += "\n" + comparison(res)
-    with open(md_path, "w") as f:
-        f.write(text)
-    return md_path
+    return common.write_report(sys.modules[__name__], out, md_path, wall, cmd)
 
 
 def main(out=None, jobs=1, bench=None):
-    repo = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
-    default_out = os.path.join(repo, "docs", "results", "seed002")
-    out = os.path.abspath(out or default_out)
-    pts = sweep_config.expand(config())
-    t0 = time.monotonic()
-    merged, skipped, failures = sweep.sweep(pts, os.path.join(out, "sweep"), jobs, bench, timeout=TIMEOUT)
-    elapsed = time.monotonic() - t0
-    # the reproduction's cost: the simulations' wall times, summed over every point (also those a resumed
-    # run skipped)
-    wall = sum({r["point"]: r["wall_s"] for r in sweep_report.read(merged)}.values())
-    md = write(out, os.path.join(os.path.dirname(out), "seed002.md"), wall,
-               "papcoll sim reproduce seed002" + (f" --out={out}" if out != default_out else ""))
-    print(f"{md}: {len(pts) - len(failures)} of {len(pts)} points ({skipped} done before); simulations "
-          f"{wall:.0f} s in total, this call {elapsed:.0f} s" + (f"; {len(failures)} FAILED" if failures else ""))
-    return 1 if failures else 0
+    return common.reproduce(sys.modules[__name__], "seed002", sweep_config.expand(config()), out, jobs, bench, TIMEOUT)
 
 
 def _gains(res, fig, c):
@@ -618,7 +594,7 @@ slower, as the paper says.
    other algorithm has {_ms(bump['draco'][2])} ms at MAX_IF {SMALL_IF[1]} (Cetus: {_ms(bump['cetus'][0])},
    {_ms(bump['cetus'][1])} and {_ms(bump['cetus'][2])} ms). When processes arrive within about one T of each other,
    the root serves the few that have arrived, and the others wait for that round to end before their own
-   round starts: two or three rounds, each a pipelined chain that costs T plus one segment time per member,
+   round starts: two or three rounds, each a chain that costs T plus one segment time per member,
    more than the paper's model (a sub-group broadcast costs T whatever its size). On Draco the chain also
    follows arrival order, which visits the 16 nodes in random order, so most hops leave a node and up to 8
    chain streams share a node's link. A side check (in the sweep) supports this: the same 128 ranks on 128
@@ -626,7 +602,7 @@ slower, as the paper says.
    show a rise from MAX_IF 1 to the worst of MAX_IF {', '.join(map(str, SMALL_IF[1:]))} of {rise[SINGLE]:.2f}x
    ({_ms(single.get((ARRIVAL, 1)))} to {_ms(max(single.get((ARRIVAL, m), 0) for m in SMALL_IF[1:]))} ms; linear-p
    {_ms(single.get((LINEAR_P, 1)))} ms at MAX_IF 1) against {rise['draco']:.2f}x on Draco's 16 x 8. The paper
-   used scatter-allgather for Draco's sub-groups, which papcoll's arrival_b does not have yet. The distance to
+   used scatter-allgather for Draco's sub-groups (papcoll: PAPCOLL_ARRIVAL_SAG_MIN, not used here). The distance to
    the lower bound tells the same story: arrival_b's e_bar / lower bound is {_span(to_b)} over every point, above
    Theorem 6's 3 at {len(over3)} of {len(to_b)} points
    ({'; '.join(f'Fig. {f} {CLUSTERS[c].label} {_xlabel(FIGURES[[g.number for g in FIGURES].index(f)], x)}' for f, c, x, _ in over3) or 'none'}).
@@ -681,8 +657,9 @@ slower, as the paper says.
    imbalance hold against either tree.
 
 **Not reproduced.** Fig. 11 (arrival_nb and flat_nb, the non-blocking model, Draco with one process per
-node): papcoll's arrival_nb is being added on another branch and will be one entry in `ALGOS` (and a figure
-like these). SMPI's own arrival-pattern-aware broadcasts would be natural extra lines but could not be run
+node): papcoll has `arrival_nb`, but under SMPI's default settings (`smpi/async-small-thresh:0`) its pushes to
+processes that have not arrived move only when they receive them, so the simulator cannot show the
+non-blocking model's gain; adding it is one entry in `ALGOS`. SMPI's own arrival-pattern-aware broadcasts would be natural extra lines but could not be run
 here: `smpi:arrival_pattern_aware` did not finish one point (Draco, 2 MiB,
 uniform:127, 20 repetitions) in 300 s of wall time, and `smpi:arrival_scatter` ended with a segmentation fault
 on that point.

@@ -29,10 +29,10 @@ from __future__ import annotations
 import math
 import os
 import sys
-import time
 
 from .. import report as sweep_report
-from ..sim import run, sweep, sweep_config
+from . import common
+from ..sim import sweep_config
 
 SIZE = 100_000_000
 CHUNKS = [1000, 500, 200, 100, 50, 10, 1]
@@ -174,6 +174,8 @@ def figures(res, out):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from .. import plot
+
     def panel(ax, series, title):
         for i, (label, plat, algo) in enumerate(series):
             color = f"C{i}"
@@ -204,10 +206,7 @@ def figures(res, out):
         legend(ax)
     fig.suptitle("Seed 004 Q2-Q3: simulated with SimGrid SMPI (solid: papcoll, dotted: papcoll with 8 sends in "
                  "flight, dashed: the paper's tables)", fontsize=10)
-    fig.tight_layout()
-    ring_png = os.path.join(out, "chunks_ring.png")
-    fig.savefig(ring_png, dpi=110)
-    plt.close(fig)
+    ring_png = plot.save(fig, os.path.join(out, "chunks_ring.png"))
 
     fig, axes = plt.subplots(1, 3, figsize=(17, 6.2))
     for ax, plat in zip(axes, OTHERS):
@@ -220,10 +219,7 @@ def figures(res, out):
     fig.legend(*axes[0].get_legend_handles_labels(), loc="lower center", ncol=4, fontsize=8)
     fig.suptitle("Seed 004 Q4-Q5: simulated with SimGrid SMPI (solid: papcoll, dotted: papcoll with 8 sends in "
                  "flight, dashed: the paper's tables)", fontsize=10)
-    fig.tight_layout(rect=(0, 0.13, 1, 1))
-    other_png = os.path.join(out, "chunks_other.png")
-    fig.savefig(other_png, dpi=110)
-    plt.close(fig)
+    other_png = plot.save(fig, os.path.join(out, "chunks_other.png"), rect=(0, 0.13, 1, 1))
     return ring_png, other_png
 
 
@@ -365,31 +361,11 @@ cross more switches and share the few uplinks.
 
 def write(out, md_path, wall, cmd):
     """Figures into OUT, the Markdown into MD_PATH, from OUT/sweep/sweep.csv."""
-    res = load(os.path.join(out, "sweep", "sweep.csv"))
-    figures(res, out)
-    text = markdown(res, os.path.relpath(out, os.path.dirname(os.path.abspath(md_path))), wall, cmd)
-    text += "\n" + comparison(res)
-    with open(md_path, "w") as f:
-        f.write(text)
-    return md_path
+    return common.write_report(sys.modules[__name__], out, md_path, wall, cmd)
 
 
 def main(out=None, jobs=1, bench=None):
-    repo = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
-    default_out = os.path.join(repo, "docs", "results", "seed004")
-    out = os.path.abspath(out or default_out)
-    points = sweep_config.expand(config())
-    t0 = time.monotonic()
-    merged, skipped, failures = sweep.sweep(points, os.path.join(out, "sweep"), jobs, bench, timeout=TIMEOUT)
-    elapsed = time.monotonic() - t0
-    # the reproduction's cost: the simulations' wall times, summed over every point (also those a resumed
-    # run skipped)
-    wall = sum({r["point"]: r["wall_s"] for r in sweep_report.read(merged)}.values())
-    md = write(out, os.path.join(os.path.dirname(out), "seed004.md"), wall,
-               "papcoll sim reproduce seed004" + (f" --out={out}" if out != default_out else ""))
-    print(f"{md}: {len(points) - len(failures)} of {len(points)} points ({skipped} done before); simulations "
-          f"{wall:.0f} s in total, this call {elapsed:.0f} s" + (f"; {len(failures)} FAILED" if failures else ""))
-    return 1 if failures else 0
+    return common.reproduce(sys.modules[__name__], "seed004", sweep_config.expand(config()), out, jobs, bench, TIMEOUT)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@
     papcoll sim sweep CONFIG.toml [--jobs=N] [--out=DIR] [--timeout=S]   many runs (docs/simulation.md), merged into DIR/sweep.csv
     papcoll sim report SWEEP.csv -o DIR          figures and a Markdown report of a sweep
     papcoll sim reproduce seed004 [--out=DIR]    seed 004's questions 1-5 (docs/results/seed004)
+    papcoll sim reproduce seed001 [--out=DIR] [--budget=S]   seed 001's broadcast Table 3.7, Figs. 3.21-3.22
 
 SPEC: see papcoll_tools.sim.platform (cluster:16x8, cluster:16x8,preset=gige, ring:100, fattree:..., a file.xml).
 """
@@ -44,10 +45,12 @@ def main(argv=None):
     rp.add_argument("csv")
     rp.add_argument("-o", "--output", required=True, help="output directory")
     rr = sim.add_parser("reproduce", help="reproduce a seed paper's experiments")
-    rr.add_argument("seed", choices=["seed004"])
-    rr.add_argument("--out", help="output directory (default docs/results/seed004 of the repository)")
+    rr.add_argument("seed", choices=["seed001", "seed004"])
+    rr.add_argument("--out", help="output directory (default docs/results/SEED of the repository)")
     rr.add_argument("--jobs", type=int, default=1, help="simulations at a time (default 1: 100-rank runs need 1 GB each)")
     rr.add_argument("--bench", help="path of papcoll-bench-smpi")
+    rr.add_argument("--budget", type=float, help="seed001: start no new tier of runs after this many seconds "
+                    "(default 1500; a rerun resumes)")
     args = ap.parse_args(argv)
     try:
         if args.cmd == "sweep":
@@ -57,6 +60,9 @@ def main(argv=None):
             print(report.write(args.csv, args.output))
             return 0
         if args.cmd == "reproduce":
+            if args.seed == "seed001":
+                from .repro import seed001
+                return seed001.main(args.out, args.bench, args.budget if args.budget is not None else seed001.BUDGET)
             from .repro import seed004
             return seed004.main(args.out, args.jobs, args.bench)
         if args.cmd == "platform":

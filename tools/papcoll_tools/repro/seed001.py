@@ -1,6 +1,7 @@
 """Seed 001 reproduced: Parsons' imbalance-aware broadcast (thesis section 3.9.2, Table 3.7, Figs. 3.21-3.22).
 
     papcoll sim reproduce seed001 [--out=DIR] [--budget=SECONDS] [--bench=PATH]
+    papcoll sim reproduce seed001 --budget=0        (no simulation: the report from the runs done)
 
 Runs the points as one resumable sweep (DIR/sweep, default docs/results/seed001/sweep) in priority
 order (small world sizes first; see TIERS) and stops starting new tiers once BUDGET seconds of this
@@ -217,7 +218,7 @@ def table_3_7(res):
         full = sizes == SIZES and levels == LEVELS
         if levels and w in PAPER_APPENDIX:
             ap = speedups(paper_lat(w), sizes=sizes, levels=levels)
-            sub = " / ".join(_f(ap[a][0]) for a in ALGOS) + f" ({ap[ALGOS[0]][1]} points)"
+            sub = " / ".join(_f(ap[a][0]) for a in ALGOS) + f" ({ap[ALGOS[0]][1]} point{'s' if ap[ALGOS[0]][1] != 1 else ''})"
         else:
             sub = "-" if w not in PAPER_APPENDIX else "(not run)"
         what = ("all 4 x 6" if full else f"{len(sizes)} x {len(levels)}: " + ",".join(_sz(s) for s in sizes) + " B; "
@@ -396,8 +397,8 @@ def markdown(res, rows, rel_dir, wall, cmd):
           "Where we ran a subset (for time), the last column averages the thesis's appendix B over the same subset; "
           "its 1024-core table and most of the 8192-core 8 KiB table are not readable in the text we have.", "",
           table_3_7(res)]
-    for w in sorted({worlds_done[0], max(w for w in worlds_done if covered(res, w)[1] == LEVELS)}
-                    if worlds_done and any(covered(res, w)[1] == LEVELS for w in worlds_done) else set(worlds_done[:1])):
+    full_app = [w for w in worlds_done if covered(res, w) == (SIZES, LEVELS) and w in PAPER_APPENDIX]
+    for w in sorted(set(worlds_done[:1] + full_app[-1:])):
         L += [f"### Per level of imbalance, {w} cores (mean over the four sizes)", "", per_level_table(res, w)]
     L += ["## Figures", "",
           f"![Fig. 3.21]({rel_dir}/fig3_21.png)", "",
@@ -557,6 +558,9 @@ def run_tiers(out, bench=None, budget=BUDGET, log=sys.stderr, runner=None):
     t0, skipped, failures = time.monotonic(), [], []
     os.makedirs(os.path.join(out, "sweep", "points"), exist_ok=True)
     for label, pts in tier_points():
+        todo = [p for p in pts if not sweep.is_done(sweep.point_path(os.path.join(out, "sweep"), p), p)]
+        if not todo:
+            continue
         if time.monotonic() - t0 >= budget:
             skipped.append(label)
             continue

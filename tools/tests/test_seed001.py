@@ -112,7 +112,7 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(seed001.fig_world(res), 4096)
         seed001._OUT[0] = os.path.join(self.dir, "sweep")
         text = seed001.markdown(res, seed001.sweep_report.read(merged), "seed001", 10.0, "cmd")
-        self.assertIn("| 4096 ranks, levels 10000, 40000, 160000 | 3 of 3 |", text)
+        self.assertIn("| 4096 ranks, levels 10000, 40000, 160000 | 3 of 3 |  |", text)
 
 
 if __name__ == "__main__":

@@ -244,7 +244,7 @@ int main(int argc, char **argv)
     double *arr = malloc((size_t)nprocs * sizeof(double)), *ext = malloc((size_t)nprocs * sizeof(double));
     int any_fail = 0;
 
-    for (size_t size = o.min_size; size <= o.max_size; size = size ? size * 2 : 1) {
+    for (size_t size = o.min_size; size <= o.max_size; size = size ? size * o.size_factor : 1) {
         int iters = size > 8192 ? o.iterations_large : o.iterations, warm = size > 8192 ? o.warmup_large : o.warmup;
         double T = o.unit_time > 0 ? o.unit_time : measure_T(size, buf);
         if (rank == 0) report_note(&report, "T", "%zu:%.9g", size, T);

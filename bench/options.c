@@ -13,7 +13,8 @@
 void options_usage(void)
 {
     printf("Usage: papcoll-bench [options]   (papcoll-bench-smpi under smpirun: the same options)\n"
-           "  -m, --message-size [MIN:]MAX  sizes in bytes, powers of two from MIN (K/M/G allowed; default 1:1M)\n"
+           "  -m, --message-size [MIN:]MAX[:FACTOR]  sizes in bytes from MIN, each FACTOR (default 2) times the last\n"
+           "                                (K/M/G allowed; default 1:1M)\n"
            "  -i, --iterations N            timed repetitions per size (default 100, 20 above 8K)\n"
            "  -x, --warmup N                untimed repetitions per size (default 10, 2 above 8K)\n"
            "  -c, --validate                check every byte after every call (untimed); exit 1 on a failure\n"
@@ -90,6 +91,7 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
     memset(o, 0, sizeof *o);
     o->min_size = 1;
     o->max_size = 1 << 20;
+    o->size_factor = 2;
     o->iterations = 100, o->warmup = 10, o->iterations_large = 20, o->warmup_large = 2;
     o->coll = "bcast", o->algos = "all", o->format = "table";
     o->seed = 1, o->start_margin = -1, o->tolerance = 5e-6, o->resync = 1;
@@ -100,7 +102,14 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
     while ((c = getopt_long(argc, argv, "m:i:x:ck:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'm': {
-            char *colon = strchr(optarg, ':');
+            char *colon = strchr(optarg, ':'), *step = colon ? strchr(colon + 1, ':') : NULL;
+            if (step) { /* MIN:MAX:FACTOR */
+                *step = '\0';
+                char *end;
+                long f = strtol(step + 1, &end, 10);
+                if (*end || f < 2) return fail(rank, "size factor", step + 1);
+                o->size_factor = (size_t)f;
+            }
             if (colon) {
                 *colon = '\0';
                 if (parse_size(optarg, &o->min_size)) return fail(rank, "size", optarg);

@@ -10,7 +10,7 @@
 #include "pattern.h"
 
 typedef struct options {
-    size_t min_size, max_size;
+    size_t min_size, max_size, size_factor; /* -m MIN:MAX:FACTOR */
     int iterations, warmup, iterations_large, warmup_large; /* "large": above 8 KiB */
     int validate;
     int shared_buffer;   /* SMPI only: one SMPI_SHARED_MALLOC buffer for every rank */

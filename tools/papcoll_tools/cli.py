@@ -7,6 +7,7 @@
     papcoll sim reproduce seed004 [--out=DIR]    seed 004's questions 1-5 (docs/results/seed004)
     papcoll sim reproduce seed000 [--out=DIR]    seed 000's Figs. 12-17, CP vs P broadcasts (docs/results/seed000)
     papcoll sim reproduce seed002 [--out=DIR]    seed 002's Figs. 7-10 (docs/results/seed002)
+    papcoll sim reproduce seed001 [--out=DIR] [--budget=S]   seed 001's broadcast Table 3.7, Figs. 3.21-3.22
 
 SPEC: see papcoll_tools.sim.platform (cluster:16x8, cluster:16x8,preset=gige, ring:100, fattree:..., a file.xml).
 """
@@ -20,7 +21,7 @@ import sys
 
 from .sim import platform, run, sweep, sweep_config
 
-REPRODUCTIONS = ["seed000", "seed002", "seed004"]  # modules of papcoll_tools.repro
+REPRODUCTIONS = ["seed000", "seed001", "seed002", "seed004"]  # modules of papcoll_tools.repro
 
 
 def _exit_on_sigterm(signum, _frame):
@@ -61,6 +62,8 @@ def main(argv=None):
     rr.add_argument("--out", help="output directory (default docs/results/SEED of the repository)")
     rr.add_argument("--jobs", type=int, default=1, help="simulations at a time (default 1: 100-rank runs need 1 GB each)")
     rr.add_argument("--bench", help="path of papcoll-bench-smpi")
+    rr.add_argument("--budget", type=float, help="seed001: start no new tier of runs after this many seconds "
+                    "(default 1500; a rerun resumes)")
     args = ap.parse_args(argv)
     try:
         if args.cmd == "sweep":
@@ -70,7 +73,12 @@ def main(argv=None):
             print(report.write(args.csv, args.output))
             return 0
         if args.cmd == "reproduce":
-            return importlib.import_module(f".repro.{args.seed}", __package__).main(args.out, args.jobs, args.bench)
+            extra = {}
+            if args.budget is not None:
+                if args.seed != "seed001":
+                    sys.exit("papcoll sim: --budget applies to seed001 only")
+                extra["budget"] = args.budget
+            return importlib.import_module(f".repro.{args.seed}", __package__).main(args.out, args.jobs, args.bench, **extra)
         if args.cmd == "platform":
             p = platform.generate(args.spec)
             xml, hosts = p.write(args.output)

@@ -134,7 +134,10 @@ def merge(points, out, name="sweep.csv"):
             for c in r:
                 if c not in bench_cols and c not in params:
                     bench_cols.append(c)
-            rows.append({**r, **params, **measured})
+            row = {**r, **params, **measured}
+            if "," in p.algo:  # several papcoll algorithms in one run: each row is the algorithm the benchmark names
+                row["algo"] = r["algo"]
+            rows.append(row)
     path = os.path.join(out, name)
     with open(path + ".tmp", "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=param_cols + bench_cols + MEASURED, restval="")

@@ -7,9 +7,11 @@ product; a scalar is a one-value list.
     name = "example"                       # label of the sweep (column `sweep`)
     platforms = ["cluster:4x4", "ring:16"]  # specs as `papcoll sim run --platform` accepts
     np = [0]                               # process counts; 0 = every core of the platform
-    sizes = ["64K", "1M"]                  # papcoll-bench sizes (-m SIZE:SIZE), K/M/G suffixes
+    sizes = ["64K", "1M"]                  # papcoll-bench sizes (-m SIZE:SIZE), K/M/G suffixes; "MIN:MAX:FACTOR"
+                                           # = every size MIN, MIN*FACTOR, ... <= MAX in ONE run (one point)
     patterns = ["balanced", "uniform:4"]   # papcoll-bench --pattern
-    algos = ["binomial", "smpi:mpich"]     # papcoll names; smpi:NAME = SMPI's own bcast NAME (--baseline)
+    algos = ["binomial", "smpi:mpich"]     # papcoll names; smpi:NAME = SMPI's own bcast NAME (--baseline);
+                                           # "a,b,c" = several papcoll algorithms in ONE run (one point)
     iters = 3                              # -i (timed repetitions)
     warmup = 1                             # -x
     seed = 1                               # --seed
@@ -53,6 +55,33 @@ def size_bytes(size):
     return int(m.group(1)) * _SUFFIX[m.group(2).upper()]
 
 
+def size_spec(size):
+    """A point's size: bytes (int) for one size, or "MIN:MAX:FACTOR" in bytes for several sizes in one run
+    (papcoll-bench -m MIN:MAX:FACTOR: MIN, MIN*FACTOR, ... up to MAX): one process launch, so the
+    communicator set-up, which dominates large simulations, is paid once."""
+    parts = str(size).split(":")
+    if len(parts) == 1:
+        return size_bytes(size)
+    if len(parts) != 3 or not parts[2].strip().isdigit() or int(parts[2]) < 2:
+        raise ConfigError(f"bad size range {size!r} (MIN:MAX:FACTOR, FACTOR >= 2)")
+    lo, hi = size_bytes(parts[0]), size_bytes(parts[1])
+    if lo < 1 or lo > hi:
+        raise ConfigError(f"bad size range {size!r} (need 1 <= MIN <= MAX)")
+    return f"{lo}:{hi}:{int(parts[2])}"
+
+
+def range_sizes(size):
+    """The sizes (bytes) a point's size stands for."""
+    if isinstance(size, int):
+        return [size]
+    lo, hi, f = (int(x) for x in size.split(":"))
+    out = []
+    while lo <= hi:
+        out.append(lo)
+        lo *= f
+    return out
+
+
 @dataclass(frozen=True)
 class Point:
     """One simulated run: one platform, process count, size, pattern and algorithm."""
@@ -60,7 +89,7 @@ class Point:
     platform: str          # as written in the config, without overrides
     overrides: tuple       # ((key, value), ...) sorted
     np: int
-    size: int
+    size: object           # bytes (int), or "MIN:MAX:FACTOR" (several sizes in one run)
     pattern: str
     algo: str              # papcoll name, or smpi:NAME
     iters: int
@@ -80,7 +109,7 @@ class Point:
 
     def bench_argv(self):
         algo = "native" if self.baseline else self.algo
-        return [f"--algo={algo}", "-m", f"{self.size}:{self.size}", "-i", str(self.iters), "-x", str(self.warmup),
+        return [f"--algo={algo}", "-m", self.size if isinstance(self.size, str) else f"{self.size}:{self.size}", "-i", str(self.iters), "-x", str(self.warmup),
                 f"--pattern={self.pattern}", f"--seed={self.seed}", "--format=csv", *self.bench_args]
 
     def columns(self):
@@ -119,7 +148,7 @@ def _expand_set(cfg):
     for plat, np, size, pattern, algo, ov, ev in itertools.product(
             _list(cfg["platforms"]), _list(cfg["np"]), _list(cfg["sizes"]), _list(cfg["patterns"]),
             _list(cfg["algos"]), over_combos, env_combos):
-        yield Point(str(cfg["name"]), str(plat), ov, int(np), size_bytes(size), str(pattern), str(algo),
+        yield Point(str(cfg["name"]), str(plat), ov, int(np), size_spec(size), str(pattern), str(algo),
                     int(cfg["iters"]), int(cfg["warmup"]), int(cfg["seed"]), ev, tuple(str(a) for a in _list(cfg["bench_args"])))
 
 

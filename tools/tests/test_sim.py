@@ -126,6 +126,14 @@ class SimGridAcceptsTest(unittest.TestCase):
             self.assertIn("bcast,binomial,1024,", o.stdout, spec)
 
 
+class BaselineLimitTest(unittest.TestCase):
+    def test_size_limited_baselines_refused_above_their_limit(self):
+        with self.assertRaisesRegex(platform.SpecError, "at most 1024 processes"):
+            run.simulate("cluster:64x32", baseline="arrival_pattern_aware", bench="/nonexistent")
+        with self.assertRaisesRegex(platform.SpecError, "at most 128 processes"):
+            run.simulate("cluster:16x16", np=129, baseline="arrival_scatter", bench="/nonexistent")
+
+
 @unittest.skipUnless(shutil.which("smpirun") and os.environ.get("PAPCOLL_BENCH_SMPI"), "needs smpirun and PAPCOLL_BENCH_SMPI")
 class RunTest(unittest.TestCase):
     def test_deterministic(self):

@@ -34,6 +34,11 @@ SMPI_SETTINGS = ["--cfg=smpi/simulate-computation:no", "--cfg=smpi/host-speed:1G
                  "--cfg=smpi/gather:ompi_binomial", "--cfg=smpi/barrier:ompi_bruck",
                  "--cfg=smpi/iprobe:1e-7", "--cfg=smpi/test:1e-7"]
 
+# SMPI 3.32 broadcasts written for a bounded number of processes: their sources keep per-rank state in
+# fixed stack arrays (MAX_NODE) indexed by rank, so beyond that size they overwrite their own stack (at
+# 2048 ranks arrival_pattern_aware ran for 12 minutes without finishing one call).  Refused above it.
+BASELINE_MAX_RANKS = {"arrival_pattern_aware": 1024, "arrival_pattern_aware_wait": 128, "arrival_scatter": 128}
+
 
 # Above this many ranks, globals are privatized by mmap instead of SMPI's default dlopen: dlopen maps a
 # copy of the program for each rank (about 10 memory mappings each), and Linux allows a process 65530
@@ -146,6 +151,9 @@ def simulate(spec, np=None, baseline=None, bench=None, bench_args=(), env=None, 
     np = np or plat.slots
     if np > plat.slots:
         raise platform.SpecError(f"--np={np} but the platform has {plat.slots} cores")
+    if baseline in BASELINE_MAX_RANKS and np > BASELINE_MAX_RANKS[baseline]:
+        raise platform.SpecError(f"SMPI's {baseline} broadcast handles at most {BASELINE_MAX_RANKS[baseline]} processes "
+                                 f"(fixed-size arrays in SimGrid 3.32's source), not {np}")
     bench = find_bench(bench)
     args = list(bench_args)
     if baseline and not any(a.startswith("--algo") for a in args):

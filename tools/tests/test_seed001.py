@@ -110,8 +110,8 @@ class ReportTest(unittest.TestCase):
         self.assertIn("| 512 | all 4 x 6 | 0.25 | 0.49 | 2.00 | 1.66 | 8.00 | 7.53 |", table)
         self.assertIn("| 8192 | 2 x 1: 8K,128K B; 80k |", table)
         self.assertEqual(seed001.fig_world(res), 4096)
-        seed001._OUT[0] = os.path.join(self.dir, "sweep")
-        text = seed001.markdown(res, seed001.sweep_report.read(merged), "seed001", 10.0, "cmd")
+        text = seed001.markdown(res, seed001.sweep_report.read(merged), "seed001", 10.0, "cmd",
+                                os.path.join(self.dir, "sweep"))
         self.assertIn("| 4096 ranks, levels 10000, 40000, 160000 | 3 of 3 |  |", text)
 
 

@@ -209,17 +209,18 @@ def covered(res, world):
     return sizes, levels
 
 
-def failed_worlds():
-    """World sizes with a failed run (an .err file in the sweep), e.g. killed at the time limit."""
-    if not _OUT[0]:
+def failed_worlds(sweep_dir):
+    """World sizes with a failed run (an .err file in SWEEP_DIR), e.g. killed at the time limit."""
+    if not sweep_dir:
         return set()
     return {p.np or int(p.platform.split(":")[1].split("x")[0]) * PPN for p in all_points()
-            if os.path.exists(sweep.point_path(_OUT[0], p)[:-4] + ".err")}
+            if os.path.exists(sweep.point_path(sweep_dir, p)[:-4] + ".err")}
 
 
-def table_3_7(res):
+def table_3_7(res, sweep_dir=None):
     """Markdown: per world size, ours (over the points done) beside the thesis's Table 3.7 and, where our
-    points are a subset, the thesis's appendix tables over the same subset."""
+    points are a subset, the thesis's appendix tables over the same subset (SWEEP_DIR: where to look for
+    failed runs)."""
     lines = ["| cores | sizes x levels (ours) | Hier. ours | Hier. thesis | Intra-Opt. ours | Intra-Opt. thesis | "
              "Dyn. Leader ours | Dyn. Leader thesis | thesis appendix, same points (Hier. / Opt. / DL) |",
              "|---:|---|---:|---:|---:|---:|---:|---:|---|"]
@@ -235,7 +236,7 @@ def table_3_7(res):
             sub = "-" if w not in PAPER_APPENDIX else "(not run)"
         what = ("all 4 x 6" if full else f"{len(sizes)} x {len(levels)}: " + ",".join(_sz(s) for s in sizes) + " B; "
                 + ",".join(f"{x // 1000}k" for x in levels)) if levels else (
-                    "run killed at the time limit" if w in failed_worlds() else "not run")
+                    "run killed at the time limit" if w in failed_worlds(sweep_dir) else "not run")
         cells = []
         for a, p in zip(ALGOS, paper):
             cells += [_f(sp[a][0]) if sp else "-", _f(p)]
@@ -344,14 +345,14 @@ def _imbalance(res_rows, world, level):
     return (sum(x for x, _ in d) / len(d) * 1e3, sum(y for _, y in d) / len(d) * 1e3) if d else (float("nan"),) * 2
 
 
-def status(res):
-    """Per tier: done or not (for the report's list of what was skipped)."""
+def status(sweep_dir):
+    """Per tier of SWEEP_DIR: done or not (for the report's list of what was skipped)."""
     out = []
     for label, pts in tier_points():
-        n = sum(1 for p in pts if sweep.is_done(sweep.point_path(_OUT[0], p), p))
+        n = sum(1 for p in pts if sweep.is_done(sweep.point_path(sweep_dir, p), p))
         notes = []
         for p in pts:
-            err = sweep.point_path(_OUT[0], p)[:-4] + ".err"
+            err = sweep.point_path(sweep_dir, p)[:-4] + ".err"
             if os.path.exists(err):
                 with open(err) as f:
                     text = f.read()
@@ -361,10 +362,7 @@ def status(res):
     return out
 
 
-_OUT = [None]
-
-
-def markdown(res, rows, rel_dir, wall, cmd):
+def markdown(res, rows, rel_dir, wall, cmd, sweep_dir):
     L = []
     worlds_done = [w for w in WORLDS if covered(res, w)[1]]
     every_level = [w for w in worlds_done if covered(res, w)[1] == LEVELS]
@@ -410,7 +408,7 @@ def markdown(res, rows, rel_dir, wall, cmd):
           "Averaged over the buffer sizes 32 B, 512 B, 8 KiB, 128 KiB and the levels of imbalance 0 to 160k iterations. "
           "Where we ran a subset (for time), the last column averages the thesis's appendix B over the same subset; "
           "its 1024-core table and most of the 8192-core 8 KiB table are not readable in the text we have.", "",
-          table_3_7(res)]
+          table_3_7(res, sweep_dir)]
     full_app = [w for w in worlds_done if covered(res, w) == (SIZES, LEVELS) and w in PAPER_APPENDIX]
     for w in sorted(set(worlds_done[:1] + full_app[-1:])):
         L += [f"### Per level of imbalance, {w} cores (mean over the four sizes)", "", per_level_table(res, w)]
@@ -438,7 +436,7 @@ def markdown(res, rows, rel_dir, wall, cmd):
         L.append("")
     L += ["## What ran, what was skipped", "",
           "| tier (priority order) | runs done | note |", "|---|---:|---|"]
-    for label, n, tot, note in status(res):
+    for label, n, tot, note in status(sweep_dir):
         L.append(f"| {label} | {n} of {tot} | {note or ('' if n == tot else 'not run (time)')} |")
     L += ["", "Not run at all: 16384 and 32768 cores (beyond this machine: docs/results/scale.md). A tier "
           "not done was skipped for time (`--budget`); rerunning the command resumes with it.", ""]
@@ -447,13 +445,13 @@ def markdown(res, rows, rel_dir, wall, cmd):
 
 def write(out, md_path, wall, cmd):
     """Figures into OUT, the Markdown into MD_PATH, from OUT/sweep/sweep.csv."""
-    _OUT[0] = os.path.join(out, "sweep")
-    csv_path = os.path.join(out, "sweep", "sweep.csv")
+    sweep_dir = os.path.join(out, "sweep")
+    csv_path = os.path.join(sweep_dir, "sweep.csv")
     res = load(csv_path)
     rows = sweep_report.read(csv_path) if os.path.exists(csv_path) else []
     figures(res, out)
-    text = markdown(res, rows, os.path.relpath(out, os.path.dirname(os.path.abspath(md_path))), wall, cmd)
-    return common.write_markdown(md_path, text + "\n" + comparison(res, rows))
+    text = markdown(res, rows, os.path.relpath(out, os.path.dirname(os.path.abspath(md_path))), wall, cmd, sweep_dir)
+    return common.write_markdown(md_path, text + "\n" + comparison(res, rows, sweep_dir))
 
 
 def _sp(res, world, algos=ALGOS, base=BASE, levels=None, sizes=None):
@@ -462,7 +460,7 @@ def _sp(res, world, algos=ALGOS, base=BASE, levels=None, sizes=None):
                     levels=[x for x in (levels or c_levels) if x in c_levels])
 
 
-def comparison(res, rows):
+def comparison(res, rows, sweep_dir=None):
     """The comparison with the thesis: numbers from RES, explanations from the runs and models behind them."""
     full = [w for w in WORLDS if covered(res, w) == (SIZES, LEVELS)]
     if not full:
@@ -499,7 +497,7 @@ def comparison(res, rows):
                     f"({max(wl_ for wl_, _ in v.values()):.0f} s of wall time on this shared machine)."
                     for w, v in sorted(cost_rows.items()) if w >= 4096)
     killed = "".join(f" The {w}-rank run was killed at the per-point time limit before it finished." for w in
-                     sorted(failed_worlds()) if not covered(res, w)[1])
+                     sorted(failed_worlds(sweep_dir)) if not covered(res, w)[1])
     why = (" The thesis's explanation fits the simulation: the imbalance is the same at every world size while the "
            "inter-node tree, and so the communication, grows." if trend.startswith("shrinks") else "")
     ratios = [plv(x) / lv(x) for x in LEVELS[1:]]

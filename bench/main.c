@@ -47,7 +47,9 @@ static void list_params(const char *format)
     for (int i = 0; i < papcoll_param_count(); i++) {
         const char *name, *type, *def, *help;
         papcoll_param_info(i, &name, &type, &def, &help);
-        if (md) printf("| `%s` | %s | `%s` | %s |\n", name, type, def, help);
+        const char *alias = papcoll_param_alias(i);
+        if (md && alias) printf("| `%s` | %s | `%s` | %s Former name, still read: `%s`. |\n", name, type, def, help, alias);
+        else if (md) printf("| `%s` | %s | `%s` | %s |\n", name, type, def, help);
         else printf("%-24s %-7s default=%-8s %s\n", name, type, def, help);
     }
 }

@@ -68,6 +68,10 @@ int papcoll_param_count(void);
  * parameter i; returns MPI_ERR_ARG when i is out of range. */
 int papcoll_param_info(int i, const char **name, const char **type,
                        const char **default_value, const char **help);
+/* Former name of parameter i, still read from the environment and accepted
+ * by papcoll_set_param (e.g. PAPCOLL_CP_SEGSIZE for PAPCOLL_BCAST_CP_SEGSIZE),
+ * or NULL. */
+const char *papcoll_param_alias(int i);
 /* Current value of parameter `name` formatted as a string into buf. */
 int papcoll_param_value(const char *name, char *buf, int buflen);
 

@@ -1,10 +1,12 @@
 /*
  * papcoll.c - the public catalogue, parameter and status API (papcoll.h).
+ * The record of the last algorithm is per thread (MPI_THREAD_MULTIPLE).
  */
 #include "papcoll.h"
-#include "bcast/bcast.h"
-#include "params.h"
-#include "state.h"
+#include "coll/entry.h"
+#include "core/lock.h"
+#include "core/params.h"
+#include "core/state.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -15,42 +17,28 @@
 #define PC_FLAVOUR "native"
 #endif
 
-static const char *last_algorithm = "";
+static PC_THREAD_LOCAL const char *last_algorithm = "";
 
 void pc_set_last_algorithm(const char *name) { last_algorithm = name; }
 const char *papcoll_last_algorithm(void) { return last_algorithm; }
 const char *papcoll_version(void) { return PAPCOLL_VERSION_STRING " (" PC_FLAVOUR ")"; }
 
-/* The collectives and their tables. */
-static const pc_bcast_algorithm_t *table_of(const char *collective, int *n)
-{
-    if (collective && !strcmp(collective, "bcast")) {
-        *n = pc_bcast_algorithm_count;
-        return pc_bcast_algorithms;
-    }
-    *n = -1;
-    return NULL;
-}
-
 int papcoll_algorithm_count(const char *collective)
 {
-    int n;
-    table_of(collective, &n);
-    return n;
+    const pc_coll_t *coll = pc_coll_by_name(collective);
+    return coll ? coll->nalgorithms : -1;
 }
 
 const char *papcoll_algorithm_name(const char *collective, int i)
 {
-    int n;
-    const pc_bcast_algorithm_t *t = table_of(collective, &n);
-    return t && i >= 0 && i < n ? t[i].name : NULL;
+    const pc_coll_t *coll = pc_coll_by_name(collective);
+    return coll && i >= 0 && i < coll->nalgorithms ? coll->algorithms[i].name : NULL;
 }
 
 const char *papcoll_algorithm_description(const char *collective, int i)
 {
-    int n;
-    const pc_bcast_algorithm_t *t = table_of(collective, &n);
-    return t && i >= 0 && i < n ? t[i].description : NULL;
+    const pc_coll_t *coll = pc_coll_by_name(collective);
+    return coll && i >= 0 && i < coll->nalgorithms ? coll->algorithms[i].description : NULL;
 }
 
 int papcoll_set_param(const char *name, const char *value)
@@ -69,6 +57,11 @@ int papcoll_param_info(int i, const char **name, const char **type, const char *
     if (default_value) *default_value = d->default_value;
     if (help) *help = d->help;
     return MPI_SUCCESS;
+}
+
+const char *papcoll_param_alias(int i)
+{
+    return i >= 0 && i < pc_param_table_size ? pc_param_table[i].alias : NULL;
 }
 
 int papcoll_param_value(const char *name, char *buf, int buflen)

@@ -4,7 +4,7 @@
  * placement, checked against an independent computation; caching (the same
  * context twice) and many communicators created and freed.
  */
-#include "comm.h"
+#include "ctx/comm.h"
 #include <papcoll.h>
 
 #include <stdio.h>

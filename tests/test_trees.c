@@ -4,7 +4,7 @@
  * lists it as a child, every process is reached from the root exactly once,
  * and the height reported equals the deepest process found.
  */
-#include "tree.h"
+#include "sched/tree.h"
 
 #include <stdio.h>
 #include <stdlib.h>

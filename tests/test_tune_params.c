@@ -1,8 +1,8 @@
 /*
  * test_tune_params - the tune grammar and the parameter table, without MPI.
  */
-#include "params.h"
-#include "tune.h"
+#include "core/params.h"
+#include "select/tune.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,18 +10,30 @@
 
 #include "check.h"
 
-static const char *pick(const char *rules_text, size_t bytes, long p, long nodes, long ppn, int *rule_no)
+static const char *pick_in(const char *rules_text, const pc_select_input_t *in, int *rule_no)
 {
     char err[256];
     static char out[64];
     pc_tune_rules_t *r = pc_tune_compile(rules_text, err, sizeof err);
     if (!r) return "SYNTAX";
-    pc_select_input_t in = {"bcast", bytes, p, nodes, ppn};
     *rule_no = 0;
-    const char *a = pc_tune_match(r, &in, rule_no);
+    const char *a = pc_tune_match(r, in, rule_no);
     snprintf(out, sizeof out, "%s", a ? a : "NONE");
     pc_tune_free(r);
     return out;
+}
+
+static const char *pick(const char *rules_text, size_t bytes, long p, long nodes, long ppn, int *rule_no)
+{
+    pc_select_input_t in = {"bcast", bytes, p, nodes, ppn, PC_OP_NONE, 0, 0};
+    return pick_in(rules_text, &in, rule_no);
+}
+
+/* A reduction call: op kind, commutative, in place. */
+static const char *pick_op(const char *rules_text, pc_op_kind_t op, int commutative, int inplace, int *rule_no)
+{
+    pc_select_input_t in = {"reduce", 1024, 8, 2, 4, op, commutative, inplace};
+    return pick_in(rules_text, &in, rule_no);
 }
 
 int main(void)
@@ -36,16 +48,25 @@ int main(void)
     CHECK(!strcmp(pick(rules, 1 << 20, 3, 1, 3, &no), "chain") && no == 4, "p==3 chain");
     CHECK(!strcmp(pick(rules, 1 << 20, 100, 1, 4, &no), "native") && no == 6, "catch-all");
     CHECK(!strcmp(pick("bcast[bytes<1K]=linear", 4096, 4, 1, 4, &no), "NONE"), "no match");
+    /* reductions: op kind, commutative, inplace */
+    const char *red = "reduce[op=user,!commutative]=a; reduce[op==builtin,inplace]=b; reduce[commutative,op!=builtin]=c;"
+                      "reduce[!inplace]=d; bcast[commutative]=e; reduce=f";
+    CHECK(!strcmp(pick_op(red, PC_OP_USER, 0, 0, &no), "a") && no == 1, "user non-commutative");
+    CHECK(!strcmp(pick_op(red, PC_OP_BUILTIN, 1, 1, &no), "b") && no == 2, "builtin in place");
+    CHECK(!strcmp(pick_op(red, PC_OP_USER, 1, 1, &no), "c") && no == 3, "user commutative");
+    CHECK(!strcmp(pick_op(red, PC_OP_BUILTIN, 1, 0, &no), "d") && no == 4, "not in place");
+    CHECK(!strcmp(pick(red, 8, 2, 1, 2, &no), "NONE"), "bcast has no commutative op");
     /* resume after a rule */
     char err[256];
     pc_tune_rules_t *r = pc_tune_compile("bcast=a; bcast=b", err, sizeof err);
-    pc_select_input_t in = {"bcast", 1, 2, 1, 2};
+    pc_select_input_t in = {"bcast", 1, 2, 1, 2, PC_OP_NONE, 0, 0};
     no = 0;
     CHECK(!strcmp(pc_tune_match(r, &in, &no), "a") && no == 1, "first");
     CHECK(!strcmp(pc_tune_match(r, &in, &no), "b") && no == 2, "resume");
     CHECK(pc_tune_match(r, &in, &no) == NULL, "end");
     pc_tune_free(r);
     static const char *bad[] = {"bcast[bytes<=8X]=a", "bcast[foo<3]=a", "bcast[bytes=3]=a", "bcast[bytes<3=a",
+                                "reduce[op=sum]=a", "reduce[op<builtin]=a", "reduce[!bytes]=a", "reduce[!op]=a",
                                 "bcast binomial", "bcast=", "=a", "bcast=a bcast=b"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err[0] = '\0';
@@ -71,12 +92,17 @@ int main(void)
     /* parameter table: defaults parse, environment read, set/format round trip, bad values rejected */
     pc_params_t d;
     pc_params_load_defaults(&d);
-    CHECK(!strcmp(d.bcast, "auto") && d.segsize_max == (1 << 20) && d.log_level == PC_LOG_WARN, "defaults");
+    CHECK(!strcmp(d.bcast.algorithm, "auto") && !strcmp(d.reduce.algorithm, "auto") && d.segsize_max == (1 << 20) && d.log_level == PC_LOG_WARN, "defaults");
     setenv("PAPCOLL_BCAST_SEGSIZE", "32K", 1);
     setenv("PAPCOLL_LOG", "bogus", 1); /* warned and ignored */
+    setenv("PAPCOLL_CP_SEGSIZE", "4K", 1); /* former name of PAPCOLL_BCAST_CP_SEGSIZE */
     const pc_params_t *p = pc_params();
-    CHECK(p->bcast_segsize == 32768 && !strcmp(p->log, "warn"), "environment");
-    CHECK(pc_params_set("PAPCOLL_BCAST", "chain") == 0 && !strcmp(pc_params()->bcast, "chain"), "set string");
+    CHECK(p->bcast.segsize == 32768 && !strcmp(p->log, "warn"), "environment");
+    CHECK(p->bcast.cp_segsize == 4096, "alias read from the environment");
+    CHECK(pc_params_set("PAPCOLL_ARRIVAL_WINDOW", "0.5") == 0 && pc_params()->bcast.arrival_window == 0.5, "alias set");
+    CHECK(pc_params_set("PAPCOLL_BCAST", "chain") == 0 && !strcmp(pc_params()->bcast.algorithm, "chain"), "set string");
+    CHECK(pc_params_set("PAPCOLL_REDUCE_LOCK", "parallel") == 0 && pc_params_set("PAPCOLL_REDUCE_LOCK", "x") == -1,
+          "choices of a per-collective string");
     CHECK(pc_params_set("PAPCOLL_ALPHA", "abc") == -1 && pc_params_set("PAPCOLL_NOPE", "1") == -1, "rejects");
     CHECK(pc_params_set("PAPCOLL_LOG", "debug") == 0 && pc_params()->log_level == PC_LOG_DEBUG, "log level");
     CHECK(pc_params_set("PAPCOLL_PPN", "-2") == -1, "negative rejected");

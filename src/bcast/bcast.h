@@ -1,11 +1,12 @@
 /*
- * bcast.h - what every broadcast algorithm receives, and the algorithm list.
+ * bcast.h - the broadcast toolbox shared by its algorithms.
  *
- * bcast.c checks the arguments, gets the communicator's context, selects an
- * algorithm and hands it a pc_bcast_args_t.  Byte algorithms see a
- * contiguous buffer (the user's, or a packed copy when the datatype is not
- * contiguous); algorithms flagged PC_BCAST_WANTS_DATATYPE see the user's
- * buffer, count and datatype instead.
+ * bcast.c checks the arguments and hands the call to the entry path
+ * (coll/entry.h), which selects an algorithm from algorithms.list and calls
+ * it with a pc_call_t.  Broadcast is a byte collective: algorithms see a
+ * contiguous buffer (a->buf, a->bytes: the user's, or a packed copy when the
+ * datatype is not contiguous); algorithms flagged `datatype` in the list see
+ * the user's buffer, count and datatype instead.
  */
 #ifndef PC_BCAST_H
 #define PC_BCAST_H
@@ -13,37 +14,11 @@
 #include <mpi.h>
 #include <stddef.h>
 
-#include "../comm.h"
-#include "../params.h"
-#include "../tree.h"
+#include "coll/call.h"
+#include "sched/tree.h"
 
-typedef struct pc_bcast_args {
-    void *buf;                 /* bytes to broadcast (contiguous) */
-    size_t bytes;
-    int root;
-    pc_comm_t *ctx;
-    const pc_params_t *params;
-    void *user_buf;            /* the caller's arguments, for PC_BCAST_WANTS_DATATYPE */
-    int count;
-    MPI_Datatype datatype;
-} pc_bcast_args_t;
+#include "bcast_algorithms.h" /* generated from algorithms.list: pc_bcast_<name>() */
 
-typedef int (*pc_bcast_fn)(const pc_bcast_args_t *a);
-
-enum {
-    PC_BCAST_WANTS_DATATYPE = 1, /* gets the user's buffer, count and datatype */
-    PC_BCAST_HIERARCHICAL = 2    /* uses node leaders itself: not usable among node leaders */
-};
-
-typedef struct pc_bcast_algorithm {
-    const char *name;
-    pc_bcast_fn fn;
-    unsigned requirements;
-    const char *description;
-} pc_bcast_algorithm_t;
-
-extern const pc_bcast_algorithm_t pc_bcast_algorithms[];
-extern const int pc_bcast_algorithm_count;
 extern const char pc_bcast_default_rules[];
 
 /* Segment size for a pipeline of `stages` hops: PAPCOLL_BCAST_CHUNKS, else
@@ -53,7 +28,7 @@ extern const char pc_bcast_default_rules[];
 size_t pc_bcast_segsize(const pc_params_t *p, size_t bytes, int stages);
 
 /* Runs the segmented tree engine on a tree of the given shape. */
-int pc_bcast_tree(const pc_bcast_args_t *a, pc_tree_shape_t shape, int segmented, int nonblocking);
+int pc_bcast_tree(const pc_call_t *a, pc_tree_shape_t shape, int segmented, int nonblocking);
 
 /* The processes of one broadcast as the scatter and allgather phases see
  * them: group rank 0 holds the data; group rank i is communicator rank
@@ -67,7 +42,7 @@ typedef struct pc_bcast_group {
 } pc_bcast_group_t;
 
 /* The whole communicator as a group. */
-pc_bcast_group_t pc_bcast_whole(const pc_bcast_args_t *a);
+pc_bcast_group_t pc_bcast_whole(const pc_call_t *a);
 static inline int pc_group_rank(const pc_bcast_group_t *g, long i)
 {
     return g->ranks ? g->ranks[i] : (int)((i + g->root) % g->size);
@@ -75,9 +50,9 @@ static inline int pc_group_rank(const pc_bcast_group_t *g, long i)
 
 /* Binomial scatter of seed 002 / MPICH: afterwards group rank r holds
  * block r (blocks of ceil(bytes/size) bytes, the last ones shorter or empty). */
-int pc_bcast_scatter(const pc_bcast_args_t *a, const pc_bcast_group_t *g);
+int pc_bcast_scatter(const pc_call_t *a, const pc_bcast_group_t *g);
 /* Ring allgather of the scatter's blocks: size - 1 steps, one block each. */
-int pc_bcast_ring_allgather(const pc_bcast_args_t *a, const pc_bcast_group_t *g);
+int pc_bcast_ring_allgather(const pc_call_t *a, const pc_bcast_group_t *g);
 /* Byte range of block `block` of `nblocks` and of blocks [first, first+n). */
 size_t pc_block_offset(size_t bytes, int nblocks, long block);
 size_t pc_blocks_len(size_t bytes, int nblocks, long first, long n);
@@ -96,49 +71,29 @@ enum {
  * a binomial tree, whichever the alpha-beta model finds faster, or with
  * scatter + ring allgather for groups of at least PAPCOLL_ARRIVAL_SAG_MIN
  * processes and messages of at least PAPCOLL_ARRIVAL_SAG_BYTES. */
-int pc_group_serve(const pc_bcast_args_t *a, const int *members, int n);
+int pc_group_serve(const pc_call_t *a, const int *members, int n);
 /* Receiver: receives this call's header (hdr holds size + PC_HDR_FIXED
  * values) from the root or a group member, and checks its sequence number. */
-int pc_group_recv_header(const pc_bcast_args_t *a, long long *hdr, int *from);
+int pc_group_recv_header(const pc_call_t *a, long long *hdr, int *from);
 /* Receiver: takes part in the group broadcast described by hdr, received from `from`. */
-int pc_group_join(const pc_bcast_args_t *a, const long long *hdr, int from);
+int pc_group_join(const pc_call_t *a, const long long *hdr, int from);
 /* T = alpha + beta m: the model's time to send the message (PAPCOLL_ALPHA, _BETA). */
-double pc_arrival_T(const pc_bcast_args_t *a);
+double pc_arrival_T(const pc_call_t *a);
 /* Root: the batching window after a round's first arrival, in seconds:
  * PAPCOLL_ARRIVAL_WINDOW x T; 0 = serve at once. */
-double pc_arrival_window(const pc_bcast_args_t *a);
+double pc_arrival_window(const pc_call_t *a);
 /* One step of waiting until `until` (MPI_Wtime) while arrivals come in:
  * under SMPI a simulated sleep of at most 1 us, natively a short spin step
  * (MPI progress, sched_yield); callers loop and collect arrivals. */
-void pc_arrival_pause(const pc_bcast_args_t *a, double until);
+void pc_arrival_pause(const pc_call_t *a, double until);
 
-int pc_bcast_native(const pc_bcast_args_t *a);
-int pc_bcast_linear(const pc_bcast_args_t *a);
-int pc_bcast_chain(const pc_bcast_args_t *a);
-int pc_bcast_chain_pipelined(const pc_bcast_args_t *a);
-int pc_bcast_chain_pipelined_isend(const pc_bcast_args_t *a);
-int pc_bcast_binomial(const pc_bcast_args_t *a);
-int pc_bcast_bintree_pipelined(const pc_bcast_args_t *a);
-int pc_bcast_scatter_rdb_allgather(const pc_bcast_args_t *a);
-int pc_bcast_scatter_ring_allgather(const pc_bcast_args_t *a);
-int pc_bcast_arrival_b(const pc_bcast_args_t *a);
-int pc_bcast_arrival_nb(const pc_bcast_args_t *a);
-int pc_bcast_hier(const pc_bcast_args_t *a);
-int pc_bcast_hier_nobarrier(const pc_bcast_args_t *a);
-int pc_bcast_dynleader(const pc_bcast_args_t *a);
-int pc_bcast_cp_binomial(const pc_bcast_args_t *a);
-int pc_bcast_cp_chain(const pc_bcast_args_t *a);
-int pc_bcast_cp_rdb(const pc_bcast_args_t *a);
-int pc_bcast_cp_ring(const pc_bcast_args_t *a);
-int pc_bcast_multisender(const pc_bcast_args_t *a);
-int pc_bcast_arrival_dynleader(const pc_bcast_args_t *a);
 
 /* The dynamic-leader node tree (bcast_leader_tree.c): segsize 0 = whole
  * message per inter-node hop. */
-int pc_bcast_leader_tree(const pc_bcast_args_t *a, pc_tree_shape_t shape, size_t segsize);
+int pc_bcast_leader_tree(const pc_call_t *a, pc_tree_shape_t shape, size_t segsize);
 /* Competitive leaders + scatter and allgather among nodes (bcast_cp_allgather.c):
  * recursive doubling if rdb and the node count is a power of two, else ring. */
-int pc_bcast_cp_allgather(const pc_bcast_args_t *a, int rdb);
+int pc_bcast_cp_allgather(const pc_call_t *a, int rdb);
 
 /* Runs algorithm `name` (or "auto") on a contiguous buffer over another
  * communicator (hier: among node leaders).  Does not touch

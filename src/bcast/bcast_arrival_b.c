@@ -29,12 +29,12 @@
  * PAPCOLL_ARRIVAL_WINDOW (batching window, a fraction of T).
  * Source: seed 002 section 4, Fig. 5 (arrival_b).
  */
-#include "bcast.h"
-#include "../p2p.h"
+#include "bcast/bcast.h"
+#include "core/p2p.h"
 
 #include <stdlib.h>
 
-static int root(const pc_bcast_args_t *a)
+static int root(const pc_call_t *a)
 {
     int p = a->ctx->size, me = a->ctx->rank, waiting = p - 1, rc = MPI_SUCCESS, ndone, more;
     double window = pc_arrival_window(a);
@@ -76,7 +76,7 @@ out:
     return rc;
 }
 
-static int receiver(const pc_bcast_args_t *a)
+static int receiver(const pc_call_t *a)
 {
     unsigned long seq = a->ctx->seq;
     long long *hdr = malloc((size_t)(a->ctx->size + PC_HDR_FIXED) * sizeof *hdr);
@@ -88,7 +88,7 @@ static int receiver(const pc_bcast_args_t *a)
     return rc;
 }
 
-int pc_bcast_arrival_b(const pc_bcast_args_t *a)
+int pc_bcast_arrival_b(const pc_call_t *a)
 {
     return a->ctx->rank == a->root ? root(a) : receiver(a);
 }

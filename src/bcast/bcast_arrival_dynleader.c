@@ -20,9 +20,9 @@
  * depth), PAPCOLL_MAX_INFLIGHT, PAPCOLL_SHM_SIZE, PAPCOLL_SHM_CELL.
  * Source: seed 001 section 3.9.2, Fig. 3.23 ("Pat. Dyn. Lead."); seed 002 Fig. 5.
  */
-#include "node.h"
-#include "../p2p.h"
-#include "../tree_engine.h"
+#include "node/node.h"
+#include "core/p2p.h"
+#include "sched/tree_engine.h"
 
 #include <stdlib.h>
 
@@ -30,7 +30,7 @@ enum { HDR_SEQ, HDR_SEGSIZE, HDR_COUNT, HDR_FIXED }; /* then the successors */
 
 static int relay(const pc_node_call_t *nc, const long long *hdr, int from)
 {
-    const pc_bcast_args_t *a = nc->a;
+    const pc_call_t *a = nc->a;
     long long count = hdr[HDR_COUNT];
     int rc = MPI_SUCCESS, next = count > 0 ? (int)hdr[HDR_FIXED] : -1;
     if (next >= 0) { /* the successor gets {seq, segsize, count - 1, the rest} */
@@ -50,7 +50,7 @@ static int relay(const pc_node_call_t *nc, const long long *hdr, int from)
 
 static int root(const pc_node_call_t *nc)
 {
-    const pc_bcast_args_t *a = nc->a;
+    const pc_call_t *a = nc->a;
     int n = a->ctx->nnodes - 1, waiting = n, ndone, rc = MPI_SUCCESS;
     long long (*msg)[2] = malloc((size_t)(n + 1) * sizeof *msg);
     MPI_Request *req = malloc((size_t)(n + 1) * sizeof *req);
@@ -86,7 +86,7 @@ static int root(const pc_node_call_t *nc)
 
 static int leader(const pc_node_call_t *nc)
 {
-    const pc_bcast_args_t *a = nc->a;
+    const pc_call_t *a = nc->a;
     long long arrived[2] = {(long long)nc->seq, a->ctx->rank};
     long long *hdr = malloc((size_t)(a->ctx->nnodes + HDR_FIXED) * sizeof *hdr);
     if (!hdr) return MPI_ERR_NO_MEM;
@@ -104,7 +104,7 @@ static int leader(const pc_node_call_t *nc)
     return rc;
 }
 
-int pc_bcast_arrival_dynleader(const pc_bcast_args_t *a)
+int pc_bcast_arrival_dynleader(const pc_call_t *a)
 {
     pc_node_call_t nc;
     int rc = pc_node_begin(a, &nc);

@@ -73,8 +73,8 @@
  * Source: seed 002 section 4, Fig. 4 (arrival_nb) and Theorem 5; section 5
  * on non-blocking communication being made of small (eager) messages.
  */
-#include "bcast.h"
-#include "../p2p.h"
+#include "bcast/bcast.h"
+#include "core/p2p.h"
 
 #include <stdlib.h>
 
@@ -90,7 +90,7 @@ typedef struct root_state {
 
 /* Takes in the completed requests done[0..ndone-1]: ARRIVED messages (index
  * < p) and pushes (index >= p). */
-static int absorb(const pc_bcast_args_t *a, root_state_t *s, int ndone, const int *done)
+static int absorb(const pc_call_t *a, root_state_t *s, int ndone, const int *done)
 {
     for (int i = 0; i < ndone; i++) {
         int r = done[i];
@@ -115,16 +115,16 @@ static int absorb(const pc_bcast_args_t *a, root_state_t *s, int ndone, const in
 }
 
 /* Push slots of the root: messages up to PAPCOLL_ARRIVAL_PUSH_BYTES are pushed. */
-static int push_slots(const pc_bcast_args_t *a)
+static int push_slots(const pc_call_t *a)
 {
     const pc_params_t *pp = a->params;
-    if (a->bytes > pc_min_size(pp->arrival_push_bytes, PC_MAX_MSG) || pp->arrival_push_max <= 0) return 0;
-    return (int)pc_min_size((size_t)pp->arrival_push_max, (size_t)a->ctx->size);
+    if (a->bytes > pc_min_size(pp->bcast.arrival_push_bytes, PC_MAX_MSG) || pp->bcast.arrival_push_max <= 0) return 0;
+    return (int)pc_min_size((size_t)pp->bcast.arrival_push_max, (size_t)a->ctx->size);
 }
 
-static int may_push(const pc_bcast_args_t *a) { return push_slots(a) > 0; }
+static int may_push(const pc_call_t *a) { return push_slots(a) > 0; }
 
-static int root(const pc_bcast_args_t *a)
+static int root(const pc_call_t *a)
 {
     int p = a->ctx->size, me = a->ctx->rank, rc = MPI_SUCCESS, ndone, next = 1; /* push cursor (relative rank) */
     int slots = push_slots(a);
@@ -183,7 +183,7 @@ out:
     return rc;
 }
 
-static int receiver(const pc_bcast_args_t *a)
+static int receiver(const pc_call_t *a)
 {
     MPI_Comm comm = a->ctx->comm;
     unsigned long msg[2] = {a->ctx->seq, NEED};
@@ -209,7 +209,7 @@ out:
     return rc;
 }
 
-int pc_bcast_arrival_nb(const pc_bcast_args_t *a)
+int pc_bcast_arrival_nb(const pc_call_t *a)
 {
     return a->ctx->rank == a->root ? root(a) : receiver(a);
 }

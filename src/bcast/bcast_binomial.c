@@ -10,6 +10,6 @@
  * tree's competitive ratio grows as log p.
  * Source: seed 002 section 3; MPICH/Open MPI binomial.
  */
-#include "bcast.h"
+#include "bcast/bcast.h"
 
-int pc_bcast_binomial(const pc_bcast_args_t *a) { return pc_bcast_tree(a, PC_TREE_BINOMIAL, 0, 1); }
+int pc_bcast_binomial(const pc_call_t *a) { return pc_bcast_tree(a, PC_TREE_BINOMIAL, 0, 1); }

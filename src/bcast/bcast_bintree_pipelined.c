@@ -14,6 +14,6 @@
  * Late arrival: a late inner process stalls its subtree's pipeline.
  * Source: seed 004 MODE 5 ("pipelined binary tree with Isend").
  */
-#include "bcast.h"
+#include "bcast/bcast.h"
 
-int pc_bcast_bintree_pipelined(const pc_bcast_args_t *a) { return pc_bcast_tree(a, PC_TREE_BINARY, 1, 1); }
+int pc_bcast_bintree_pipelined(const pc_call_t *a) { return pc_bcast_tree(a, PC_TREE_BINARY, 1, 1); }

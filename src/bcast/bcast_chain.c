@@ -7,6 +7,6 @@
  * Late arrival: a late process delays everyone after it in the chain.
  * Source: seed 004 "ring" (MODE 2).
  */
-#include "bcast.h"
+#include "bcast/bcast.h"
 
-int pc_bcast_chain(const pc_bcast_args_t *a) { return pc_bcast_tree(a, PC_TREE_CHAIN, 0, 0); }
+int pc_bcast_chain(const pc_call_t *a) { return pc_bcast_tree(a, PC_TREE_CHAIN, 0, 0); }

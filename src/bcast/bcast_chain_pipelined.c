@@ -12,6 +12,6 @@
  * imbalance, yet best for large messages when everyone arrives together.
  * Source: seed 004 MODE 3 ("pipelined ring with Send"); seed 002 section 3.
  */
-#include "bcast.h"
+#include "bcast/bcast.h"
 
-int pc_bcast_chain_pipelined(const pc_bcast_args_t *a) { return pc_bcast_tree(a, PC_TREE_CHAIN, 1, 0); }
+int pc_bcast_chain_pipelined(const pc_call_t *a) { return pc_bcast_tree(a, PC_TREE_CHAIN, 1, 0); }

@@ -10,6 +10,6 @@
  * successor by up to PAPCOLL_MAX_INFLIGHT segments.
  * Source: seed 004 MODE 4 ("pipelined ring with Isend").
  */
-#include "bcast.h"
+#include "bcast/bcast.h"
 
-int pc_bcast_chain_pipelined_isend(const pc_bcast_args_t *a) { return pc_bcast_tree(a, PC_TREE_CHAIN, 1, 1); }
+int pc_bcast_chain_pipelined_isend(const pc_call_t *a) { return pc_bcast_tree(a, PC_TREE_CHAIN, 1, 1); }

@@ -23,8 +23,8 @@
  * The root's node already holds the message: nobody sends it blocks
  * (which also leaves the root's buffer untouched).
  */
-#include "node.h"
-#include "../p2p.h"
+#include "node/node.h"
+#include "core/p2p.h"
 
 #include <stdlib.h>
 
@@ -194,7 +194,7 @@ static int allgather(cp_t *e)
 
 static int lead(cp_t *e)
 {
-    const pc_bcast_args_t *a = e->nc.a;
+    const pc_call_t *a = e->nc.a;
     size_t cell = pc_shm_cell_size(e->nc.shm), chunk = cell * pc_shm_ncells(e->nc.shm);
     int srcs[2 * 32 + 2], rc = MPI_SUCCESS;
     e->leader = malloc((size_t)e->nnodes * sizeof *e->leader);
@@ -248,10 +248,10 @@ static int follow(cp_t *e)
     return rc;
 }
 
-int pc_bcast_cp_allgather(const pc_bcast_args_t *a, int rdb)
+int pc_bcast_cp_allgather(const pc_call_t *a, int rdb)
 {
     const pc_comm_t *c = a->ctx;
-    if (a->bytes <= a->params->cp_noseg_max || c->nnodes == 1) /* seed 000: short messages by the binomial tree */
+    if (a->bytes <= a->params->bcast.cp_noseg_max || c->nnodes == 1) /* seed 000: short messages by the binomial tree */
         return pc_bcast_leader_tree(a, PC_TREE_BINOMIAL, 0);
     cp_t e = {0};
     int rc = pc_node_begin(a, &e.nc);

@@ -18,10 +18,10 @@
  * leaders, seed 000's P baseline).
  * Source: seed 000 sections 2-3 (CP method, CP-BT; Figs. 5-7).
  */
-#include "bcast.h"
+#include "bcast/bcast.h"
 
-int pc_bcast_cp_binomial(const pc_bcast_args_t *a)
+int pc_bcast_cp_binomial(const pc_call_t *a)
 {
-    size_t seg = a->bytes <= a->params->cp_noseg_max ? 0 : a->params->cp_segsize;
+    size_t seg = a->bytes <= a->params->bcast.cp_noseg_max ? 0 : a->params->bcast.cp_segsize;
     return pc_bcast_leader_tree(a, PC_TREE_BINOMIAL, seg);
 }

@@ -24,10 +24,10 @@
  * Source: seed 000's CP method (sections 2-3) applied to seed 002's
  * pipelined chain (section 3) among nodes.
  */
-#include "bcast.h"
+#include "bcast/bcast.h"
 
-int pc_bcast_cp_chain(const pc_bcast_args_t *a)
+int pc_bcast_cp_chain(const pc_call_t *a)
 {
-    if (a->bytes <= a->params->cp_noseg_max) return pc_bcast_leader_tree(a, PC_TREE_BINOMIAL, 0);
-    return pc_bcast_leader_tree(a, PC_TREE_CHAIN, a->params->cp_segsize);
+    if (a->bytes <= a->params->bcast.cp_noseg_max) return pc_bcast_leader_tree(a, PC_TREE_BINOMIAL, 0);
+    return pc_bcast_leader_tree(a, PC_TREE_CHAIN, a->params->bcast.cp_segsize);
 }

@@ -21,6 +21,6 @@
  * PAPCOLL_CP_LEADER (fixed: lowest-rank leaders, seed 000's P baseline).
  * Source: seed 000 section 3 and Fig. 7 (CP-RingAAS; Figs. 16-17).
  */
-#include "bcast.h"
+#include "bcast/bcast.h"
 
-int pc_bcast_cp_ring(const pc_bcast_args_t *a) { return pc_bcast_cp_allgather(a, 0); }
+int pc_bcast_cp_ring(const pc_call_t *a) { return pc_bcast_cp_allgather(a, 0); }

@@ -23,6 +23,6 @@
  * PAPCOLL_CP_LEADER (fixed: lowest-rank leaders).
  * Source: seed 001 section 3.7.2, Figs. 3.16-3.17 (dynamic leader broadcast).
  */
-#include "bcast.h"
+#include "bcast/bcast.h"
 
-int pc_bcast_dynleader(const pc_bcast_args_t *a) { return pc_bcast_leader_tree(a, PC_TREE_BINOMIAL, 0); }
+int pc_bcast_dynleader(const pc_call_t *a) { return pc_bcast_leader_tree(a, PC_TREE_BINOMIAL, 0); }

@@ -29,9 +29,9 @@
  * Source: seed 002 section 4 ("sub-group broadcast": header with the list of
  * receivers, then linear-p or scatter-allgather, whichever is faster on the platform).
  */
-#include "bcast.h"
-#include "../p2p.h"
-#include "../tree_engine.h"
+#include "bcast/bcast.h"
+#include "core/p2p.h"
+#include "sched/tree_engine.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -43,7 +43,7 @@ static int send_header(const long long *hdr, long long count, int dst, MPI_Comm 
 }
 
 /* Relays the data along the chain of hdr's successors, receiving from `from` (-1 at the root). */
-static int chain(const pc_bcast_args_t *a, const long long *hdr, int from)
+static int chain(const pc_call_t *a, const long long *hdr, int from)
 {
     MPI_Comm comm = a->ctx->comm;
     long long count = hdr[PC_HDR_COUNT];
@@ -68,7 +68,7 @@ static int chain(const pc_bcast_args_t *a, const long long *hdr, int from)
  * `from`.  The root (from == -1) is not in the list: its only child is the
  * first member, which gets the whole list, so the root sends the message
  * once per group, as in the chain. */
-static int tree(const pc_bcast_args_t *a, const long long *hdr, int from)
+static int tree(const pc_call_t *a, const long long *hdr, int from)
 {
     MPI_Comm comm = a->ctx->comm;
     int L = (int)hdr[PC_HDR_COUNT], rc = MPI_SUCCESS, nc = 0, height = 0;
@@ -108,7 +108,7 @@ out:
 }
 
 /* Scatter + ring allgather among hdr's group (root first). */
-static int sag(const pc_bcast_args_t *a, const long long *hdr)
+static int sag(const pc_call_t *a, const long long *hdr)
 {
     int g = (int)hdr[PC_HDR_COUNT], me = -1, rc = MPI_SUCCESS;
     int *ranks = malloc((size_t)g * sizeof *ranks);
@@ -136,10 +136,10 @@ out:
 }
 
 /* The group broadcast the root uses for n members (see the file comment). */
-static int group_kind(const pc_bcast_args_t *a, int n, size_t *segsize)
+static int group_kind(const pc_call_t *a, int n, size_t *segsize)
 {
     const pc_params_t *pp = a->params;
-    if (pp->arrival_sag_min > 0 && n + 1 >= pp->arrival_sag_min && a->bytes >= pp->arrival_sag_bytes) {
+    if (pp->bcast.arrival_sag_min > 0 && n + 1 >= pp->bcast.arrival_sag_min && a->bytes >= pp->bcast.arrival_sag_bytes) {
         *segsize = 0;
         return PC_GROUP_SAG;
     }
@@ -153,7 +153,7 @@ static int group_kind(const pc_bcast_args_t *a, int n, size_t *segsize)
     return tree < chain ? PC_GROUP_TREE : PC_GROUP_CHAIN;
 }
 
-int pc_group_serve(const pc_bcast_args_t *a, const int *members, int n)
+int pc_group_serve(const pc_call_t *a, const int *members, int n)
 {
     size_t segsize;
     int kind = group_kind(a, n, &segsize), self = kind == PC_GROUP_SAG; /* sag lists the root first */
@@ -170,7 +170,7 @@ int pc_group_serve(const pc_bcast_args_t *a, const int *members, int n)
     return rc;
 }
 
-int pc_group_recv_header(const pc_bcast_args_t *a, long long *hdr, int *from)
+int pc_group_recv_header(const pc_call_t *a, long long *hdr, int *from)
 {
     /* The header comes from the root or from a member of my group; only this
      * call's header can be addressed to me now (the next call's needs my next
@@ -183,7 +183,7 @@ int pc_group_recv_header(const pc_bcast_args_t *a, long long *hdr, int *from)
     return rc;
 }
 
-int pc_group_join(const pc_bcast_args_t *a, const long long *hdr, int from)
+int pc_group_join(const pc_call_t *a, const long long *hdr, int from)
 {
     switch (hdr[PC_HDR_KIND]) {
     case PC_GROUP_CHAIN: return chain(a, hdr, from);
@@ -193,17 +193,17 @@ int pc_group_join(const pc_bcast_args_t *a, const long long *hdr, int from)
     }
 }
 
-double pc_arrival_T(const pc_bcast_args_t *a)
+double pc_arrival_T(const pc_call_t *a)
 {
     return a->params->alpha + a->params->beta * (double)a->bytes;
 }
 
-double pc_arrival_window(const pc_bcast_args_t *a)
+double pc_arrival_window(const pc_call_t *a)
 {
-    return a->params->arrival_window > 0 ? a->params->arrival_window * pc_arrival_T(a) : 0;
+    return a->params->bcast.arrival_window > 0 ? a->params->bcast.arrival_window * pc_arrival_T(a) : 0;
 }
 
-void pc_arrival_pause(const pc_bcast_args_t *a, double until)
+void pc_arrival_pause(const pc_call_t *a, double until)
 {
 #ifdef PAPCOLL_SMPI
     (void)a;

@@ -18,10 +18,10 @@
  * Source: seed 001 section 2.3, Fig. 2.1 (universal hierarchical algorithm);
  * section 3.7.2 (the naive hierarchical baseline with barriers).
  */
-#include "node.h"
-#include "../p2p.h"
+#include "node/node.h"
+#include "core/p2p.h"
 
-int pc_bcast_hier(const pc_bcast_args_t *a)
+int pc_bcast_hier(const pc_call_t *a)
 {
     pc_node_call_t nc;
     int rc = pc_node_begin(a, &nc);
@@ -36,7 +36,7 @@ int pc_bcast_hier(const pc_bcast_args_t *a)
         pc_shm_barrier(nc.shm);
         int has_read = on_root_node && is_leader && !is_root;
         if (has_read) pc_shm_get_pieces(nc.shm, nc.seq, a->buf, a->bytes, first, last);
-        if (is_leader) rc = pc_bcast_bytes_on(a->params->bcast_inter, (char *)a->buf + off, len, nc.root_node, c->leaders);
+        if (is_leader) rc = pc_bcast_bytes_on(a->params->bcast.inter, (char *)a->buf + off, len, nc.root_node, c->leaders);
         if (is_leader && !on_root_node) pc_node_copy_in(&nc, first, last);
         pc_shm_barrier(nc.shm); /* reached even after an error: the node must not hang */
         if (!is_root && !has_read && !(is_leader && !on_root_node))

@@ -19,9 +19,9 @@
  * Parameters: PAPCOLL_BCAST_INTER, PAPCOLL_SHM_SIZE, PAPCOLL_SHM_CELL.
  * Source: seed 001 section 3.7.2 ("intra-node optimized" broadcast).
  */
-#include "node.h"
+#include "node/node.h"
 
-int pc_bcast_hier_nobarrier(const pc_bcast_args_t *a)
+int pc_bcast_hier_nobarrier(const pc_call_t *a)
 {
     pc_node_call_t nc;
     int rc = pc_node_begin(a, &nc);
@@ -30,7 +30,7 @@ int pc_bcast_hier_nobarrier(const pc_bcast_args_t *a)
     int is_root = c->rank == a->root, is_leader = c->node_rank == 0, on_root_node = c->my_node == nc.root_node;
     if (is_root) pc_node_copy_in(&nc, 0, nc.npieces);
     else if (on_root_node || !is_leader) pc_node_copy_out(&nc);
-    if (is_leader) rc = pc_bcast_bytes_on(a->params->bcast_inter, a->buf, a->bytes, nc.root_node, c->leaders);
+    if (is_leader) rc = pc_bcast_bytes_on(a->params->bcast.inter, a->buf, a->bytes, nc.root_node, c->leaders);
     if (is_leader && !on_root_node) pc_node_copy_in(&nc, 0, nc.npieces); /* even after an error: nobody hangs */
     return rc;
 }

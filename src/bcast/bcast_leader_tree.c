@@ -19,8 +19,8 @@
  * Intra-node copies of segment s overlap the inter-node transfer of s+1
  * (seed 000's CP); with one segment it is seed 001's Fig. 3.16.
  */
-#include "node.h"
-#include "../p2p.h"
+#include "node/node.h"
+#include "core/p2p.h"
 
 #include <stdlib.h>
 
@@ -117,7 +117,7 @@ static int finished(const engine_t *e)
 
 static int lead(engine_t *e)
 {
-    const pc_bcast_args_t *a = e->nc.a;
+    const pc_call_t *a = e->nc.a;
     pc_tree_t tree = {0};
     long long ready[2], request[3] = {(long long)e->nc.seq, a->ctx->rank, a->ctx->my_node};
     MPI_Request ready_req = MPI_REQUEST_NULL, request_req = MPI_REQUEST_NULL;
@@ -183,7 +183,7 @@ static int follow(const pc_node_call_t *nc)
     return on_root_node ? MPI_SUCCESS : pc_leader_ready_wait(nc, ready, &req, &leader);
 }
 
-int pc_bcast_leader_tree(const pc_bcast_args_t *a, pc_tree_shape_t shape, size_t segsize)
+int pc_bcast_leader_tree(const pc_call_t *a, pc_tree_shape_t shape, size_t segsize)
 {
     engine_t e = {0};
     e.shape = shape;

@@ -12,6 +12,6 @@
  * under imbalance (it is the base of arrival_b).
  * Source: seed 004 "naive" (MODE 1); seed 002 section 3 (flat tree).
  */
-#include "bcast.h"
+#include "bcast/bcast.h"
 
-int pc_bcast_linear(const pc_bcast_args_t *a) { return pc_bcast_tree(a, PC_TREE_FLAT, 0, 0); }
+int pc_bcast_linear(const pc_call_t *a) { return pc_bcast_tree(a, PC_TREE_FLAT, 0, 0); }

@@ -18,8 +18,8 @@
  * Source: seed 001 section 2.3.2 (multi-sender inter-node communication:
  * pipelined binomial broadcast, each sender one segment of the buffer).
  */
-#include "node.h"
-#include "../p2p.h"
+#include "node/node.h"
+#include "core/p2p.h"
 
 #include <stdlib.h>
 
@@ -79,7 +79,7 @@ static int forward(const pc_node_call_t *nc, const pc_tree_t *t, size_t first, s
     return rc;
 }
 
-int pc_bcast_multisender(const pc_bcast_args_t *a)
+int pc_bcast_multisender(const pc_call_t *a)
 {
     pc_node_call_t nc;
     pc_tree_t tree = {0};

@@ -7,9 +7,9 @@
  * Cost and late-arrival behaviour: those of the library's choice.
  * Source: none (baseline of every seed).
  */
-#include "bcast.h"
+#include "bcast/bcast.h"
 
-int pc_bcast_native(const pc_bcast_args_t *a)
+int pc_bcast_native(const pc_call_t *a)
 {
     return PMPI_Bcast(a->user_buf, a->count, a->datatype, a->root, a->ctx->comm);
 }

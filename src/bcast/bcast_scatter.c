@@ -11,10 +11,10 @@
  * (g-1) alpha + ((g-1)/g) m beta.
  * Source: MPICH MPII_Scatter_for_bcast; seed 002 section 3 ("scatter").
  */
-#include "bcast.h"
-#include "../p2p.h"
+#include "bcast/bcast.h"
+#include "core/p2p.h"
 
-pc_bcast_group_t pc_bcast_whole(const pc_bcast_args_t *a)
+pc_bcast_group_t pc_bcast_whole(const pc_call_t *a)
 {
     int p = a->ctx->size;
     return (pc_bcast_group_t){.size = p, .me = (a->ctx->rank - a->root + p) % p, .root = a->root,
@@ -32,7 +32,7 @@ size_t pc_blocks_len(size_t bytes, int nblocks, long first, long n)
     return pc_block_offset(bytes, nblocks, first + n) - pc_block_offset(bytes, nblocks, first);
 }
 
-int pc_bcast_scatter(const pc_bcast_args_t *a, const pc_bcast_group_t *g)
+int pc_bcast_scatter(const pc_call_t *a, const pc_bcast_group_t *g)
 {
     int p = g->size, rel = g->me, rc = MPI_SUCCESS;
     MPI_Comm comm = a->ctx->comm;
@@ -57,7 +57,7 @@ int pc_bcast_scatter(const pc_bcast_args_t *a, const pc_bcast_group_t *g)
     return rc;
 }
 
-int pc_bcast_ring_allgather(const pc_bcast_args_t *a, const pc_bcast_group_t *g)
+int pc_bcast_ring_allgather(const pc_call_t *a, const pc_bcast_group_t *g)
 {
     int p = g->size, rel = g->me, rc = MPI_SUCCESS;
     int right = pc_group_rank(g, (rel + 1) % p), left = pc_group_rank(g, (rel - 1 + p) % p);

@@ -14,12 +14,12 @@
  * Source: seed 002 section 3; MPICH bcast_intra_scatter_recursive_doubling_allgather;
  * seed 000's RDAAS.
  */
-#include "bcast.h"
-#include "../p2p.h"
+#include "bcast/bcast.h"
+#include "core/p2p.h"
 
 /* Processes of my aligned group that had a partner at step `mask` already
  * hold the partner group's blocks; pass them to the others by halving. */
-static int fill_missing(const pc_bcast_args_t *a, int rel, long mask, int log_mask, long my_root)
+static int fill_missing(const pc_call_t *a, int rel, long mask, int log_mask, long my_root)
 {
     int p = a->ctx->size, rc = MPI_SUCCESS;
     long completed = p - my_root - mask; /* processes of the partner group that exist */
@@ -39,7 +39,7 @@ static int fill_missing(const pc_bcast_args_t *a, int rel, long mask, int log_ma
     return rc;
 }
 
-int pc_bcast_scatter_rdb_allgather(const pc_bcast_args_t *a)
+int pc_bcast_scatter_rdb_allgather(const pc_call_t *a)
 {
     int p = a->ctx->size, rel = (a->ctx->rank - a->root + p) % p;
     pc_bcast_group_t g = pc_bcast_whole(a);

@@ -12,10 +12,10 @@
  * Source: seed 002 section 3 (scatter-allgather); MPICH
  * bcast_intra_scatter_ring_allgather; seed 000's RingAAS.
  */
-#include "bcast.h"
-#include "../p2p.h"
+#include "bcast/bcast.h"
+#include "core/p2p.h"
 
-int pc_bcast_scatter_ring_allgather(const pc_bcast_args_t *a)
+int pc_bcast_scatter_ring_allgather(const pc_call_t *a)
 {
     pc_bcast_group_t g = pc_bcast_whole(a);
     int rc = pc_bcast_scatter(a, &g);

@@ -2,17 +2,17 @@
  * bcast_tree_common.c - segment size model and the glue from a tree shape to
  * the segmented tree engine, shared by the tree-shaped broadcasts.
  */
-#include "bcast.h"
-#include "../tree_engine.h"
-#include "../p2p.h"
+#include "bcast/bcast.h"
+#include "sched/tree_engine.h"
+#include "core/p2p.h"
 
 #include <math.h>
 
 size_t pc_bcast_segsize(const pc_params_t *p, size_t bytes, int stages)
 {
     if (bytes == 0) return 0;
-    if (p->bcast_chunks > 0) return (bytes + (size_t)p->bcast_chunks - 1) / (size_t)p->bcast_chunks;
-    if (p->bcast_segsize > 0) return p->bcast_segsize;
+    if (p->bcast.chunks > 0) return (bytes + (size_t)p->bcast.chunks - 1) / (size_t)p->bcast.chunks;
+    if (p->bcast.segsize > 0) return p->bcast.segsize;
     double k = stages > 1 && p->alpha > 0 ? sqrt((double)bytes * (stages - 1) * p->beta / p->alpha) : 1.0;
     if (k < 1) k = 1;
     size_t seg = (size_t)ceil((double)bytes / k);
@@ -21,7 +21,7 @@ size_t pc_bcast_segsize(const pc_params_t *p, size_t bytes, int stages)
     return seg;
 }
 
-int pc_bcast_tree(const pc_bcast_args_t *a, pc_tree_shape_t shape, int segmented, int nonblocking)
+int pc_bcast_tree(const pc_call_t *a, pc_tree_shape_t shape, int segmented, int nonblocking)
 {
     pc_tree_t tree;
     if (pc_tree_build(&tree, shape, 2, a->ctx->rank, a->ctx->size, a->root)) return MPI_ERR_NO_MEM;

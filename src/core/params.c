@@ -1,7 +1,10 @@
 /*
  * params.c - the parameter table and its parsing (see params.h).
  */
-#include "params.h"
+#include "core/params.h"
+#include "core/lock.h"
+
+#include <stdatomic.h>
 
 #include <ctype.h>
 #include <errno.h>
@@ -13,57 +16,77 @@
 #define FIELD(f) offsetof(pc_params_t, f)
 
 const pc_param_def_t pc_param_table[] = {
-    {"PAPCOLL_BCAST", PC_PARAM_STRING, "auto", FIELD(bcast), NULL,
-     "Broadcast algorithm: a name from `papcoll-bench --list`, or auto (tune rules, then built-in rules)."},
-    {"PAPCOLL_TUNE", PC_PARAM_STRING, "", FIELD(tune), NULL,
+    /* ---- every collective ---- */
+    {"PAPCOLL_TUNE", NULL, PC_PARAM_STRING, "", FIELD(tune), NULL,
      "Selection rules tried before the built-in ones, e.g. `bcast[bytes<=8K]=binomial; bcast=scatter_ring_allgather` (docs/tuning.md)."},
-    {"PAPCOLL_BCAST_SEGSIZE", PC_PARAM_SIZE, "0", FIELD(bcast_segsize), NULL,
-     "Segment size of the pipelined broadcasts; 0 derives it from the alpha-beta model."},
-    {"PAPCOLL_BCAST_CHUNKS", PC_PARAM_LONG, "0", FIELD(bcast_chunks), NULL,
-     "Number of segments of the pipelined broadcasts (seed 004's -c); overrides PAPCOLL_BCAST_SEGSIZE when > 0."},
-    {"PAPCOLL_SEGSIZE_MIN", PC_PARAM_SIZE, "1K", FIELD(segsize_min), NULL,
+    {"PAPCOLL_SEGSIZE_MIN", NULL, PC_PARAM_SIZE, "1K", FIELD(segsize_min), NULL,
      "Smallest segment the alpha-beta model may choose."},
-    {"PAPCOLL_SEGSIZE_MAX", PC_PARAM_SIZE, "1M", FIELD(segsize_max), NULL,
+    {"PAPCOLL_SEGSIZE_MAX", NULL, PC_PARAM_SIZE, "1M", FIELD(segsize_max), NULL,
      "Largest segment the alpha-beta model may choose."},
-    {"PAPCOLL_ALPHA", PC_PARAM_DOUBLE, "2e-6", FIELD(alpha), NULL,
+    {"PAPCOLL_ALPHA", NULL, PC_PARAM_DOUBLE, "2e-6", FIELD(alpha), NULL,
      "Model latency per message, seconds (Hockney alpha)."},
-    {"PAPCOLL_BETA", PC_PARAM_DOUBLE, "2e-10", FIELD(beta), NULL,
+    {"PAPCOLL_BETA", NULL, PC_PARAM_DOUBLE, "2e-10", FIELD(beta), NULL,
      "Model time per byte, seconds (Hockney beta; 2e-10 = 5 GB/s)."},
-    {"PAPCOLL_MAX_INFLIGHT", PC_PARAM_LONG, "8", FIELD(max_inflight), NULL,
+    {"PAPCOLL_MAX_INFLIGHT", NULL, PC_PARAM_LONG, "8", FIELD(max_inflight), NULL,
      "Nonblocking segments in flight per peer in pipelined algorithms (bounds what a late receiver is sent)."},
-    {"PAPCOLL_ARRIVAL_PUSH_MAX", PC_PARAM_LONG, "2", FIELD(arrival_push_max), NULL,
-     "arrival_nb: pushes (whole-message MPI_Isend to a receiver that has not arrived yet) incomplete at once; the root also pushes at most one message per model time T = alpha + beta m; 0 disables pushing."},
-    {"PAPCOLL_ARRIVAL_PUSH_BYTES", PC_PARAM_SIZE, "32K", FIELD(arrival_push_bytes), NULL,
-     "arrival_nb: largest message pushed; keep it below the MPI library's eager limit (SMPI detaches sends smaller than smpi/send-is-detached-thresh, 65536; Open MPI btl_tcp_eager_limit 64K with headers, btl_vader_eager_limit 4K) or a push only moves when its receiver arrives."},
-    {"PAPCOLL_ARRIVAL_SAG_MIN", PC_PARAM_LONG, "0", FIELD(arrival_sag_min), NULL,
-     "arrival_b/arrival_nb: groups of at least this many processes (root included) are served by binomial scatter + ring allgather instead of a pipelined chain or binomial tree; 0 = never."},
-    {"PAPCOLL_ARRIVAL_SAG_BYTES", PC_PARAM_SIZE, "256K", FIELD(arrival_sag_bytes), NULL,
-     "arrival_b/arrival_nb: smallest message for which PAPCOLL_ARRIVAL_SAG_MIN applies."},
-    {"PAPCOLL_ARRIVAL_WINDOW", PC_PARAM_DOUBLE, "0", FIELD(arrival_window), NULL,
-     "arrival_b/arrival_nb: after the first arrival of a round the root waits up to this fraction of T (model time to send the message, alpha + beta m) for more arrivals; 0 serves at once."},
-    {"PAPCOLL_PPN", PC_PARAM_LONG, "0", FIELD(ppn), NULL,
+    {"PAPCOLL_PPN", NULL, PC_PARAM_LONG, "0", FIELD(ppn), NULL,
      "Group processes into virtual nodes of k consecutive MPI_COMM_WORLD ranks; 0 uses the real node (MPI_COMM_TYPE_SHARED)."},
-    {"PAPCOLL_SHM_SIZE", PC_PARAM_SIZE, "2M", FIELD(shm_size), NULL,
+    {"PAPCOLL_SHM_SIZE", NULL, PC_PARAM_SIZE, "2M", FIELD(shm_size), NULL,
      "Shared-memory ring per communicator and node (hierarchical algorithms); larger messages are pipelined through it, and a node's writer then waits for its slowest reader."},
-    {"PAPCOLL_SHM_CELL", PC_PARAM_SIZE, "32K", FIELD(shm_cell), NULL,
+    {"PAPCOLL_SHM_CELL", NULL, PC_PARAM_SIZE, "32K", FIELD(shm_cell), NULL,
      "Cell (piece) size of the shared-memory ring: the granularity of intra-node copies (32K: best of 16K-128K for cp_chain at 1 MiB, simulated 16x16 ib-ddr)."},
-    {"PAPCOLL_SIM_MEMBW", PC_PARAM_SIZE, "5G", FIELD(sim_membw), NULL,
+    {"PAPCOLL_SIM_MEMBW", NULL, PC_PARAM_SIZE, "5G", FIELD(sim_membw), NULL,
      "Under SimGrid SMPI only: memory bandwidth (bytes/s) charged for every copy into or out of shared memory."},
-    {"PAPCOLL_BCAST_INTER", PC_PARAM_STRING, "binomial", FIELD(bcast_inter), NULL,
-     "Broadcast among node leaders in hier and hier_nobarrier: any flat algorithm name, native, or auto."},
-    {"PAPCOLL_CP_SEGSIZE", PC_PARAM_SIZE, "8K", FIELD(cp_segsize), NULL,
-     "Inter-node segment of the competitive pipelined broadcasts cp_binomial and cp_chain (8K: best of 4K-64K at 256K-1M, simulated 16x16 ib-ddr with SMPI's default bandwidth factors; sweep a real cluster)."},
-    {"PAPCOLL_CP_NOSEG_MAX", PC_PARAM_SIZE, "16K", FIELD(cp_noseg_max), NULL,
-     "cp_* broadcasts send messages up to this size unsegmented (seed 000 Fig. 7)."},
-    {"PAPCOLL_CP_LEADER", PC_PARAM_STRING, "first", FIELD(cp_leader), "first|fixed",
-     "Node leaders of cp_binomial, cp_chain, cp_rdb, cp_ring, dynleader: first = the first process to arrive (seed 000's competitive CP); fixed = the lowest rank of each node (seed 000's P baselines)."},
-    {"PAPCOLL_LOG", PC_PARAM_STRING, "warn", FIELD(log), "off|warn|info|debug",
+    {"PAPCOLL_REPRODUCIBLE", NULL, PC_PARAM_LONG, "0", FIELD(reproducible), "0|1",
+     "1: reductions combine contributions in an order fixed by ranks, never by arrival, so floating-point results do not depend on timing (the dynamic-leader and shared-memory reductions then wait for their predecessors in that order); 0 (default): algorithms that combine in arrival order may give results that differ in the last bits from run to run for non-associative (floating-point) ops."},
+    {"PAPCOLL_LOG", NULL, PC_PARAM_STRING, "warn", FIELD(log), "off|warn|info|debug",
      "Logging to stderr: debug prints one line per call (collective, bytes, p, algorithm, why)."},
+    /* ---- broadcast ---- */
+    {"PAPCOLL_BCAST", NULL, PC_PARAM_STRING, "auto", FIELD(bcast.algorithm), NULL,
+     "Broadcast algorithm: a name from `papcoll-bench --list`, or auto (tune rules, then built-in rules)."},
+    {"PAPCOLL_BCAST_SEGSIZE", NULL, PC_PARAM_SIZE, "0", FIELD(bcast.segsize), NULL,
+     "Segment size of the pipelined broadcasts; 0 derives it from the alpha-beta model."},
+    {"PAPCOLL_BCAST_CHUNKS", NULL, PC_PARAM_LONG, "0", FIELD(bcast.chunks), NULL,
+     "Number of segments of the pipelined broadcasts (seed 004's -c); overrides PAPCOLL_BCAST_SEGSIZE when > 0."},
+    {"PAPCOLL_BCAST_ARRIVAL_PUSH_MAX", "PAPCOLL_ARRIVAL_PUSH_MAX", PC_PARAM_LONG, "2", FIELD(bcast.arrival_push_max), NULL,
+     "arrival_nb: pushes (whole-message MPI_Isend to a receiver that has not arrived yet) incomplete at once; the root also pushes at most one message per model time T = alpha + beta m; 0 disables pushing."},
+    {"PAPCOLL_BCAST_ARRIVAL_PUSH_BYTES", "PAPCOLL_ARRIVAL_PUSH_BYTES", PC_PARAM_SIZE, "32K", FIELD(bcast.arrival_push_bytes), NULL,
+     "arrival_nb: largest message pushed; keep it below the MPI library's eager limit (SMPI detaches sends smaller than smpi/send-is-detached-thresh, 65536; Open MPI btl_tcp_eager_limit 64K with headers, btl_vader_eager_limit 4K) or a push only moves when its receiver arrives."},
+    {"PAPCOLL_BCAST_ARRIVAL_SAG_MIN", "PAPCOLL_ARRIVAL_SAG_MIN", PC_PARAM_LONG, "0", FIELD(bcast.arrival_sag_min), NULL,
+     "arrival_b/arrival_nb: groups of at least this many processes (root included) are served by binomial scatter + ring allgather instead of a pipelined chain or binomial tree; 0 = never."},
+    {"PAPCOLL_BCAST_ARRIVAL_SAG_BYTES", "PAPCOLL_ARRIVAL_SAG_BYTES", PC_PARAM_SIZE, "256K", FIELD(bcast.arrival_sag_bytes), NULL,
+     "arrival_b/arrival_nb: smallest message for which PAPCOLL_ARRIVAL_SAG_MIN applies."},
+    {"PAPCOLL_BCAST_ARRIVAL_WINDOW", "PAPCOLL_ARRIVAL_WINDOW", PC_PARAM_DOUBLE, "0", FIELD(bcast.arrival_window), NULL,
+     "arrival_b/arrival_nb: after the first arrival of a round the root waits up to this fraction of T (model time to send the message, alpha + beta m) for more arrivals; 0 serves at once."},
+    {"PAPCOLL_BCAST_INTER", NULL, PC_PARAM_STRING, "binomial", FIELD(bcast.inter), NULL,
+     "Broadcast among node leaders in hier and hier_nobarrier: any flat algorithm name, native, or auto."},
+    {"PAPCOLL_BCAST_CP_SEGSIZE", "PAPCOLL_CP_SEGSIZE", PC_PARAM_SIZE, "8K", FIELD(bcast.cp_segsize), NULL,
+     "Inter-node segment of the competitive pipelined broadcasts cp_binomial and cp_chain (8K: best of 4K-64K at 256K-1M, simulated 16x16 ib-ddr with SMPI's default bandwidth factors; sweep a real cluster)."},
+    {"PAPCOLL_BCAST_CP_NOSEG_MAX", "PAPCOLL_CP_NOSEG_MAX", PC_PARAM_SIZE, "16K", FIELD(bcast.cp_noseg_max), NULL,
+     "cp_* broadcasts send messages up to this size unsegmented (seed 000 Fig. 7)."},
+    {"PAPCOLL_BCAST_LEADER", "PAPCOLL_CP_LEADER", PC_PARAM_STRING, "first", FIELD(bcast.leader), "first|fixed",
+     "Node leaders of cp_binomial, cp_chain, cp_rdb, cp_ring, dynleader: first = the first process to arrive (seed 000's competitive CP); fixed = the lowest rank of each node (seed 000's P baselines)."},
+    /* ---- reduce ---- */
+    {"PAPCOLL_REDUCE", NULL, PC_PARAM_STRING, "auto", FIELD(reduce.algorithm), NULL,
+     "Reduce algorithm: a name from `papcoll-bench --coll=reduce --list`, or auto."},
+    {"PAPCOLL_REDUCE_INTER", NULL, PC_PARAM_STRING, "binomial", FIELD(reduce.inter), NULL,
+     "Reduce among node leaders in hier and hier_nobarrier: any flat reduce algorithm name, native, or auto."},
+    {"PAPCOLL_REDUCE_SEGSIZE", NULL, PC_PARAM_SIZE, "0", FIELD(reduce.segsize), NULL,
+     "Segment of the pipelined tree reductions (binomial); 0 = whole message per hop."},
+    {"PAPCOLL_REDUCE_LOCK", NULL, PC_PARAM_STRING, "auto", FIELD(reduce.lock), "auto|serial|parallel",
+     "hier_nobarrier: how arriving processes add into the node's shared buffer: serial (one lock for the buffer), parallel (one lock per cell, processes work on different cells at once), auto (serial below 64 bytes, a cache line, else parallel; seed 001 3.7.1)."},
+    {"PAPCOLL_REDUCE_LEADER", NULL, PC_PARAM_STRING, "last", FIELD(reduce.leader), "last|fixed",
+     "Node leaders of the dynamic-leader reductions: last = the last process to arrive on the node (seed 001 Fig. 3.14); fixed = the lowest rank of each node."},
+    /* ---- allreduce ---- */
+    {"PAPCOLL_ALLREDUCE", NULL, PC_PARAM_STRING, "auto", FIELD(allreduce.algorithm), NULL,
+     "Allreduce algorithm: a name from `papcoll-bench --coll=allreduce --list`, or auto."},
+    {"PAPCOLL_ALLREDUCE_INTER", NULL, PC_PARAM_STRING, "recursive_doubling", FIELD(allreduce.inter), NULL,
+     "Allreduce among node leaders in hier: any flat allreduce algorithm name, native, or auto."},
 };
 const int pc_param_table_size = (int)(sizeof pc_param_table / sizeof pc_param_table[0]);
 
 static pc_params_t current;
-static int loaded;
+static _Atomic int loaded;
 
 const char *pc_param_type_name(pc_param_type_t t)
 {
@@ -170,11 +193,22 @@ static int assign(pc_params_t *p, const pc_param_def_t *d, const char *value)
     return 0;
 }
 
+/* By name or former name (alias). */
 static const pc_param_def_t *find_def(const char *name)
 {
     for (int i = 0; i < pc_param_table_size; i++)
-        if (!strcmp(pc_param_table[i].name, name)) return &pc_param_table[i];
+        if (!strcmp(pc_param_table[i].name, name) ||
+            (pc_param_table[i].alias && !strcmp(pc_param_table[i].alias, name)))
+            return &pc_param_table[i];
     return NULL;
+}
+
+/* The environment's value of d: its name, else its former name. */
+static const char *env_value(const pc_param_def_t *d, const char **used)
+{
+    const char *v = getenv(*used = d->name);
+    if (!v && d->alias) v = getenv(*used = d->alias);
+    return v;
 }
 
 void pc_params_load_defaults(pc_params_t *p)
@@ -185,20 +219,29 @@ void pc_params_load_defaults(pc_params_t *p)
             abort(); /* a malformed default is a programming error */
 }
 
+static void load(void)
+{
+    pc_params_load_defaults(&current);
+    for (int i = 0; i < pc_param_table_size; i++) {
+        const char *name, *env = env_value(&pc_param_table[i], &name);
+        if (env && assign(&current, &pc_param_table[i], env))
+            fprintf(stderr, "papcoll: warning: ignoring %s=\"%s\" (malformed %s%s%s), using \"%s\"\n",
+                    name, env, pc_param_type_name(pc_param_table[i].type),
+                    pc_param_table[i].choices ? ": " : "",
+                    pc_param_table[i].choices ? pc_param_table[i].choices : "",
+                    pc_param_table[i].default_value);
+    }
+}
+
 const pc_params_t *pc_params(void)
 {
-    if (!loaded) {
-        pc_params_load_defaults(&current);
-        for (int i = 0; i < pc_param_table_size; i++) {
-            const char *env = getenv(pc_param_table[i].name);
-            if (env && assign(&current, &pc_param_table[i], env))
-                fprintf(stderr, "papcoll: warning: ignoring %s=\"%s\" (malformed %s%s%s), using \"%s\"\n",
-                        pc_param_table[i].name, env, pc_param_type_name(pc_param_table[i].type),
-                        pc_param_table[i].choices ? ": " : "",
-                        pc_param_table[i].choices ? pc_param_table[i].choices : "",
-                        pc_param_table[i].default_value);
+    if (!atomic_load_explicit(&loaded, memory_order_acquire)) {
+        pc_lock();
+        if (!atomic_load_explicit(&loaded, memory_order_relaxed)) {
+            load();
+            atomic_store_explicit(&loaded, 1, memory_order_release);
         }
-        loaded = 1;
+        pc_unlock();
     }
     return &current;
 }

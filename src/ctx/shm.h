@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "comm.h"
+#include "ctx/comm.h"
 
 typedef struct pc_shm pc_shm_t;
 

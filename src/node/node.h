@@ -20,11 +20,11 @@
 #ifndef PC_BCAST_NODE_H
 #define PC_BCAST_NODE_H
 
-#include "bcast.h"
-#include "../shm.h"
+#include "bcast/bcast.h"
+#include "ctx/shm.h"
 
 typedef struct pc_node_call {
-    const pc_bcast_args_t *a;
+    const pc_call_t *a;
     pc_shm_t *shm;
     unsigned long seq;
     int root_node;    /* node of the root */
@@ -32,7 +32,7 @@ typedef struct pc_node_call {
 } pc_node_call_t;
 
 /* Gets the node segment and fills nc (collective over the node the first time). */
-int pc_node_begin(const pc_bcast_args_t *a, pc_node_call_t *nc);
+int pc_node_begin(const pc_call_t *a, pc_node_call_t *nc);
 /* Whether this process leads its node (not the root's node) in this call:
  * PAPCOLL_CP_LEADER=first (default) claims the node if it is the first to
  * arrive (pc_shm_claim, seed 000's competition); fixed: the node's lowest

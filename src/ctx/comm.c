@@ -1,9 +1,10 @@
 /*
  * comm.c - context per communicator (see comm.h).
  */
-#include "comm.h"
-#include "params.h"
-#include "shm.h"
+#include "ctx/comm.h"
+#include "core/lock.h"
+#include "core/params.h"
+#include "ctx/shm.h"
 
 #include <stdlib.h>
 
@@ -24,11 +25,13 @@ static void release_mpi_objects(pc_comm_t *c)
 
 static void destroy(pc_comm_t *c)
 {
+    pc_lock();
     for (pc_comm_t **p = &live_contexts; *p; p = &(*p)->next)
         if (*p == c) {
             *p = c->next;
             break;
         }
+    pc_unlock();
     release_mpi_objects(c);
     free(c->node_of);
     free(c->node_rank_of);
@@ -52,6 +55,7 @@ static int at_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
     (void)comm; (void)keyval; (void)value; (void)extra;
     /* releasing a context may destroy another (hier's context on the leaders
      * communicator): restart the walk after each release */
+    pc_lock();
     for (pc_comm_t *c = live_contexts; c;) {
         if (c->finalized) {
             c = c->next;
@@ -60,6 +64,7 @@ static int at_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
         release_mpi_objects(c);
         c = live_contexts;
     }
+    pc_unlock();
     return MPI_SUCCESS;
 }
 
@@ -178,8 +183,10 @@ static int build(MPI_Comm user, pc_comm_t **out)
     }
     if (rc == MPI_SUCCESS) rc = build_maps(c);
     if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_attr(user, context_keyval, c);
+    pc_lock();
     c->next = live_contexts;
     live_contexts = c;
+    pc_unlock();
     if (rc != MPI_SUCCESS) {
         destroy(c);
         return rc;
@@ -191,7 +198,10 @@ static int build(MPI_Comm user, pc_comm_t **out)
 int pc_comm_get(MPI_Comm comm, pc_comm_t **ctx)
 {
     int rc, found = 0;
-    if (context_keyval == MPI_KEYVAL_INVALID && (rc = create_keyvals()) != MPI_SUCCESS) return rc;
+    pc_lock();
+    rc = context_keyval == MPI_KEYVAL_INVALID ? create_keyvals() : MPI_SUCCESS;
+    pc_unlock();
+    if (rc != MPI_SUCCESS) return rc;
     pc_comm_t *c = NULL;
     rc = PMPI_Comm_get_attr(comm, context_keyval, &c, &found);
     if (rc != MPI_SUCCESS) return rc;

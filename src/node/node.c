@@ -1,13 +1,13 @@
 /*
  * bcast_node.c - shared parts of the hierarchical broadcasts (see node.h).
  */
-#include "node.h"
-#include "../p2p.h"
+#include "node/node.h"
+#include "core/p2p.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-int pc_node_begin(const pc_bcast_args_t *a, pc_node_call_t *nc)
+int pc_node_begin(const pc_call_t *a, pc_node_call_t *nc)
 {
     nc->a = a;
     nc->seq = a->ctx->seq;
@@ -19,7 +19,7 @@ int pc_node_begin(const pc_bcast_args_t *a, pc_node_call_t *nc)
 
 int pc_node_claim(const pc_node_call_t *nc)
 {
-    if (!strcmp(nc->a->params->cp_leader, "fixed")) return nc->a->ctx->node_rank == 0;
+    if (!strcmp(nc->a->params->bcast.leader, "fixed")) return nc->a->ctx->node_rank == 0;
     return pc_shm_claim(nc->shm, nc->seq);
 }
 

@@ -34,7 +34,9 @@ typedef struct pc_comm {
 } pc_comm_t;
 
 /* Returns the cached context of an intracommunicator, building it on first
- * use (collective over comm on that first call).  MPI error code on failure. */
+ * use (collective over comm on that first call).  MPI error code on failure.
+ * Safe from several threads on different communicators (MPI forbids
+ * concurrent collectives on one). */
 int pc_comm_get(MPI_Comm comm, pc_comm_t **ctx);
 
 /* Leader (lowest rank) of node i. */

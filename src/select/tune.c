@@ -1,8 +1,8 @@
 /*
  * tune.c - compiles and evaluates selection rules (grammar in tune.h).
  */
-#include "tune.h"
-#include "params.h"
+#include "select/tune.h"
+#include "core/params.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { VAR_BYTES, VAR_P, VAR_NODES, VAR_PPN };
-enum { OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE };
+enum { VAR_BYTES, VAR_P, VAR_NODES, VAR_PPN, VAR_OP, VAR_COMMUTATIVE, VAR_INPLACE };
+enum { OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE, OP_ASSIGN /* '=': op=builtin only */ };
 
 typedef struct { int var, op; size_t value; } cond_t;
 typedef struct {
@@ -73,7 +73,7 @@ static int parse_op(cursor_t *c)
 {
     skip_blanks(c);
     static const struct { const char *t; int op; } ops[] = {
-        {"<=", OP_LE}, {">=", OP_GE}, {"==", OP_EQ}, {"!=", OP_NE}, {"<", OP_LT}, {">", OP_GT}};
+        {"<=", OP_LE}, {">=", OP_GE}, {"==", OP_EQ}, {"!=", OP_NE}, {"<", OP_LT}, {">", OP_GT}, {"=", OP_ASSIGN}};
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         size_t len = strlen(ops[i].t);
         if (!strncmp(c->s, ops[i].t, len)) {
@@ -85,19 +85,45 @@ static int parse_op(cursor_t *c)
     return -1;
 }
 
+/* A flag condition ("commutative", "!inplace") is var == 1 (or 0). */
+static int parse_flag(cursor_t *c, const char *word, int negated, cond_t *cond)
+{
+    cond->var = !strcmp(word, "commutative") ? VAR_COMMUTATIVE : !strcmp(word, "inplace") ? VAR_INPLACE : -1;
+    if (cond->var < 0) {
+        if (negated) fail(c, "unknown flag \"%s\" after '!' (commutative, inplace)", word);
+        return 0;
+    }
+    cond->op = OP_EQ;
+    cond->value = !negated;
+    return 1;
+}
+
 static void parse_cond(cursor_t *c, cond_t *cond)
 {
     char word[32];
+    skip_blanks(c);
+    int negated = *c->s == '!';
+    if (negated) c->s++;
     read_word(c, word, sizeof word);
-    cond->var = parse_var(word);
+    if (parse_flag(c, word, negated, cond) || c->failed) return;
+    cond->var = !strcmp(word, "op") ? VAR_OP : parse_var(word);
     if (cond->var < 0) {
-        fail(c, "unknown variable \"%s\" (bytes, p, nodes, ppn)", word);
+        fail(c, "unknown variable \"%s\" (bytes, p, nodes, ppn, op, commutative, inplace)", word);
         return;
     }
     cond->op = parse_op(c);
+    if (cond->op == OP_ASSIGN) {
+        if (cond->var != VAR_OP) fail(c, "'=' compares only op (op=builtin); use == near \"%.20s\"", c->s);
+        cond->op = OP_EQ;
+    }
     char value[32];
     read_word(c, value, sizeof value);
-    if (!c->failed && pc_parse_size(value, &cond->value))
+    if (c->failed) return;
+    if (cond->var == VAR_OP) {
+        cond->value = !strcmp(value, "builtin") ? PC_OP_BUILTIN : !strcmp(value, "user") ? PC_OP_USER : 0;
+        if (!cond->value || (cond->op != OP_EQ && cond->op != OP_NE))
+            fail(c, "op takes = or != and builtin or user, not \"%s\"", value);
+    } else if (pc_parse_size(value, &cond->value))
         fail(c, "bad value \"%s\" (integer with optional K/M/G)", value);
 }
 
@@ -169,10 +195,13 @@ void pc_tune_free(pc_tune_rules_t *rules)
 
 static int holds(const cond_t *cond, const pc_select_input_t *in)
 {
-    size_t x = cond->var == VAR_BYTES ? in->bytes
-             : cond->var == VAR_P     ? (size_t)in->p
-             : cond->var == VAR_NODES ? (size_t)in->nodes
-                                      : (size_t)in->ppn;
+    size_t x = cond->var == VAR_BYTES         ? in->bytes
+             : cond->var == VAR_P             ? (size_t)in->p
+             : cond->var == VAR_NODES         ? (size_t)in->nodes
+             : cond->var == VAR_PPN           ? (size_t)in->ppn
+             : cond->var == VAR_OP            ? (size_t)in->op
+             : cond->var == VAR_COMMUTATIVE   ? (size_t)(in->commutative != 0)
+                                              : (size_t)(in->inplace != 0);
     switch (cond->op) {
     case OP_LT: return x < cond->value;
     case OP_LE: return x <= cond->value;

@@ -14,37 +14,59 @@
 
 typedef enum { PC_LOG_OFF = 0, PC_LOG_WARN, PC_LOG_INFO, PC_LOG_DEBUG } pc_log_level_t;
 
+/* Parameters of one collective: PAPCOLL_<COLL>_... */
+typedef struct pc_bcast_params {
+    char *algorithm;          /* PAPCOLL_BCAST: algorithm name or "auto" */
+    size_t segsize;           /* PAPCOLL_BCAST_SEGSIZE: bytes, 0 = alpha-beta model */
+    long chunks;              /* PAPCOLL_BCAST_CHUNKS: segments per message, 0 = unset */
+    char *inter;              /* PAPCOLL_BCAST_INTER: algorithm among node leaders (hier, hier_nobarrier) */
+    size_t cp_segsize;        /* PAPCOLL_BCAST_CP_SEGSIZE: inter-node segment of the CP and multisender broadcasts */
+    size_t cp_noseg_max;      /* PAPCOLL_BCAST_CP_NOSEG_MAX: CP messages up to this size are not segmented */
+    char *leader;             /* PAPCOLL_BCAST_LEADER: first (competitive, default) | fixed (lowest rank) */
+    long arrival_push_max;    /* PAPCOLL_BCAST_ARRIVAL_PUSH_MAX: arrival_nb pushes in flight */
+    size_t arrival_push_bytes; /* PAPCOLL_BCAST_ARRIVAL_PUSH_BYTES: largest message arrival_nb pushes */
+    long arrival_sag_min;     /* PAPCOLL_BCAST_ARRIVAL_SAG_MIN: group size served by scatter-allgather, 0 = never */
+    size_t arrival_sag_bytes; /* PAPCOLL_BCAST_ARRIVAL_SAG_BYTES: smallest message served so */
+    double arrival_window;    /* PAPCOLL_BCAST_ARRIVAL_WINDOW: batching window, fraction of T */
+} pc_bcast_params_t;
+
+typedef struct pc_reduce_params {
+    char *algorithm;          /* PAPCOLL_REDUCE */
+    char *inter;              /* PAPCOLL_REDUCE_INTER: reduce among node leaders (hier, hier_nobarrier) */
+    size_t segsize;           /* PAPCOLL_REDUCE_SEGSIZE: segment of the pipelined tree reductions */
+    char *lock;               /* PAPCOLL_REDUCE_LOCK: hier_nobarrier's shared-memory locking */
+    char *leader;             /* PAPCOLL_REDUCE_LEADER: last (dynamic, default) | fixed */
+} pc_reduce_params_t;
+
+typedef struct pc_allreduce_params {
+    char *algorithm;          /* PAPCOLL_ALLREDUCE */
+    char *inter;              /* PAPCOLL_ALLREDUCE_INTER: allreduce among node leaders (hier) */
+} pc_allreduce_params_t;
+
 typedef struct pc_params {
-    char *bcast;            /* PAPCOLL_BCAST: algorithm name or "auto" */
     char *tune;             /* PAPCOLL_TUNE: selection rules (tune grammar) */
-    size_t bcast_segsize;   /* PAPCOLL_BCAST_SEGSIZE: bytes, 0 = alpha-beta model */
-    long bcast_chunks;      /* PAPCOLL_BCAST_CHUNKS: segments per message, 0 = unset */
     size_t segsize_min;     /* PAPCOLL_SEGSIZE_MIN */
     size_t segsize_max;     /* PAPCOLL_SEGSIZE_MAX */
     double alpha;           /* PAPCOLL_ALPHA: seconds per message */
     double beta;            /* PAPCOLL_BETA: seconds per byte */
     long max_inflight;      /* PAPCOLL_MAX_INFLIGHT: nonblocking segments per peer */
-    long arrival_push_max;    /* PAPCOLL_ARRIVAL_PUSH_MAX: arrival_nb pushes in flight */
-    size_t arrival_push_bytes; /* PAPCOLL_ARRIVAL_PUSH_BYTES: largest message arrival_nb pushes */
-    long arrival_sag_min;     /* PAPCOLL_ARRIVAL_SAG_MIN: group size served by scatter-allgather, 0 = never */
-    size_t arrival_sag_bytes; /* PAPCOLL_ARRIVAL_SAG_BYTES: smallest message served so */
-    double arrival_window;    /* PAPCOLL_ARRIVAL_WINDOW: batching window, fraction of T */
     long ppn;               /* PAPCOLL_PPN: virtual node size, 0 = real node */
     size_t shm_size;        /* PAPCOLL_SHM_SIZE: data ring bytes per communicator and node */
     size_t shm_cell;        /* PAPCOLL_SHM_CELL: bytes per ring cell (piece) */
     size_t sim_membw;       /* PAPCOLL_SIM_MEMBW: bytes/s charged for shared-memory copies under SMPI */
-    char *bcast_inter;      /* PAPCOLL_BCAST_INTER: algorithm among node leaders (hier, hier_nobarrier) */
-    size_t cp_segsize;      /* PAPCOLL_CP_SEGSIZE: inter-node segment of the CP and multisender broadcasts */
-    size_t cp_noseg_max;    /* PAPCOLL_CP_NOSEG_MAX: CP messages up to this size are not segmented */
-    char *cp_leader;        /* PAPCOLL_CP_LEADER: first (competitive, default) | fixed (lowest rank) */
+    long reproducible;      /* PAPCOLL_REPRODUCIBLE: 1 = reductions combine in a fixed order */
     char *log;              /* PAPCOLL_LOG: off|warn|info|debug */
     pc_log_level_t log_level; /* derived from log */
+    pc_bcast_params_t bcast;
+    pc_reduce_params_t reduce;
+    pc_allreduce_params_t allreduce;
 } pc_params_t;
 
 typedef enum { PC_PARAM_SIZE, PC_PARAM_LONG, PC_PARAM_DOUBLE, PC_PARAM_STRING } pc_param_type_t;
 
 typedef struct pc_param_def {
     const char *name;          /* environment variable */
+    const char *alias;         /* its former name, still read (NULL: none) */
     pc_param_type_t type;
     const char *default_value; /* as it would be written in the environment */
     size_t offset;             /* field in pc_params_t */

@@ -3,12 +3,16 @@
  *
  *   rules := rule { (';' | newline) rule }
  *   rule  := coll [ '[' cond { ',' cond } ']' ] '=' algo
- *   cond  := var op value
+ *   cond  := var cmp value | 'op' ('=' | '==' | '!=') ('builtin' | 'user') | ['!'] flag
  *   var   := bytes | p | nodes | ppn        (ppn = largest node's process count)
- *   op    := < | <= | > | >= | == | !=
+ *   cmp   := < | <= | > | >= | == | !=
  *   value := integer with optional K, M, G suffix (powers of 1024)
+ *   flag  := commutative | inplace          (the call's op is commutative / MPI_IN_PLACE was passed)
  *
  * Example: "bcast[bytes<=8K]=binomial; bcast[nodes>1,bytes>=1M]=scatter_ring_allgather; bcast=binomial"
+ *          "reduce[op=user,!commutative]=binomial; allreduce[inplace,bytes<64K]=recursive_doubling"
+ * Collectives without an op (bcast) have no op kind (op=... never holds)
+ * and are not commutative.
  * The first rule whose collective matches and whose conditions all hold wins.
  * Blank rules and '#' comments (to end of line) are ignored.  No MPI here.
  */
@@ -17,12 +21,17 @@
 
 #include <stddef.h>
 
+typedef enum { PC_OP_NONE, PC_OP_BUILTIN, PC_OP_USER } pc_op_kind_t;
+
 typedef struct pc_select_input {
     const char *coll;  /* "bcast" */
     size_t bytes;      /* message size in bytes */
     long p;            /* processes in the communicator */
     long nodes;        /* nodes (real or virtual) */
     long ppn;          /* processes on the largest node */
+    pc_op_kind_t op;   /* kind of the call's op */
+    int commutative;   /* the op is commutative */
+    int inplace;       /* MPI_IN_PLACE was passed */
 } pc_select_input_t;
 
 typedef struct pc_tune_rules pc_tune_rules_t;

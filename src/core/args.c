@@ -1,7 +1,8 @@
 /*
  * args.c - see args.h.
  */
-#include "args.h"
+#include "core/args.h"
+#include "core/lock.h"
 
 #include <limits.h>
 
@@ -14,14 +15,15 @@ int pc_is_intercomm(MPI_Comm comm)
     return inter;
 }
 
-/* A private MPI_COMM_SELF duplicate whose errors return, for probing. */
-static MPI_Comm probe_comm(void)
+MPI_Comm pc_self_comm(void)
 {
     static MPI_Comm self = MPI_COMM_NULL;
+    pc_lock();
     if (self == MPI_COMM_NULL) {
         PMPI_Comm_dup(MPI_COMM_SELF, &self);
         PMPI_Comm_set_errhandler(self, MPI_ERRORS_RETURN);
     }
+    pc_unlock();
     return self;
 }
 
@@ -39,31 +41,74 @@ static int check_committed(MPI_Datatype type)
 {
     char out[1];
     int position = 0;
-    int rc = PMPI_Pack(out, 0, type, out, (int)sizeof out, &position, probe_comm());
+    int rc = PMPI_Pack(out, 0, type, out, (int)sizeof out, &position, pc_self_comm());
     return rc == MPI_SUCCESS ? MPI_SUCCESS : MPI_ERR_TYPE;
 }
 
-int pc_check_args(const void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm, pc_layout_t *layout)
+int pc_check_type_count(int count, MPI_Datatype type)
 {
-    int size, type_size, rc;
-    MPI_Aint lb, extent, true_lb, true_extent;
     if (type == MPI_DATATYPE_NULL) return MPI_ERR_TYPE;
     if (count < 0) return MPI_ERR_COUNT;
-    int predefined = is_predefined(type);
-    if (!predefined && (rc = check_committed(type)) != MPI_SUCCESS) return rc;
-    if (buf == MPI_IN_PLACE) return MPI_ERR_ARG;
-    PMPI_Type_size(type, &type_size);
-    PMPI_Type_get_extent(type, &lb, &extent);
-    PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
-    /* NULL is MPI_BOTTOM: legal only for datatypes with absolute addresses */
-    if (buf == NULL && count > 0 && type_size > 0 && (predefined || true_lb == 0)) return MPI_ERR_BUFFER;
-    PMPI_Comm_size(comm, &size);
-    if (root < 0 || root >= size) return MPI_ERR_ROOT;
-    layout->bytes = (size_t)type_size * (size_t)count;
-    layout->true_lb = true_lb;
-    layout->contiguous = layout->bytes == 0 ||
-                         ((size_t)true_extent == (size_t)type_size && (count == 1 || extent == true_extent));
+    if (!is_predefined(type)) return check_committed(type);
     return MPI_SUCCESS;
+}
+
+int pc_check_buffer(const void *buf, int count, MPI_Datatype type)
+{
+    int type_size;
+    MPI_Aint true_lb, true_extent;
+    PMPI_Type_size(type, &type_size);
+    PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
+    if (buf == NULL && count > 0 && type_size > 0 && (is_predefined(type) || true_lb == 0)) return MPI_ERR_BUFFER;
+    return MPI_SUCCESS;
+}
+
+int pc_check_root(int root, MPI_Comm comm)
+{
+    int size;
+    PMPI_Comm_size(comm, &size);
+    return root < 0 || root >= size ? MPI_ERR_ROOT : MPI_SUCCESS;
+}
+
+int pc_check_args(const void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
+{
+    int rc = pc_check_type_count(count, type);
+    if (rc == MPI_SUCCESS && buf == MPI_IN_PLACE) rc = MPI_ERR_ARG;
+    if (rc == MPI_SUCCESS) rc = pc_check_buffer(buf, count, type);
+    if (rc == MPI_SUCCESS) rc = pc_check_root(root, comm);
+    return rc;
+}
+
+#ifdef OPEN_MPI
+#define PC_ERR_ALIAS MPI_ERR_ARG
+#else
+#define PC_ERR_ALIAS MPI_ERR_BUFFER
+#endif
+
+int pc_check_reduction_args(const void *sendbuf, const void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                            int root, MPI_Comm comm)
+{
+    int rank, rc = MPI_SUCCESS;
+    PMPI_Comm_rank(comm, &rank);
+    int rooted = root >= 0, receives = !rooted || rank == root;
+    if (rooted && (rc = pc_check_root(root, comm)) != MPI_SUCCESS) return rc;
+    if (receives && recvbuf == MPI_IN_PLACE) return PC_ERR_ALIAS;
+    if (rooted && !receives && sendbuf == MPI_IN_PLACE) return PC_ERR_ALIAS;
+    if (receives && sendbuf != MPI_IN_PLACE && sendbuf == recvbuf && sendbuf != NULL && count > 0) return PC_ERR_ALIAS;
+    if (op == MPI_OP_NULL) return MPI_ERR_OP;
+    if ((rc = pc_check_type_count(count, type)) != MPI_SUCCESS) return rc;
+    if (sendbuf != MPI_IN_PLACE && (rc = pc_check_buffer(sendbuf, count, type)) != MPI_SUCCESS) return rc;
+    if (receives && (rc = pc_check_buffer(recvbuf, count, type)) != MPI_SUCCESS) return rc;
+    return MPI_SUCCESS;
+}
+
+int pc_op_is_predefined(MPI_Op op)
+{
+    const MPI_Op predefined[] = {MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, MPI_BAND, MPI_LOR,
+                                 MPI_BOR, MPI_LXOR, MPI_BXOR, MPI_MINLOC, MPI_MAXLOC, MPI_REPLACE};
+    for (size_t i = 0; i < sizeof predefined / sizeof predefined[0]; i++)
+        if (op == predefined[i]) return 1;
+    return 0;
 }
 
 int pc_error(MPI_Comm comm, int rc)

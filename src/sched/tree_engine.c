@@ -9,8 +9,8 @@
  * process delays its whole subtree; a sender has at most max_inflight
  * segments outstanding towards a late child (bounded memory and flooding).
  */
-#include "tree_engine.h"
-#include "p2p.h"
+#include "sched/tree_engine.h"
+#include "core/p2p.h"
 
 #include <stdlib.h>
 

@@ -9,7 +9,7 @@
  *             r + d*k^j (d = 1..k-1) for every j below that digit, largest
  *             first.  Binomial is k = 2.                height <= (k-1) ceil(log_k p)
  */
-#include "tree.h"
+#include "sched/tree.h"
 
 #include <stdlib.h>
 

@@ -1,8 +1,8 @@
 /*
  * shm.c - the node shared-memory layer (see shm.h).
  */
-#include "shm.h"
-#include "params.h"
+#include "ctx/shm.h"
+#include "core/params.h"
 
 #include <sched.h>
 #include <stdatomic.h>

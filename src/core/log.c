@@ -1,7 +1,7 @@
 /*
  * log.c - see log.h.
  */
-#include "log.h"
+#include "core/log.h"
 
 #include <mpi.h>
 #include <stdarg.h>

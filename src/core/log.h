@@ -4,7 +4,7 @@
 #ifndef PC_LOG_H
 #define PC_LOG_H
 
-#include "params.h"
+#include "core/params.h"
 
 /* Prints "papcoll[<world rank>] <level>: <message>" when `level` is enabled. */
 void pc_log(pc_log_level_t level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -11,32 +11,9 @@
 #include <mpi.h>
 #include <stddef.h>
 
-#define PC_MAX_MSG ((size_t)1 << 30)
+#include "core/tags.h"
 
-/* Tags on the private communicator: one per purpose, never shared. */
-enum {
-    PC_TAG_BCAST_DATA = 100,
-    PC_TAG_BCAST_SCATTER = 101,
-    PC_TAG_BCAST_ALLGATHER = 102,
-    PC_TAG_ARRIVED = 110,      /* receiver -> root: "I am in the call" (carries the sequence number) */
-    PC_TAG_GROUP_HEADER = 111, /* sub-group broadcast header: sequence, segment size, successors */
-    PC_TAG_GROUP_DATA = 112,   /* sub-group broadcast data (pipelined chain) */
-    PC_TAG_GROUP_SCATTER = 113,   /* sub-group broadcast data (scatter) */
-    PC_TAG_GROUP_ALLGATHER = 114, /* sub-group broadcast data (ring allgather) */
-    PC_TAG_PUSH_DATA = 115,       /* arrival_nb: root -> not yet arrived receiver, the whole message */
-    PC_TAG_NODE_DATA = 120,    /* node leader -> node leader data (dynamic and fixed leaders) */
-    PC_TAG_MULTISENDER = 121,  /* multisender: one piece, sender of a node -> receiver of a child node */
-    /* Control messages whose source is a dynamic leader are received with
-     * MPI_ANY_SOURCE: their tag also carries the call's sequence number
-     * modulo PC_TAG_WINDOW, so a process that lags behind never matches a
-     * later call's message (lag is bounded by the node ring, far below the
-     * window); the payload repeats the full sequence number, checked. */
-    PC_TAG_LEADER_READY = 200,   /* + seq % window: a node leader -> every process of a peer node */
-    PC_TAG_LEADER_REQUEST = 220, /* + seq % window: a child node's leader -> its parent node's leader */
-    PC_TAG_LEADER_ARRIVED = 240, /* + seq % window: a node leader -> the root (arrival_dynleader) */
-    PC_TAG_CP_DATA = 300         /* + (seq % window) * 32 + step: cp_rdb / cp_ring blocks between leaders */
-};
-enum { PC_TAG_WINDOW = 16 };
+#define PC_MAX_MSG ((size_t)1 << 30)
 
 static inline int pc_window_tag(int base, unsigned long seq) { return base + (int)(seq % PC_TAG_WINDOW); }
 

@@ -13,7 +13,7 @@
 #include <mpi.h>
 #include <stddef.h>
 
-#include "tree.h"
+#include "sched/tree.h"
 
 typedef enum {
     PC_SEND_BLOCKING,   /* MPI_Recv segment, then MPI_Send it to each child in turn (seed 004 MODE 3) */

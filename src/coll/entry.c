@@ -1,0 +1,184 @@
+/*
+ * entry.c - the one entry path of every collective (see entry.h).
+ */
+#include "coll/entry.h"
+#include "core/args.h"
+#include "core/log.h"
+#include "core/p2p.h"
+#include "core/state.h"
+#include "select/select.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const pc_coll_t *const catalogue[] = {&pc_bcast_coll, &pc_reduce_coll, &pc_allreduce_coll};
+
+int pc_coll_count(void) { return (int)(sizeof catalogue / sizeof catalogue[0]); }
+
+const pc_coll_t *pc_coll_by_name(const char *name)
+{
+    for (int i = 0; name && i < pc_coll_count(); i++)
+        if (!strcmp(catalogue[i]->name, name)) return catalogue[i];
+    return NULL;
+}
+
+const pc_algorithm_t *pc_coll_find(const pc_coll_t *coll, const char *name)
+{
+    for (int i = 0; name && i < coll->nalgorithms; i++)
+        if (!strcmp(coll->algorithms[i].name, name)) return &coll->algorithms[i];
+    return NULL;
+}
+
+/* Why algo cannot run this call, or NULL when it can. */
+static const char *unusable(const pc_algorithm_t *algo, const pc_call_t *a)
+{
+    if (a->op == MPI_OP_NULL) return NULL;
+    if ((algo->requirements & PC_BUILTIN_OP_ONLY) && !a->op_builtin) return "it needs a predefined op";
+    if ((algo->requirements & PC_COMMUTATIVE_ONLY) && !a->commutative) return "it needs a commutative op";
+    return NULL;
+}
+
+static int check_name(const char *name, const void *arg)
+{
+    const pc_call_t *a = arg;
+    const pc_algorithm_t *algo = pc_coll_find(a->coll, name);
+    return !algo ? PC_NAME_UNKNOWN : unusable(algo, a) ? PC_NAME_UNUSABLE : PC_NAME_OK;
+}
+
+/* The algorithm for (forced or auto); NULL only when a forced algorithm
+ * cannot run this call (*rc set).  A fallback to native is logged. */
+static const pc_algorithm_t *choose(const pc_call_t *a, const char *forced, const char *source, char *why,
+                                    size_t whylen, int *rc)
+{
+    const pc_coll_t *coll = a->coll;
+    if (forced && strcmp(forced, "auto")) {
+        const pc_algorithm_t *algo = pc_coll_find(coll, forced);
+        const char *reason = algo ? unusable(algo, a) : NULL;
+        if (reason) {
+            pc_log(PC_LOG_WARN, "%s: %s (%s) cannot run this call: %s: MPI_ERR_OP", coll->name, forced, source, reason);
+            *rc = MPI_ERR_OP;
+            return NULL;
+        }
+    }
+    pc_select_input_t in = {coll->name, a->bytes, a->ctx->size, a->ctx->nnodes, a->ctx->max_ppn,
+                            a->op == MPI_OP_NULL ? PC_OP_NONE : a->op_builtin ? PC_OP_BUILTIN : PC_OP_USER,
+                            a->commutative, a->inplace};
+    const char *name = pc_select(forced, source, coll->id, coll->default_rules, &in, check_name, a, why, whylen);
+    const pc_algorithm_t *algo = name ? pc_coll_find(coll, name) : NULL;
+    if (!algo) { /* only if the rules lack a catch-all: never silent */
+        algo = pc_coll_find(coll, "native");
+        snprintf(why, whylen, "no rule matched: fallback to native");
+        pc_log(PC_LOG_WARN, "%s: %s", coll->name, why);
+    }
+    return algo;
+}
+
+/* Byte collectives: runs algo on contiguous bytes, packing and unpacking
+ * non-contiguous data (the root packs, the others unpack). */
+static int run_bytes(const pc_algorithm_t *algo, pc_call_t *a, int contiguous)
+{
+    if (algo->requirements & PC_WANTS_DATATYPE || contiguous) {
+        a->buf = (char *)a->user_buf + a->true_lb;
+        return algo->fn(a);
+    }
+    a->buf = malloc(a->bytes);
+    if (!a->buf) return MPI_ERR_NO_MEM;
+    int rc = MPI_SUCCESS;
+    if (a->ctx->rank == a->root) rc = pc_pack(a->user_buf, a->count, a->datatype, a->buf, a->bytes, a->ctx->comm);
+    if (rc == MPI_SUCCESS) rc = algo->fn(a);
+    if (rc == MPI_SUCCESS && a->ctx->rank != a->root)
+        rc = pc_unpack(a->buf, a->bytes, a->user_buf, a->count, a->datatype, a->ctx->comm);
+    free(a->buf);
+    return rc;
+}
+
+void pc_call_describe(pc_call_t *a)
+{
+    MPI_Aint lb;
+    int type_size;
+    PMPI_Type_size(a->datatype, &type_size);
+    PMPI_Type_get_extent(a->datatype, &lb, &a->extent);
+    PMPI_Type_get_true_extent(a->datatype, &a->true_lb, &a->true_extent);
+    a->bytes = (size_t)type_size * (size_t)a->count;
+    a->contiguous = a->bytes == 0 || ((size_t)a->true_extent == (size_t)type_size &&
+                                      (a->count == 1 || a->extent == a->true_extent));
+    a->commutative = 1;
+    a->op_builtin = 0;
+    if (a->op != MPI_OP_NULL) {
+        PMPI_Op_commutative(a->op, &a->commutative);
+        a->op_builtin = pc_op_is_predefined(a->op);
+    }
+}
+
+int pc_coll_run(pc_call_t *a, MPI_Comm comm, const char *forced, const char *source)
+{
+    int rc = pc_comm_get(comm, &a->ctx);
+    if (rc != MPI_SUCCESS) return pc_error(comm, rc);
+    a->params = pc_params();
+    a->seq = ++a->ctx->seq;
+    pc_call_describe(a);
+    char why[192];
+    const pc_algorithm_t *algo = choose(a, forced, source, why, sizeof why, &rc);
+    if (!algo) return pc_error(comm, rc);
+    pc_set_last_algorithm(algo->name);
+    if (a->coll->rooted)
+        pc_log(PC_LOG_DEBUG, "%s seq=%lu bytes=%zu p=%d nodes=%d root=%d algorithm=%s (%s)", a->coll->name, a->seq,
+               a->bytes, a->ctx->size, a->ctx->nnodes, a->root, algo->name, why);
+    else
+        pc_log(PC_LOG_DEBUG, "%s seq=%lu bytes=%zu p=%d nodes=%d algorithm=%s (%s)", a->coll->name, a->seq, a->bytes,
+               a->ctx->size, a->ctx->nnodes, algo->name, why);
+    if (a->bytes == 0) return MPI_SUCCESS;
+    if (a->ctx->size == 1) rc = a->coll->single ? a->coll->single(a) : MPI_SUCCESS;
+    else if (a->coll->moves_bytes) rc = run_bytes(algo, a, a->contiguous);
+    else rc = algo->fn(a);
+    return rc == MPI_SUCCESS ? rc : pc_error(comm, rc);
+}
+
+int pc_coll_call_on(pc_call_t *a, const char *name, MPI_Comm comm)
+{
+    const pc_coll_t *coll = a->coll;
+    if (strcmp(name, "auto") && !pc_coll_find(coll, name)) {
+        pc_log(PC_LOG_WARN, "%s: unknown algorithm \"%s\" among node leaders: MPI_ERR_ARG", coll->name, name);
+        return MPI_ERR_ARG;
+    }
+    int rc = pc_comm_get(comm, &a->ctx);
+    if (rc != MPI_SUCCESS) return rc;
+    a->params = pc_params();
+    a->seq = ++a->ctx->seq;
+    char why[192];
+    const pc_algorithm_t *algo = choose(a, name, "an enclosing algorithm", why, sizeof why, &rc);
+    if (!algo) return rc;
+    if (algo->requirements & PC_HIERARCHICAL) {
+        if (strcmp(name, "auto")) {
+            pc_log(PC_LOG_WARN, "%s: %s cannot run among node leaders (it is hierarchical itself): MPI_ERR_ARG",
+                   coll->name, name);
+            return MPI_ERR_ARG;
+        }
+        pc_log(PC_LOG_INFO, "%s: auto chose %s among node leaders; %s instead", coll->name, algo->name,
+               coll->inner_fallback);
+        algo = pc_coll_find(coll, coll->inner_fallback);
+    }
+    pc_log(PC_LOG_DEBUG, "%s (inner) seq=%lu bytes=%zu p=%d root=%d algorithm=%s (%s)", coll->name, a->seq, a->bytes,
+           a->ctx->size, a->root, algo->name, why);
+    if (a->bytes == 0) return MPI_SUCCESS;
+    if (a->ctx->size == 1) return coll->single ? coll->single(a) : MPI_SUCCESS;
+    if (!coll->moves_bytes || !(algo->requirements & PC_WANTS_DATATYPE)) return algo->fn(a);
+    /* a byte algorithm that wants a datatype (native): MPI_BYTE pieces of int counts */
+    void *buf = a->buf;
+    size_t bytes = a->bytes;
+    a->datatype = MPI_BYTE;
+    for (size_t done = 0; done < bytes && rc == MPI_SUCCESS; done += (size_t)a->count) {
+        a->user_buf = (char *)buf + done;
+        a->count = (int)pc_min_size(bytes - done, PC_MAX_MSG);
+        rc = algo->fn(a);
+    }
+    return rc;
+}
+
+int pc_coll_unknown_name(const pc_coll_t *coll, const char *algorithm, MPI_Comm comm)
+{
+    pc_log(PC_LOG_WARN, "papcoll_%s_by_name: unknown algorithm \"%s\"", coll->name, algorithm ? algorithm : "(null)");
+    int rc = pc_check_comm(comm);
+    return pc_error(rc == MPI_SUCCESS ? comm : MPI_COMM_WORLD, MPI_ERR_ARG);
+}

@@ -1,0 +1,45 @@
+/*
+ * entry.h - the one entry path of every collective.
+ *
+ *   papcoll_<coll>()  checks its own arguments (argument rules differ per
+ *                     collective), fills a pc_call_t, then calls
+ *   pc_coll_run()     context, sequence number, selection (forced name ->
+ *                     PAPCOLL_TUNE -> built-in rules; requirements checked
+ *                     against the op), last-algorithm record, debug log line,
+ *                     pack/unpack of non-contiguous data for byte
+ *                     collectives, the algorithm, the error handler.
+ *
+ * pc_coll_call_on() is the same path for an algorithm that runs another
+ * algorithm of a collective among node leaders (hier): no argument checks,
+ * no last-algorithm record, hierarchical algorithms refused.
+ */
+#ifndef PC_COLL_ENTRY_H
+#define PC_COLL_ENTRY_H
+
+#include "coll/call.h"
+
+/* The catalogue of collectives. */
+extern const pc_coll_t pc_bcast_coll, pc_reduce_coll, pc_allreduce_coll;
+const pc_coll_t *pc_coll_by_name(const char *name);
+int pc_coll_count(void);
+
+/* a: coll, root, buffers, count, datatype, op set by the caller (checked);
+ * forced: algorithm name or "auto"; source: where the name came from (logs).
+ * Returns MPI_SUCCESS or an error class, after calling comm's error handler. */
+int pc_coll_run(pc_call_t *a, MPI_Comm comm, const char *forced, const char *source);
+
+/* Runs algorithm `name` (or "auto") of a->coll with a's data on another
+ * communicator (a->ctx, a->seq are set here).  Byte collectives: a->buf and
+ * a->bytes are used, the data is bytes.  MPI_ERR_ARG for an unknown or
+ * hierarchical name. */
+int pc_coll_call_on(pc_call_t *a, const char *name, MPI_Comm comm);
+
+/* Fills the datatype facts of a (extent, true bounds) and the op facts
+ * (commutative, predefined). */
+void pc_call_describe(pc_call_t *a);
+
+/* An unknown algorithm name given to papcoll_<coll>_by_name: logs and
+ * returns MPI_ERR_ARG through comm's error handler. */
+int pc_coll_unknown_name(const pc_coll_t *coll, const char *algorithm, MPI_Comm comm);
+
+#endif

@@ -1,0 +1,41 @@
+/*
+ * reduction.h - what reduction algorithms (reduce, allreduce, and later
+ * reduce_scatter) share: buffers in the user's datatype layout, local
+ * combination in rank order, element blocks, the single-process case.
+ *
+ * Reductions work on `count` elements of the user's datatype in its own
+ * layout (MPICH's approach): a temporary buffer for n elements spans
+ * true_extent + (n - 1) x extent bytes and is addressed like the user's
+ * buffer (shifted by -true_lb), so MPI_Reduce_local and point-to-point with
+ * the user's datatype work on it directly, for derived and pair types alike,
+ * and user-defined ops receive what they expect.
+ *
+ * Order: MPI_Reduce_local(in, inout) computes inout = in op inout.  To keep
+ * the rank order of a non-commutative op, `in` must hold the lower ranks.
+ */
+#ifndef PC_COLL_REDUCTION_H
+#define PC_COLL_REDUCTION_H
+
+#include "coll/call.h"
+
+/* A buffer for n elements of a's datatype; *base is what to free() (NULL on
+ * failure: the return is then NULL too).  n = 0 gives a valid 1-byte buffer. */
+void *pc_red_alloc(const pc_call_t *a, long n, void **base);
+/* Element i of buf. */
+static inline char *pc_red_at(const pc_call_t *a, const void *buf, long i)
+{
+    return (char *)buf + (MPI_Aint)i * a->extent;
+}
+/* Copies n elements src -> dst (same layout; gaps of dst untouched).
+ * Nothing to do when dst == src. */
+int pc_red_copy(const pc_call_t *a, void *dst, const void *src, long n);
+/* inout[0..n) = in[0..n) op inout[0..n): in holds the lower ranks. */
+int pc_red_local(const pc_call_t *a, const void *in, void *inout, long n);
+/* Point-to-point of n elements of a's datatype on the private communicator. */
+int pc_red_send(const pc_call_t *a, const void *buf, long n, int dst, int tag);
+int pc_red_recv(const pc_call_t *a, void *buf, long n, int src, int tag);
+int pc_red_sendrecv(const pc_call_t *a, const void *sbuf, long sn, int dst, void *rbuf, long rn, int src, int tag);
+/* What a reduction does on one process: recvbuf = sendbuf. */
+int pc_red_single(const pc_call_t *a);
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * args.h - argument checking, error reporting and datatype handling shared by
+ * every collective's entry point.  Checks and error classes follow Open MPI's
+ * MPI_Bcast (comm, datatype, count, committed, MPI_IN_PLACE, buffer, root).
+ */
+#ifndef PC_ARGS_H
+#define PC_ARGS_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+/* MPI_ERR_COMM for MPI_COMM_NULL, else MPI_SUCCESS. */
+int pc_check_comm(MPI_Comm comm);
+int pc_is_intercomm(MPI_Comm comm);
+/* Datatype and count: MPI_ERR_TYPE (null, not committed), MPI_ERR_COUNT. */
+int pc_check_type_count(int count, MPI_Datatype type);
+/* A data buffer: MPI_ERR_BUFFER for NULL when data is to be moved (NULL is
+ * MPI_BOTTOM: legal only for datatypes with absolute addresses). */
+int pc_check_buffer(const void *buf, int count, MPI_Datatype type);
+/* MPI_ERR_ROOT unless 0 <= root < size of comm. */
+int pc_check_root(int root, MPI_Comm comm);
+/* Broadcast's arguments, in Open MPI's order. */
+int pc_check_args(const void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm);
+/* A private duplicate of MPI_COMM_SELF whose errors return (local copies). */
+MPI_Comm pc_self_comm(void);
+/* Reductions' arguments, in Open MPI's order: buffer aliasing without
+ * MPI_IN_PLACE is MPI_ERR_ARG in Open MPI and MPI_ERR_BUFFER in MPICH, each
+ * library's own class.  root < 0: allreduce. */
+int pc_check_reduction_args(const void *sendbuf, const void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                            int root, MPI_Comm comm);
+/* Whether op is one of MPI's predefined ops. */
+int pc_op_is_predefined(MPI_Op op);
+/* Invokes comm's error handler with rc and returns rc (MPI_ERRORS_RETURN). */
+int pc_error(MPI_Comm comm, int rc);
+/* Pack / unpack count elements to / from `bytes` contiguous bytes. */
+int pc_pack(const void *buf, int count, MPI_Datatype type, void *packed, size_t bytes, MPI_Comm comm);
+int pc_unpack(const void *packed, size_t bytes, void *buf, int count, MPI_Datatype type, MPI_Comm comm);
+
+#endif

@@ -1,0 +1,50 @@
+/*
+ * tags.h - every tag papcoll uses on a context's private communicator.
+ *
+ * One tag per purpose, never shared between purposes, in one block per
+ * collective (broadcast 100-399, reduce 400-499, allreduce 500-599), so a
+ * message can only ever match the receive it was meant for.  Every message
+ * a call sends is consumed in that call; control messages matched with
+ * MPI_ANY_SOURCE also carry the call's sequence number in their tag
+ * (pc_window_tag) and payload.
+ */
+#ifndef PC_CORE_TAGS_H
+#define PC_CORE_TAGS_H
+
+enum {
+    PC_TAG_BCAST_DATA = 100,
+    PC_TAG_BCAST_SCATTER = 101,
+    PC_TAG_BCAST_ALLGATHER = 102,
+    PC_TAG_ARRIVED = 110,      /* receiver -> root: "I am in the call" (carries the sequence number) */
+    PC_TAG_GROUP_HEADER = 111, /* sub-group broadcast header: sequence, segment size, successors */
+    PC_TAG_GROUP_DATA = 112,   /* sub-group broadcast data (pipelined chain) */
+    PC_TAG_GROUP_SCATTER = 113,   /* sub-group broadcast data (scatter) */
+    PC_TAG_GROUP_ALLGATHER = 114, /* sub-group broadcast data (ring allgather) */
+    PC_TAG_PUSH_DATA = 115,       /* arrival_nb: root -> not yet arrived receiver, the whole message */
+    PC_TAG_NODE_DATA = 120,    /* node leader -> node leader data (dynamic and fixed leaders) */
+    PC_TAG_MULTISENDER = 121,  /* multisender: one piece, sender of a node -> receiver of a child node */
+    /* Control messages whose source is a dynamic leader are received with
+     * MPI_ANY_SOURCE: their tag also carries the call's sequence number
+     * modulo PC_TAG_WINDOW, so a process that lags behind never matches a
+     * later call's message (lag is bounded by the node ring, far below the
+     * window); the payload repeats the full sequence number, checked. */
+    PC_TAG_LEADER_READY = 200,   /* + seq % window: a node leader -> every process of a peer node */
+    PC_TAG_LEADER_REQUEST = 220, /* + seq % window: a child node's leader -> its parent node's leader */
+    PC_TAG_LEADER_ARRIVED = 240, /* + seq % window: a node leader -> the root (arrival_dynleader) */
+    PC_TAG_CP_DATA = 300         /* + (seq % window) * 32 + step: cp_rdb / cp_ring blocks between leaders */
+};
+enum { PC_TAG_WINDOW = 16 };
+
+enum {
+    PC_TAG_REDUCE_DATA = 400,      /* tree reductions: partial results towards the root */
+    PC_TAG_REDUCE_SCATTER = 401,   /* reduce_scatter_gather: recursive halving */
+    PC_TAG_REDUCE_GATHER = 402,    /* reduce_scatter_gather: binomial gather of the blocks */
+    PC_TAG_REDUCE_NODE = 410,      /* node leader -> node leader partial results (hier, dynleader) */
+    PC_TAG_REDUCE_LEADER = 420,    /* + seq % window: a dynamic leader -> its parent node */
+    PC_TAG_ALLREDUCE_DATA = 500,   /* recursive doubling exchanges */
+    PC_TAG_ALLREDUCE_SCATTER = 501, /* ring / rabenseifner: reduce-scatter phase */
+    PC_TAG_ALLREDUCE_GATHER = 502, /* ring / rabenseifner: allgather phase */
+    PC_TAG_ALLREDUCE_LEADER = 520  /* + seq % window: dynamic leaders */
+};
+
+#endif

@@ -1,0 +1,22 @@
+/*
+ * reduce.h - what reduce algorithms share.  Every algorithm is
+ * pc_reduce_<name>(const pc_call_t *a) (generated prototypes, from
+ * algorithms.list): a->sendbuf holds my contribution (== a->recvbuf at a root
+ * that passed MPI_IN_PLACE), the root's a->recvbuf receives the result.
+ * Buffers, local combination in rank order and element blocks:
+ * coll/reduction.h.
+ */
+#ifndef PC_REDUCE_H
+#define PC_REDUCE_H
+
+#include "coll/reduction.h"
+#include "core/p2p.h"
+
+#include "reduce_algorithms.h" /* generated from algorithms.list: pc_reduce_<name>() */
+
+/* Runs reduce algorithm `name` (or "auto") with a's datatype and op over
+ * another communicator (hier: among node leaders): sendbuf -> recvbuf at
+ * root.  Does not touch papcoll_last_algorithm. */
+int pc_reduce_on(const pc_call_t *a, const char *name, const void *sendbuf, void *recvbuf, int root, MPI_Comm comm);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * select.h - picks the algorithm of one collective call.
+ *
+ * Order: a forced name (API argument or PAPCOLL_<COLL>), then the
+ * PAPCOLL_TUNE rules, then the collective's built-in rules (same grammar,
+ * tune.h).  Rules naming an algorithm that cannot run the call (e.g. a
+ * commutative-only one for a non-commutative op) are skipped.  Nothing is
+ * substituted silently: every decision carries a human-readable reason for
+ * PAPCOLL_LOG=debug and fallbacks are warned once.  Compiled rules are cached
+ * per collective; safe from several threads.
+ */
+#ifndef PC_SELECT_H
+#define PC_SELECT_H
+
+#include <stddef.h>
+
+#include "select/tune.h"
+
+enum { PC_NAME_UNKNOWN, PC_NAME_UNUSABLE, PC_NAME_OK };
+/* Whether `name` is an algorithm of the collective that can run this call
+ * (arg: the call). */
+typedef int (*pc_check_name_fn)(const char *name, const void *arg);
+
+enum { PC_MAX_COLLS = 16 };
+
+/* forced: algorithm name, or NULL/"auto" for automatic selection; coll_id
+ * indexes the rule caches.  Returns the chosen name (never NULL if
+ * builtin_rules end with a catch-all rule usable for the call) and writes
+ * the reason into why. */
+const char *pc_select(const char *forced, const char *forced_source, int coll_id, const char *builtin_rules,
+                      const pc_select_input_t *in, pc_check_name_fn check, const void *arg, char *why,
+                      size_t whylen);
+
+#endif

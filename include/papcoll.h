@@ -42,16 +42,37 @@ int papcoll_bcast(void *buf, int count, MPI_Datatype datatype, int root,
 int papcoll_bcast_by_name(const char *algorithm, void *buf, int count,
                           MPI_Datatype datatype, int root, MPI_Comm comm);
 
+/* ---- Reductions ---------------------------------------------------------- */
+
+/* Same semantics as MPI_Reduce (MPI_IN_PLACE at the root, any datatype and
+ * op, user-defined ops commutative or not).  The algorithm is chosen by
+ * PAPCOLL_REDUCE (a name or "auto").  A non-commutative op is applied in
+ * rank order; algorithms that cannot do that are skipped by automatic
+ * selection, and naming one fails with MPI_ERR_OP. */
+int papcoll_reduce(const void *sendbuf, void *recvbuf, int count,
+                   MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
+int papcoll_reduce_by_name(const char *algorithm, const void *sendbuf,
+                           void *recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, int root, MPI_Comm comm);
+
+/* Same semantics as MPI_Allreduce (MPI_IN_PLACE allowed); PAPCOLL_ALLREDUCE
+ * chooses the algorithm. */
+int papcoll_allreduce(const void *sendbuf, void *recvbuf, int count,
+                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int papcoll_allreduce_by_name(const char *algorithm, const void *sendbuf,
+                              void *recvbuf, int count, MPI_Datatype datatype,
+                              MPI_Op op, MPI_Comm comm);
+
 /* ---- Algorithm catalogue ----------------------------------------------- */
 
-/* Number of algorithms of a collective ("bcast"); -1 for an unknown
- * collective. */
+/* Number of algorithms of a collective ("bcast", "reduce", "allreduce");
+ * -1 for an unknown collective. */
 int papcoll_algorithm_count(const char *collective);
 /* Name and one-line description of algorithm i (0-based), or NULL. */
 const char *papcoll_algorithm_name(const char *collective, int i);
 const char *papcoll_algorithm_description(const char *collective, int i);
 
-/* Name of the algorithm the last papcoll call of this process actually ran
+/* Name of the algorithm the last papcoll call of this thread actually ran
  * (after any fallback), or "" before the first call. */
 const char *papcoll_last_algorithm(void);
 

@@ -7,7 +7,7 @@ BUILD      ?= build
 JOBS       ?= 2
 PREFIX     ?= /usr/local
 DEBIAN_PKGS = build-essential cmake ninja-build pkg-config openmpi-bin libopenmpi-dev libsimgrid-dev python3 \
-              mpich libmpich-dev
+              mpich libmpich-dev gfortran
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Open MPI is the default MPI; MPICH is installed beside it (build-mpich).  Name
 # both explicitly: with the two installed, Debian's mpicc/mpirun alternatives
@@ -55,7 +55,8 @@ test: build build-mpich
 
 build-mpich: deps
 	cmake -S . -B $(BUILD)-mpich -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPAPCOLL_WITH_SMPI=OFF \
-	  -DMPI_C_COMPILER=mpicc.mpich -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich
+	  -DMPI_C_COMPILER=mpicc.mpich -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich \
+	  -DCMAKE_Fortran_COMPILER=gfortran -DMPI_Fortran_COMPILER=mpif90.mpich
 	cmake --build $(BUILD)-mpich -j $(JOBS)
 
 docs: build

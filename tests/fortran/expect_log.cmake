@@ -1,0 +1,51 @@
+# expect_log.cmake - runs one MPI program with papcoll's debug log on and
+# checks that every call of the given collectives went through papcoll.
+#
+#   cmake "-DCOMMAND=mpiexec;-n;3;...;program;args" -DNP=3 "-DCOLLECTIVES=bcast"
+#         "-DENV=LD_PRELOAD=...;PAPCOLL_LOG=debug" -P expect_log.cmake
+#
+# The program must exit 0 and print a line "...: np=NP bcast=B reduce=R
+# allreduce=A: OK" (how many calls of each collective every rank made).  For
+# each collective C of COLLECTIVES and each rank r < NP, the output must hold
+# exactly that many lines "papcoll[r] debug: C seq=" (papcoll's one debug line
+# per call; "bcast (inner)" lines of hierarchical algorithms do not match).
+foreach(var COMMAND NP COLLECTIVES)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "expect_log.cmake: -D${var}=... is required")
+  endif()
+endforeach()
+
+execute_process(COMMAND ${CMAKE_COMMAND} -E env ${ENV} ${COMMAND}
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out TIMEOUT 100)
+message("${out}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "expect_log: the program failed (${rc})")
+endif()
+if(NOT out MATCHES ": np=${NP} bcast=([0-9]+) reduce=([0-9]+) allreduce=([0-9]+): OK")
+  message(FATAL_ERROR "expect_log: no line \": np=${NP} bcast=B reduce=R allreduce=A: OK\"")
+endif()
+set(calls_bcast ${CMAKE_MATCH_1})
+set(calls_reduce ${CMAKE_MATCH_2})
+set(calls_allreduce ${CMAKE_MATCH_3})
+
+set(missing "")
+math(EXPR last_rank "${NP} - 1")
+foreach(collective ${COLLECTIVES})
+  if(NOT DEFINED calls_${collective})
+    message(FATAL_ERROR "expect_log: unknown collective ${collective} (bcast, reduce, allreduce)")
+  endif()
+  if(calls_${collective} EQUAL 0)
+    message(FATAL_ERROR "expect_log: the program made no ${collective} call to check")
+  endif()
+  foreach(rank RANGE ${last_rank})
+    string(REGEX MATCHALL "papcoll\\[${rank}\\] debug: ${collective} seq=" lines "${out}")
+    list(LENGTH lines logged)
+    if(NOT logged EQUAL calls_${collective})
+      string(APPEND missing "\n  rank ${rank}: ${logged} papcoll debug lines for ${calls_${collective}} ${collective} calls")
+    endif()
+  endforeach()
+endforeach()
+if(missing)
+  message(FATAL_ERROR "expect_log: calls that did not go through papcoll:${missing}")
+endif()
+message("expect_log: every ${COLLECTIVES} call of each of the ${NP} ranks went through papcoll")

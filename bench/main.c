@@ -1,7 +1,8 @@
 /*
  * papcoll-bench - the arrival-pattern benchmark: compares collective
- * algorithms side by side under controlled process arrival patterns and
- * reports the per-process metrics of seeds 002 and 001 (metrics.h).
+ * algorithms (--coll=bcast|reduce|allreduce, collective.h) side by side under
+ * controlled process arrival patterns and reports the per-process metrics of
+ * seeds 002 and 001 (metrics.h).
  *
  * Method (DESIGN.md section 5): clocks are synchronized to rank 0 (clock.h);
  * each timed call starts at a common global time S broadcast by rank 0 plus
@@ -23,6 +24,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "collective.h"
 #include "metrics.h"
 #include "options.h"
 #include "output.h"
@@ -81,7 +83,7 @@ static int select_algorithms(const char *coll, const char *spec, const char ***o
 
 /* T: half the round trip of `size` bytes between rank 0 and the last rank
  * (median of 20 after 5 warm-ups), known to every rank. */
-static double measure_T(size_t size, unsigned char *buf)
+static double measure_T(size_t size, void *buf)
 {
     enum { WARM = 5, TIMED = 20 };
     double T = 0, half[TIMED];
@@ -121,20 +123,6 @@ static void microbench_loop(long xtime, long rep, uint64_t seed)
 #endif
 }
 
-static unsigned char expected_byte(size_t i, long rep, int root) { return (unsigned char)(i * 131u + (unsigned)rep * 7u + (unsigned)root * 29u + 1u); }
-
-static void fill(unsigned char *buf, size_t n, long rep, int root)
-{
-    for (size_t i = 0; i < n; i++) buf[i] = rank == root ? expected_byte(i, rep, root) : (unsigned char)~expected_byte(i, rep, root);
-}
-
-static long count_errors(const unsigned char *buf, size_t n, long rep, int root)
-{
-    long bad = 0;
-    for (size_t i = 0; i < n; i++) bad += buf[i] != expected_byte(i, rep, root);
-    return bad;
-}
-
 typedef struct algo_state {
     const char *name;
     rep_metrics_t *reps;
@@ -150,7 +138,21 @@ static int ppn_setting(void)
     return atoi(value);
 }
 
-static void describe_run(report_t *rep, const options_t *o, const gclock_t *clk, int ppn)
+/* How `bound` (and root_bound) is computed for this collective (metrics.h). */
+static const char *bound_text(bench_coll_t coll)
+{
+    switch (coll) {
+    case BENCH_REDUCE:
+        return "data dependence (holds with eager sends): root_bound = max(0, max_{j!=root} a_j + T - a_root), "
+               "others 0; bound = root_bound / n";
+    case BENCH_ALLREDUCE:
+        return "data dependence (holds with eager sends): mean over i of max(0, max_{j!=i} a_j + T - a_i)";
+    default:
+        return "seed 002 Lemma 2 (blocking model): (max a - a_root + (n-1) T) / n";
+    }
+}
+
+static void describe_run(report_t *rep, const options_t *o, const gclock_t *clk, int ppn, const collective_t *work)
 {
     char lib[MPI_MAX_LIBRARY_VERSION_STRING];
     int len;
@@ -159,11 +161,13 @@ static void describe_run(report_t *rep, const options_t *o, const gclock_t *clk,
     report_meta(rep, "papcoll", "%s", papcoll_version());
     report_meta(rep, "mpi", "%.*s", (int)strcspn(lib, "\n"), lib);
     report_meta(rep, "coll", "%s", o->coll);
+    report_meta(rep, "data", "%s", collective_describe(work));
     report_meta(rep, "p", "%d", nprocs);
     report_meta(rep, "ppn", "%d%s", ppn, ppn ? " (virtual nodes)" : " (real nodes)");
     report_meta(rep, "pattern", "%s", o->pattern.spec);
     report_meta(rep, "seed", "%llu", (unsigned long long)o->seed);
     report_meta(rep, "root", o->root < 0 ? "rotate" : "fixed:%d", o->root);
+    report_meta(rep, "bound", "%s", bound_text(o->coll_kind));
     report_meta(rep, "unit_time", o->unit_time > 0 ? "%g s (given)" : "auto (ping-pong rank 0 <-> rank p-1 per size: median of 20 half round trips)", o->unit_time);
     if (SIMULATED) {
         report_meta(rep, "simulated", "yes: SimGrid SMPI, times are simulated");
@@ -178,7 +182,7 @@ static void describe_run(report_t *rep, const options_t *o, const gclock_t *clk,
                                   "residual error <= %.3g s", o->resync, clk->residual);
     }
     if (o->shared_buffer)
-        report_meta(rep, "buffer", "shared: one SMPI_SHARED_MALLOC buffer for every rank (no data copied, contents meaningless)");
+        report_meta(rep, "buffer", "shared: SMPI_SHARED_MALLOC buffers, the same memory for every rank (no data copied, contents meaningless)");
     report_meta(rep, "timing", "common start S = now + %.3g s (doubled after a miss) + planned delay, busy-wait; "
                                "a start later than %.3g s is a miss; algorithms interleaved per repetition",
                 o->start_margin, o->tolerance);
@@ -213,9 +217,21 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 2;
     }
+    collective_t work;
+    char err[256];
+    int failed = collective_init(&work, o.coll_kind, o.dtype, o.max_size, o.shared_buffer, MPI_COMM_WORLD, err, sizeof err);
+    int any_failed = failed;
+    PMPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MIN, control); /* one rank's allocation failure stops all */
+    if (any_failed) {
+        if (failed == -2 || (failed && rank == 0)) fprintf(stderr, "papcoll-bench: rank %d: %s\n", rank, err);
+        if (!failed) collective_free(&work);
+        free(names);
+        MPI_Finalize();
+        return 2;
+    }
     if (o.start_margin < 0) o.start_margin = SIMULATED ? 1e-3 : 2e-4;
     double margin = o.start_margin; /* rank 0 doubles it after a missed start (at most 50 ms) */
-    int corrupt = getenv("PAPCOLL_BENCH_CORRUPT") != NULL; /* test hook: damage one received byte */
+    int corrupt = getenv("PAPCOLL_BENCH_CORRUPT") != NULL; /* test hook: damage one result element */
     FILE *raw = rank == 0 && o.raw ? fopen(o.raw, "w") : NULL;
     if (raw) fprintf(raw, "algo,size,rep,rank,planned,a,f,e,missed,root,root_order\n");
 
@@ -227,18 +243,10 @@ int main(int argc, char **argv)
     report_t report;
     report_init(&report, stdout, o.format);
     if (rank == 0) {
-        describe_run(&report, &o, &clk, ppn);
+        describe_run(&report, &o, &clk, ppn, &work);
         report_begin(&report);
     }
 
-    size_t buf_size = o.max_size ? o.max_size : 1;
-#ifdef PAPCOLL_SMPI
-    /* --shared-buffer: every simulated rank's buffer is the same memory (SMPI keeps one copy and skips
-     * the data copies of messages between shared blocks): 16384 ranks x 1 MiB fit in memory. */
-    unsigned char *buf = o.shared_buffer ? SMPI_SHARED_MALLOC(buf_size) : malloc(buf_size);
-#else
-    unsigned char *buf = malloc(buf_size);
-#endif
     algo_state_t *st = calloc((size_t)nalgo, sizeof *st);
     int maxit = o.iterations > o.iterations_large ? o.iterations : o.iterations_large;
     for (int a = 0; a < nalgo; a++) st[a].name = names[a], st[a].reps = malloc((size_t)maxit * sizeof(rep_metrics_t));
@@ -248,7 +256,7 @@ int main(int argc, char **argv)
 
     for (size_t size = o.min_size; size <= o.max_size; size = size ? size * o.size_factor : 1) {
         int iters = size > 8192 ? o.iterations_large : o.iterations, warm = size > 8192 ? o.warmup_large : o.warmup;
-        double T = o.unit_time > 0 ? o.unit_time : measure_T(size, buf);
+        double T = o.unit_time > 0 ? o.unit_time : measure_T(size, collective_scratch(&work));
         if (rank == 0) report_note(&report, "T", "%zu:%.9g", size, T);
         for (int a = 0; a < nalgo; a++) st[a].valid = st[a].missed = 0, st[a].errors = 0;
         for (long rep = -warm; rep < iters; rep++) {
@@ -261,7 +269,7 @@ int main(int argc, char **argv)
             }
             int root = o.root >= 0 ? o.root : (int)((rep + warm) % nprocs);
             for (int a = 0; a < nalgo; a++) {
-                if (o.validate) fill(buf, size, rep, root);
+                if (o.validate) collective_fill(&work, size, rep, root);
                 double start = 0, delay_seconds;
                 int in_seconds;
                 if (rank == 0) start = gclock_now(&clk) + margin;
@@ -276,11 +284,19 @@ int main(int argc, char **argv)
                 } else {
                     arrived = gclock_wait_until(&clk, planned);
                 }
-                papcoll_bcast_by_name(st[a].name, buf, (int)size, MPI_BYTE, root, MPI_COMM_WORLD);
+                rc = collective_run(&work, st[a].name, size, root, MPI_COMM_WORLD);
                 double exited = gclock_now(&clk);
+                if (rc != MPI_SUCCESS) {
+                    char msg[MPI_MAX_ERROR_STRING];
+                    int len;
+                    MPI_Error_string(rc, msg, &len);
+                    fprintf(stderr, "papcoll-bench: rank %d: %s %s of %zu bytes failed: %s\n", rank, o.coll, st[a].name,
+                            size, msg);
+                    MPI_Abort(MPI_COMM_WORLD, 3);
+                }
                 if (o.validate) {
-                    if (corrupt && size && rank == (root + 1) % nprocs && rank != root) buf[size / 2] ^= 0x40;
-                    st[a].errors += count_errors(buf, size, rep, root);
+                    if (corrupt) collective_corrupt(&work, size, root);
+                    st[a].errors += collective_errors(&work, size, rep, root);
                 }
                 double mine[4] = {planned, arrived, exited, arrived - planned > o.tolerance};
                 PMPI_Gather(mine, 4, MPI_DOUBLE, gathered, 4, MPI_DOUBLE, 0, control);
@@ -300,7 +316,7 @@ int main(int argc, char **argv)
                     st[a].missed++;
                     if (margin < 0.05) margin *= 2;
                 }
-                else metrics_of_rep(arr, ext, nprocs, root, T, &st[a].reps[st[a].valid++]);
+                else metrics_of_call(o.coll_kind, arr, ext, nprocs, root, T, &st[a].reps[st[a].valid++]);
             }
         }
         for (int a = 0; a < nalgo; a++) {
@@ -321,11 +337,7 @@ int main(int argc, char **argv)
     for (int a = 0; a < nalgo; a++) free(st[a].reps);
     free(st);
     free(names);
-#ifdef PAPCOLL_SMPI
-    if (o.shared_buffer) SMPI_SHARED_FREE(buf);
-    else
-#endif
-        free(buf);
+    collective_free(&work);
     free(gathered);
     free(arr);
     free(ext);

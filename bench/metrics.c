@@ -1,5 +1,5 @@
 /*
- * metrics.c - see metrics.h.
+ * metrics.c - see metrics.h (the bounds and why they hold are stated there).
  */
 #include "metrics.h"
 
@@ -7,7 +7,49 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-void metrics_of_rep(const double *a, const double *f, int n, int root, double T, rep_metrics_t *m)
+/* The latest arrival (a[*last]) and the latest of the others (second); n > 1. */
+static void latest_two(const double *a, int n, int *last, double *second)
+{
+    *last = a[1] > a[0];
+    *second = a[!*last];
+    for (int i = 2; i < n; i++)
+        if (a[i] > a[*last]) *second = a[*last], *last = i;
+        else if (a[i] > *second) *second = a[i];
+}
+
+/* b_i = max(0, max_{j != i} a_j + T - a_i): process i holds the result only after every other input
+ * reached it (metrics.h). */
+static double data_bound(const double *a, int i, int last, double second, double T)
+{
+    return fmax(0, (i == last ? second : a[last]) + T - a[i]);
+}
+
+/* bound and root_bound of one call (metrics.h); n > 1. */
+static void bounds(bench_coll_t coll, const double *a, int n, int root, double T, rep_metrics_t *m)
+{
+    int last;
+    double second;
+    latest_two(a, n, &last, &second);
+    switch (coll) {
+    case BENCH_BCAST:
+        m->root_bound = NAN;
+        m->bound = ((a[last] - a[root]) + (n - 1) * T) / n; /* seed 002 Lemma 2 */
+        break;
+    case BENCH_REDUCE:
+        m->root_bound = data_bound(a, root, last, second, T);
+        m->bound = m->root_bound / n;
+        break;
+    case BENCH_ALLREDUCE: {
+        double sum = 0;
+        for (int i = 0; i < n; i++) sum += data_bound(a, i, last, second, T);
+        m->root_bound = NAN;
+        m->bound = sum / n;
+        break;
+    }
+    }
+}
+
+void metrics_of_call(bench_coll_t coll, const double *a, const double *f, int n, int root, double T, rep_metrics_t *m)
 {
     double sum_e = 0, max_e = 0, sum_a = 0, max_a = a[0], min_a = a[0], max_f = f[0];
     for (int i = 0; i < n; i++) {
@@ -24,10 +66,17 @@ void metrics_of_rep(const double *a, const double *f, int n, int root, double T,
     m->e_bar = sum_e / n;
     m->g = max_e;
     m->after_last = max_f - max_a;
+    m->e_root = coll == BENCH_ALLREDUCE ? NAN : f[root] - a[root];
     m->delta_bar = sum_delta / n;
     m->omega = max_a - min_a;
-    m->bound = ((max_a - a[root]) + (n - 1) * T) / n;
+    if (n > 1) bounds(coll, a, n, root, T, m);
+    else m->bound = 0, m->root_bound = coll == BENCH_REDUCE ? 0 : NAN;
     m->ratio = m->bound > 0 ? m->e_bar / m->bound : NAN;
+}
+
+void metrics_of_rep(const double *a, const double *f, int n, int root, double T, rep_metrics_t *m)
+{
+    metrics_of_call(BENCH_BCAST, a, f, n, root, T, m);
 }
 
 static int by_value(const void *x, const void *y)
@@ -54,9 +103,10 @@ void metrics_summarize(rep_metrics_t *reps, int n, summary_t *s)
     s->e_bar_lo = percentile(v, n, 0.025);
     s->e_bar_hi = percentile(v, n, 0.975);
     const size_t fields[] = {offsetof(rep_metrics_t, g), offsetof(rep_metrics_t, after_last),
+                             offsetof(rep_metrics_t, e_root), offsetof(rep_metrics_t, root_bound),
                              offsetof(rep_metrics_t, delta_bar), offsetof(rep_metrics_t, omega),
                              offsetof(rep_metrics_t, bound), offsetof(rep_metrics_t, ratio)};
-    double *out[] = {&s->g, &s->after_last, &s->delta_bar, &s->omega, &s->bound, &s->ratio};
+    double *out[] = {&s->g, &s->after_last, &s->e_root, &s->root_bound, &s->delta_bar, &s->omega, &s->bound, &s->ratio};
     for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
         for (int i = 0; i < n; i++) v[i] = *(const double *)((const char *)&reps[i] + fields[k]);
         *out[k] = percentile(v, n, 0.5);

@@ -13,14 +13,22 @@
 void options_usage(void)
 {
     printf("Usage: papcoll-bench [options]   (papcoll-bench-smpi under smpirun: the same options)\n"
-           "  -m, --message-size [MIN:]MAX[:FACTOR]  sizes in bytes from MIN, each FACTOR (default 2) times the last\n"
-           "                                (K/M/G allowed; default 1:1M)\n"
+           "  -m, --message-size [MIN:]MAX[:FACTOR]  message sizes in bytes from MIN, each FACTOR (default 2) times\n"
+           "                                the last (K/M/G allowed; default 1:1M); reductions move\n"
+           "                                count = floor(size / element size) elements (count 0 below one element)\n"
            "  -i, --iterations N            timed repetitions per size (default 100, 20 above 8K)\n"
            "  -x, --warmup N                untimed repetitions per size (default 10, 2 above 8K)\n"
-           "  -c, --validate                check every byte after every call (untimed); exit 1 on a failure\n"
-           "  -k, --root fixed:N|rotate     root of the broadcast (default fixed:0)\n"
-           "      --coll=bcast              collective (default bcast)\n"
-           "      --algo=a,b,...|all        algorithms, 'all' = every papcoll algorithm incl. native (default all)\n"
+           "  -c, --validate                check every result after every call (untimed); exit 1 on a failure:\n"
+           "                                bcast every byte; reduce/allreduce the exact integer sum of inputs\n"
+           "                                that depend on (rank, repetition, element) at the root (reduce) or on\n"
+           "                                every rank (allreduce), and every send buffer left unchanged\n"
+           "  -k, --root fixed:N|rotate     root of bcast and reduce (rotate: a new root each repetition; default\n"
+           "                                fixed:0); for allreduce only the process root-late and\n"
+           "                                first-child-late refer to\n"
+           "      --coll=bcast|reduce|allreduce  collective (default bcast); reductions are MPI_SUM\n"
+           "      --dtype=int|double        element type of reduce/allreduce: MPI_INT or MPI_DOUBLE (default int)\n"
+           "      --algo=a,b,...|all        algorithms of --coll, 'all' = every papcoll algorithm incl. native,\n"
+           "                                'auto' = papcoll's own choice (default all; see --list)\n"
            "      --pattern=SPEC            arrival pattern (default balanced):\n"
            "                                  balanced | uniform:MAX_IF | late:FRACTION:IF | root-late:IF |\n"
            "                                  first-child-late:IF | microbench:XTIME | trace:FILE\n"
@@ -28,15 +36,22 @@ void options_usage(void)
            "      --seed=N                  seed of the random patterns (default 1)\n"
            "      --unit-time=auto|SECONDS  T; auto measures it per size by ping-pong (default auto)\n"
            "      --ppn=K                   virtual nodes of K processes (sets PAPCOLL_PPN)\n"
-           "      --format=table|csv|json   output format (default table)\n"
+           "      --format=table|csv|json   output format (default table); per algorithm and size the medians over\n"
+           "                                repetitions of e_bar (mean arrival-to-exit time), g (slowest process),\n"
+           "                                after_last (max exit - max arrival), e_root (the root's time: the\n"
+           "                                measure of a reduce; none for allreduce), root_bound (lower bound of\n"
+           "                                e_root, reduce), bound (lower bound of e_bar for this collective: seed\n"
+           "                                002 Lemma 2 for bcast, data dependence for reductions; #@bound and\n"
+           "                                docs/benchmark.md give the formula) and ratio e_bar / bound,\n"
+           "                                imbalance factors, valid repetitions, check\n"
            "      --raw=FILE                write rank, repetition, a_i, f_i, e_i of every call (CSV)\n"
            "      --start-margin=SECONDS    lead time of each repetition's common start (default 2e-4; 1e-3 simulated)\n"
            "      --tolerance=SECONDS       lateness that flags a missed start (default 5e-6)\n"
            "      --resync=SECONDS          clock re-synchronization period (default 1)\n"
-           "      --shared-buffer           under SMPI only: one message buffer shared by every simulated rank\n"
-           "                                (SMPI_SHARED_MALLOC: memory of one buffer, no data copied; contents\n"
+           "      --shared-buffer           under SMPI only: message buffers shared by every simulated rank\n"
+           "                                (SMPI_SHARED_MALLOC: memory of one rank's buffers, no data copied; contents\n"
            "                                meaningless, so not with -c); for large rank counts or messages\n"
-           "      --list                    list the algorithms and exit\n"
+           "      --list                    list the algorithms of --coll and exit\n"
            "      --list-params             list papcoll's parameters (--format=md for docs/params.md)\n"
            "  -h, --help                    this help\n"
            "      --version                 versions and exit\n");
@@ -74,7 +89,7 @@ static int fail(int rank, const char *what, const char *value)
 int options_parse(int argc, char **argv, options_t *o, int rank)
 {
     enum { O_ALGO = 256, O_PPN, O_FORMAT, O_LIST, O_LIST_PARAMS, O_VERSION, O_COLL, O_PATTERN, O_SEED, O_UNIT,
-           O_RAW, O_MARGIN, O_TOL, O_RESYNC, O_SHARED };
+           O_RAW, O_MARGIN, O_TOL, O_RESYNC, O_SHARED, O_DTYPE };
     static const struct option longopts[] = {
         {"message-size", required_argument, 0, 'm'}, {"iterations", required_argument, 0, 'i'},
         {"warmup", required_argument, 0, 'x'},       {"validate", no_argument, 0, 'c'},
@@ -86,7 +101,7 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
         {"seed", required_argument, 0, O_SEED},      {"unit-time", required_argument, 0, O_UNIT},
         {"raw", required_argument, 0, O_RAW},        {"start-margin", required_argument, 0, O_MARGIN},
         {"tolerance", required_argument, 0, O_TOL},  {"resync", required_argument, 0, O_RESYNC},
-        {"shared-buffer", no_argument, 0, O_SHARED},
+        {"shared-buffer", no_argument, 0, O_SHARED}, {"dtype", required_argument, 0, O_DTYPE},
         {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->min_size = 1;
@@ -145,6 +160,10 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
         case O_TOL: if (parse_double(optarg, &o->tolerance)) return fail(rank, "--tolerance", optarg); break;
         case O_RESYNC: if (parse_double(optarg, &o->resync)) return fail(rank, "--resync", optarg); break;
         case O_SHARED: o->shared_buffer = 1; break;
+        case O_DTYPE:
+            if (strcmp(optarg, "int") && strcmp(optarg, "double")) return fail(rank, "--dtype (int or double)", optarg);
+            o->dtype = optarg;
+            break;
         case O_VERSION:
             if (rank == 0) {
                 char lib[MPI_MAX_LIBRARY_VERSION_STRING];
@@ -160,7 +179,8 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
     if (optind < argc) return fail(rank, "argument", argv[optind]);
     if (o->iterations < 1 || o->warmup < 0) return fail(rank, "iteration count", "");
     if (o->min_size > o->max_size) return fail(rank, "size range", "MIN > MAX");
-    if (strcmp(o->coll, "bcast")) return fail(rank, "--coll (only bcast so far)", o->coll);
+    if (bench_coll_parse(o->coll, &o->coll_kind)) return fail(rank, "--coll (bcast, reduce or allreduce)", o->coll);
+    if (o->dtype && o->coll_kind == BENCH_BCAST) return fail(rank, "option for --coll=bcast (a broadcast moves bytes)", "--dtype");
 #ifndef PAPCOLL_SMPI
     if (o->shared_buffer) return fail(rank, "option (papcoll-bench-smpi only)", "--shared-buffer");
 #endif

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "coll.h"
 #include "pattern.h"
 
 typedef struct options {
@@ -15,7 +16,9 @@ typedef struct options {
     int validate;
     int shared_buffer;   /* SMPI only: one SMPI_SHARED_MALLOC buffer for every rank */
     int root;            /* -1: rotate */
-    const char *coll;
+    const char *coll;    /* --coll name */
+    bench_coll_t coll_kind;
+    const char *dtype;   /* --dtype (reductions): "int", "double" or NULL (int) */
     const char *algos;   /* comma list, "all" expands */
     pattern_t pattern;
     uint64_t seed;

@@ -51,8 +51,8 @@ static void json_string(FILE *f, const char *s)
 }
 
 static const char *csv_header =
-    "coll,algo,size,pattern,p,ppn,reps,valid_reps,e_bar,e_bar_lo,e_bar_hi,g,after_last,delta_bar,omega,"
-    "if_avg,if_worst,bound,ratio,T,check";
+    "coll,algo,size,pattern,p,ppn,reps,valid_reps,e_bar,e_bar_lo,e_bar_hi,g,after_last,e_root,root_bound,delta_bar,"
+    "omega,if_avg,if_worst,bound,ratio,T,check";
 
 void report_begin(report_t *r)
 {
@@ -71,9 +71,17 @@ void report_begin(report_t *r)
     for (int i = 0; i < r->nmeta; i++) fprintf(r->out, "#@%s=%s\n", r->meta_keys[i], r->meta_values[i]);
     if (!strcmp(r->format, "csv")) fprintf(r->out, "%s\n", csv_header);
     else
-        fprintf(r->out, "# %-22s %9s %11s %11s %11s %11s %11s %7s %8s %11s %7s %7s %6s\n", "Algorithm", "Size(B)",
-                "e_bar(us)", "lo(us)", "hi(us)", "g(us)", "after(us)", "IF_avg", "IF_worst", "bound(us)", "ratio",
-                "valid", "Check");
+        fprintf(r->out, "# %-22s %9s %11s %11s %11s %11s %11s %11s %7s %8s %11s %7s %7s %6s\n", "Algorithm", "Size(B)",
+                "e_bar(us)", "lo(us)", "hi(us)", "g(us)", "after(us)", "root(us)", "IF_avg", "IF_worst", "bound(us)",
+                "ratio", "valid", "Check");
+}
+
+/* A table cell of `width` characters: value x scale with 2 decimals, or "-" for NaN (does not apply, or no
+ * valid repetition). */
+static void table_cell(FILE *f, int width, double value, double scale)
+{
+    if (isnan(value)) fprintf(f, " %*s", width, "-");
+    else fprintf(f, " %*.2f", width, value * scale);
 }
 
 /* NaN and infinities are not JSON: written as null. */
@@ -92,24 +100,29 @@ void report_row(report_t *r, const result_row_t *w)
                 w->coll, w->algo, w->size);
         json_string(r->out, w->pattern);
         fprintf(r->out, ", \"p\": %d, \"ppn\": %d, \"reps\": %d, \"valid_reps\": %d", w->p, w->ppn, w->reps, w->valid_reps);
-        const char *names[] = {"e_bar", "e_bar_lo", "e_bar_hi", "g", "after_last", "delta_bar", "omega",
-                               "if_avg", "if_worst", "bound", "ratio", "T"};
-        double values[] = {s->e_bar, s->e_bar_lo, s->e_bar_hi, s->g, s->after_last, s->delta_bar, s->omega,
-                           if_avg, if_worst, s->bound, s->ratio, w->T};
+        const char *names[] = {"e_bar", "e_bar_lo", "e_bar_hi", "g", "after_last", "e_root", "root_bound",
+                               "delta_bar", "omega", "if_avg", "if_worst", "bound", "ratio", "T"};
+        double values[] = {s->e_bar, s->e_bar_lo, s->e_bar_hi, s->g, s->after_last, s->e_root, s->root_bound,
+                           s->delta_bar, s->omega, if_avg, if_worst, s->bound, s->ratio, w->T};
         for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
             fprintf(r->out, ", \"%s\": ", names[i]);
             json_number(r->out, values[i]);
         }
         fprintf(r->out, ", \"check\": \"%s\"}", w->check);
     } else if (!strcmp(r->format, "csv")) {
-        fprintf(r->out, "%s,%s,%zu,%s,%d,%d,%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%s\n",
-                w->coll, w->algo, w->size, w->pattern, w->p, w->ppn, w->reps, w->valid_reps, s->e_bar, s->e_bar_lo,
-                s->e_bar_hi, s->g, s->after_last, s->delta_bar, s->omega, if_avg, if_worst, s->bound, s->ratio, w->T,
-                w->check);
+        fprintf(r->out, "%s,%s,%zu,%s,%d,%d,%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,"
+                "%.9g,%s\n", w->coll, w->algo, w->size, w->pattern, w->p, w->ppn, w->reps, w->valid_reps, s->e_bar,
+                s->e_bar_lo, s->e_bar_hi, s->g, s->after_last, s->e_root, s->root_bound, s->delta_bar, s->omega, if_avg,
+                if_worst, s->bound, s->ratio, w->T, w->check);
     } else {
-        fprintf(r->out, "  %-22s %9zu %11.2f %11.2f %11.2f %11.2f %11.2f %7.2f %8.2f %11.2f %7.2f %3d/%-3d %6s\n",
-                w->algo, w->size, s->e_bar * 1e6, s->e_bar_lo * 1e6, s->e_bar_hi * 1e6, s->g * 1e6,
-                s->after_last * 1e6, if_avg, if_worst, s->bound * 1e6, s->ratio, w->valid_reps, w->reps, w->check);
+        fprintf(r->out, "  %-22s %9zu", w->algo, w->size);
+        const double times[] = {s->e_bar, s->e_bar_lo, s->e_bar_hi, s->g, s->after_last, s->e_root};
+        for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) table_cell(r->out, 11, times[i], 1e6);
+        table_cell(r->out, 7, if_avg, 1);
+        table_cell(r->out, 8, if_worst, 1);
+        table_cell(r->out, 11, s->bound, 1e6);
+        table_cell(r->out, 7, s->ratio, 1);
+        fprintf(r->out, " %3d/%-3d %6s\n", w->valid_reps, w->reps, w->check);
     }
     r->rows++;
     fflush(r->out);

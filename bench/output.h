@@ -3,8 +3,11 @@
  * CSV and JSON with the same fields, and #@key=value metadata lines (a "meta"
  * object in JSON).  Field names are fixed for scripts:
  *   coll algo size pattern p ppn reps valid_reps e_bar e_bar_lo e_bar_hi g
- *   after_last delta_bar omega if_avg if_worst bound ratio T check
- * Times in seconds in CSV and JSON, microseconds in the table.
+ *   after_last e_root root_bound delta_bar omega if_avg if_worst bound ratio T
+ *   check
+ * Times in seconds in CSV and JSON, microseconds in the table; a quantity
+ * that does not apply (e_root of an allreduce, root_bound but of a reduce)
+ * is nan in CSV, null in JSON and - in the table.
  */
 #ifndef PB_OUTPUT_H
 #define PB_OUTPUT_H

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""End-to-end checks of papcoll-bench, run by ctest (one check per test).
+"""End-to-end checks of papcoll-bench, run by ctest (one check per test), for each collective it
+measures (--coll=bcast|reduce|allreduce).
 
 Environment (set by tests/CMakeLists.txt): PAPCOLL_BENCH, PAPCOLL_MPIRUN (command
 prefix, shell words), and for simulated checks PAPCOLL_BENCH_SMPI,
@@ -8,11 +9,14 @@ PAPCOLL_SMPIRUN (prefix) and PAPCOLL_PLATFORM (path prefix of .xml/.hosts).
 import csv
 import io
 import json
+import math
 import os
 import shlex
+import statistics
 import subprocess
 import sys
 import tempfile
+from collections import defaultdict
 
 
 def run(cmd, env=None, expect_rc=0):
@@ -43,40 +47,113 @@ def check(cond, msg):
 
 
 def validate_corrupt():
-    """--validate passes on good data and catches a deliberately damaged byte."""
-    args = ["--algo=binomial,scatter_ring_allgather", "-m", "1K:64K", "-i", "3", "-x", "1", "-c", "--format=csv"]
-    good = run(native(2, *args))
-    check(all(r["check"] == "Pass" for r in rows(good.stdout)) and rows(good.stdout), "clean run not all Pass")
-    bad = run(native(2, *args), env={"PAPCOLL_BENCH_CORRUPT": "1"}, expect_rc=None)
-    check(bad.returncode != 0, "corrupted run exited 0")
-    check(all(r["check"] == "Fail" for r in rows(bad.stdout)), "corrupted run not reported as Fail")
-    print("validate-corrupt: OK")
+    """--validate passes on good data and catches a deliberately damaged result element: a byte of a
+    broadcast, an element of a reduce's result at the root, of an allreduce's on rank root+1 (int and double,
+    rotating root)."""
+    runs = [["--algo=binomial,scatter_ring_allgather", "-m", "1K:64K"],
+            ["--coll=reduce", "--algo=all,auto", "-m", "1K:64K:8", "-k", "rotate"],
+            ["--coll=allreduce", "--dtype=double", "--algo=all,auto", "-m", "1K:64K:8"]]
+    for extra in runs:
+        args = [*extra, "-i", "3", "-x", "1", "-c", "--format=csv"]
+        good = run(native(2, *args))
+        check(all(r["check"] == "Pass" for r in rows(good.stdout)) and rows(good.stdout), f"clean run not all Pass: {extra}")
+        bad = run(native(2, *args), env={"PAPCOLL_BENCH_CORRUPT": "1"}, expect_rc=None)
+        check(bad.returncode != 0, f"corrupted run exited 0: {extra}")
+        check(all(r["check"] == "Fail" for r in rows(bad.stdout)) and rows(bad.stdout),
+              f"corrupted run not reported as Fail: {extra}")
+    print("validate-corrupt: bcast, reduce, allreduce OK")
+
+
+def same_number(a, b):
+    """A CSV number (text, "nan" for a quantity that does not apply) and the JSON one (null for it)."""
+    if b is None or a == "nan":
+        return a == "nan" and b is None
+    return abs(float(a) - float(b)) <= 1e-6 * abs(float(a))
 
 
 def formats():
-    """CSV and JSON carry the same numbers; a simulated run is deterministic."""
-    args = ["--algo=binomial,chain_pipelined,auto", "-m", "1K:256K", "-i", "4", "-x", "1", "--pattern=uniform:4", "--seed=9"]
-    c1 = run(simulated(16, *args, "--format=csv")).stdout
-    c2 = run(simulated(16, *args, "--format=csv")).stdout
-    check(c1 == c2, "two identical simulated runs differ")
-    j = json.loads(run(simulated(16, *args, "--format=json")).stdout)
-    crows = rows(c1)
-    check(len(crows) == len(j["results"]) == 27, f"row counts {len(crows)} / {len(j['results'])}")
-    for cr, jr in zip(crows, j["results"]):
-        for key, value in cr.items():
-            if key in ("coll", "algo", "pattern", "check"):
-                check(str(jr[key]) == value, f"{key}: {jr[key]} != {value}")
-            else:
-                check(abs(float(value) - float(jr[key])) <= 1e-6 * abs(float(value)), f"{key}: {jr[key]} != {value}")
-    check(j["meta"]["pattern"] == "uniform:4" and j["meta"]["simulated"].startswith("yes"), "JSON metadata")
-    print("formats: OK,", len(crows), "rows")
+    """CSV and JSON carry the same numbers (e_root: nan / null for allreduce); a simulated run is deterministic."""
+    runs = [(["--algo=binomial,chain_pipelined,auto", "-m", "1K:256K"], 27),
+            (["--coll=reduce", "--algo=native,auto", "-m", "1K:256K:4"], 10),
+            (["--coll=allreduce", "--dtype=double", "--algo=native,auto", "-m", "1K:256K:4"], 10)]
+    for extra, expected in runs:
+        args = [*extra, "-i", "4", "-x", "1", "--pattern=uniform:4", "--seed=9"]
+        c1 = run(simulated(16, *args, "--format=csv")).stdout
+        c2 = run(simulated(16, *args, "--format=csv")).stdout
+        check(c1 == c2, f"two identical simulated runs differ: {extra}")
+        j = json.loads(run(simulated(16, *args, "--format=json")).stdout)
+        crows = rows(c1)
+        check(len(crows) == len(j["results"]) == expected, f"row counts {len(crows)} / {len(j['results'])}: {extra}")
+        for cr, jr in zip(crows, j["results"]):
+            check(cr.keys() == jr.keys(), f"CSV and JSON fields differ: {sorted(cr.keys() ^ jr.keys())}")
+            for key, value in cr.items():
+                if key in ("coll", "algo", "pattern", "check"):
+                    check(str(jr[key]) == value, f"{key}: {jr[key]} != {value}")
+                else:
+                    check(same_number(value, jr[key]), f"{key}: {jr[key]} != {value} ({extra})")
+            coll = jr["coll"]
+            check((jr["e_root"] is None) == (coll == "allreduce") and (jr["root_bound"] is None) == (coll != "reduce"),
+                  f"e_root / root_bound of {coll}: {jr['e_root']} / {jr['root_bound']}")
+        check(j["meta"]["pattern"] == "uniform:4" and j["meta"]["simulated"].startswith("yes"), "JSON metadata")
+        check(j["meta"]["coll"] == crows[0]["coll"], "JSON metadata: coll")
+    print("formats: OK for bcast, reduce, allreduce")
 
 
-def arrivals(sim):
+def t_per_size(text):
+    """The #@T=size:seconds lines of a run."""
+    out = {}
+    for line in text.splitlines():
+        if line.startswith("#@T="):
+            size, seconds = line[4:].split(":")
+            out[int(size)] = float(seconds)
+    return out
+
+
+def check_metrics(coll, out, raw_rows):
+    """Recomputes, from the raw a_i and f_i of every valid repetition, after_last, e_root and the lower bounds
+    of docs/benchmark.md for COLL, and checks the medians the benchmark reported."""
+    T = t_per_size(out)
+    reps = defaultdict(list)
+    for r in raw_rows:
+        reps[(r["algo"], int(r["size"]), int(r["rep"]))].append(r)
+    per = defaultdict(lambda: defaultdict(list))
+    for (algo, size, _), procs in reps.items():
+        if any(r["missed"] == "1" for r in procs):
+            continue
+        a = {int(r["rank"]): float(r["a"]) for r in procs}
+        f = {int(r["rank"]): float(r["f"]) for r in procs}
+        root, n, t = int(procs[0]["root"]), len(a), T[size]
+
+        def needs_all(i):  # i cannot hold the result before every other input reached it
+            return max(0.0, max(a[j] for j in a if j != i) + t - a[i])
+        q = per[(algo, size)]
+        q["after_last"].append(max(f.values()) - max(a.values()))
+        q["e_root"].append(f[root] - a[root])
+        if coll == "bcast":
+            q["bound"].append((max(a.values()) - a[root] + (n - 1) * t) / n)  # seed 002 Lemma 2
+        elif coll == "reduce":
+            q["root_bound"].append(needs_all(root))
+            q["bound"].append(needs_all(root) / n)
+        else:
+            q["bound"].append(sum(needs_all(i) for i in a) / n)
+    for r in rows(out):
+        q = per[(r["algo"], int(r["size"]))]
+        for key in ("after_last", "e_root", "root_bound", "bound"):
+            if (key == "root_bound" and coll != "reduce") or (key == "e_root" and coll == "allreduce"):
+                check(r[key] == "nan", f"{coll} {key} = {r[key]}, expected nan")
+                continue
+            want = statistics.median(q[key])
+            # the raw file's times have 9 decimals: each recomputed difference is good to about 1 ns
+            check(math.isclose(float(r[key]), want, rel_tol=1e-6, abs_tol=4e-9),
+                  f"{coll} {r['algo']} {r['size']}: {key} {r[key]} != {want} recomputed from the raw arrivals")
+        if coll == "allreduce":  # nobody finishes before the last input has travelled: after_last >= T
+            check(float(r["after_last"]) >= T[int(r["size"])] * (1 - 1e-6), f"allreduce after_last {r['after_last']} < T")
+
+def arrivals(sim, coll_args=("--algo=binomial,linear",)):
     """Realized arrivals match the plan: exactly when simulated, within the tolerance natively."""
     with tempfile.TemporaryDirectory() as d:
         raw = os.path.join(d, "raw.csv")
-        args = ["--algo=binomial,linear", "-m", "4K:4K", "-i", "30", "-x", "2", "--pattern=uniform:8", f"--raw={raw}",
+        args = [*coll_args, "-m", "4K:4K", "-i", "30", "-x", "2", "--pattern=uniform:8", f"--raw={raw}",
                 "--format=csv", "--tolerance=2e-5"]
         out = run(simulated(16, *args) if sim else native(2, *args)).stdout
         with open(raw) as f:
@@ -94,7 +171,20 @@ def arrivals(sim):
         check(all(-1e-9 <= x <= 2e-5 for x in ok), "a valid arrival is outside the tolerance")
         valid = sum(int(r["valid_reps"]) for r in rows(out))
         check(valid >= 0.5 * 2 * 30, f"only {valid} of 60 repetitions started on time")
-    print("arrivals:", "simulated exact" if sim else "native within 20 us", "OK")
+    print("arrivals:", " ".join(coll_args), "simulated exact" if sim else "native within 20 us", "OK")
+    return out, rr
+
+
+def smpi_arrivals():
+    """Exact simulated arrivals for each collective; the reported after_last, e_root and bounds equal those
+    recomputed from the raw arrivals and exits (rotating root for the reductions)."""
+    out, raw = arrivals(True)
+    check_metrics("bcast", out, raw)
+    for coll in ("reduce", "allreduce"):
+        out, raw = arrivals(True, (f"--coll={coll}", "--algo=native,auto", "-k", "rotate", "-c"))
+        check(all(r["check"] == "Pass" for r in rows(out)), f"{coll}: validation failed")
+        check_metrics(coll, out, raw)
+    print("smpi-arrivals: bcast, reduce and allreduce metrics recomputed from the raw arrivals: OK")
 
 
 def first_child_late():
@@ -112,4 +202,4 @@ def first_child_late():
 
 if __name__ == "__main__":
     {"validate-corrupt": validate_corrupt, "formats": formats, "native-arrivals": lambda: arrivals(False),
-     "smpi-arrivals": lambda: arrivals(True), "first-child-late": first_child_late}[sys.argv[1]]()
+     "smpi-arrivals": smpi_arrivals, "first-child-late": first_child_late}[sys.argv[1]]()

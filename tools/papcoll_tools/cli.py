@@ -1,6 +1,7 @@
 """papcoll: command-line front end of the tools.
 
     papcoll sim run --platform=SPEC [--np=N] [--baseline=NAME] [--bench=PATH] -- BENCH_ARGS
+                                                 NAME: SMPI's algorithm for the --coll in BENCH_ARGS (sim/run.py)
     papcoll sim platform SPEC -o PREFIX          write PREFIX.xml and PREFIX.hosts
     papcoll sim sweep CONFIG.toml [--jobs=N] [--out=DIR] [--timeout=S]   many runs (docs/simulation.md), merged into DIR/sweep.csv
     papcoll sim report SWEEP.csv -o DIR          figures and a Markdown report of a sweep
@@ -43,7 +44,9 @@ def main(argv=None):
     r = sim.add_parser("run", help="one simulated papcoll-bench run (arguments after --)")
     r.add_argument("--platform", required=True)
     r.add_argument("--np", type=int)
-    r.add_argument("--baseline", help="an SMPI broadcast (mpich, ompi, mvapich2, binomial_tree, ...) run as 'native'")
+    r.add_argument("--baseline", help="one of SMPI's own algorithms for the collective of the benchmark's --coll (bcast: "
+                   "mpich, ompi, mvapich2, binomial_tree, ...; reduce: mpich, ompi, binomial, rab, scatter_gather, ...; "
+                   "allreduce: mpich, ompi, rdb, rab_rdb, lr, redbcast, ...), run as 'native' with --cfg=smpi/<coll>:NAME")
     r.add_argument("--bench", help="path of papcoll-bench-smpi")
     pl = sim.add_parser("platform", help="write a platform's XML and hostfile")
     pl.add_argument("spec")

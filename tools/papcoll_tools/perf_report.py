@@ -1,12 +1,14 @@
-"""papcoll perf report: papcoll's broadcasts against SMPI's own, per size and arrival pattern.
+"""papcoll perf report: papcoll's collectives against SMPI's own, per collective, size and arrival pattern.
 
-Reads papcoll-bench CSV files (tools/sweeps/bcast_perf.sh writes one per run);
+Reads papcoll-bench CSV files (tools/sweeps/bcast_perf.sh and reduce_perf.sh write one per run);
 rows of a run made with ``papcoll sim run --baseline=NAME`` (algo ``native``,
-metadata ``baseline SMPI bcast NAME``) become algorithm ``smpi:NAME``; papcoll's
+metadata ``baseline SMPI <coll> NAME``) become algorithm ``smpi:NAME``; papcoll's
 own ``native`` rows are dropped (under SMPI they are the coll-selector's choice,
-already among the baselines).  Writes OUTDIR/perf.md (one table per size:
-e_bar per algorithm and pattern, then auto's and the best papcoll algorithm's
-ratio to the best SMPI broadcast) and OUTDIR/perf_<size>.png.
+already among the baselines).  Writes OUTDIR/perf.md (one table per collective and
+size: e_bar per algorithm and pattern, then auto's and the best papcoll algorithm's
+ratio to the best SMPI algorithm of that collective) and a figure per table:
+OUTDIR/perf_<size>.png for bcast, OUTDIR/perf_<coll>_<size>.png for the others.
+--coll keeps one collective (default: every collective in the files).
 """
 from __future__ import annotations
 
@@ -16,11 +18,12 @@ import os
 import re
 from collections import defaultdict
 
-BASELINE_RE = re.compile(r"baseline SMPI bcast (\S+)")
+BASELINE_RE = re.compile(r"baseline SMPI (\w+) (\S+)")
+NAMES = {"bcast": "broadcast", "reduce": "reduce", "allreduce": "allreduce"}
 
 
-def read(paths):
-    """({(size, pattern): {algo: e_bar seconds}}, metadata of the first file, p)."""
+def read(paths, coll=None):
+    """({(coll, size, pattern): {algo: e_bar seconds}}, metadata of the first file, p); COLL keeps one collective."""
     table, meta, p = defaultdict(dict), {}, None
     for path in paths:
         baseline, lines = None, []
@@ -30,17 +33,19 @@ def read(paths):
                     key, _, value = line[2:].rstrip("\n").partition("=")
                     meta.setdefault(key, value)
                     m = BASELINE_RE.search(value) if key == "smpi_settings" else None
-                    baseline = m.group(1) if m else baseline
+                    baseline = m.group(2) if m else baseline
                 elif not line.startswith("#"):
                     lines.append(line)
         for row in csv.DictReader(lines):
             algo = row["algo"]
+            if coll and row["coll"] != coll:
+                continue
             if algo == "native":
                 if not baseline:
                     continue
                 algo = f"smpi:{baseline}"
             p = int(row["p"])
-            table[(int(row["size"]), row["pattern"])][algo] = float(row["e_bar"])
+            table[(row["coll"], int(row["size"]), row["pattern"])][algo] = float(row["e_bar"])
     return table, meta, p
 
 
@@ -51,9 +56,12 @@ def size_text(n):
     return f"{n} B"
 
 
-def papcoll_sizes(table):
-    """The sizes at which some papcoll algorithm ran (baselines may have run more sizes in one launch)."""
-    return sorted({s for (s, _), algos in table.items() if any(not a.startswith("smpi:") for a in algos)})
+def sections(table):
+    """(coll, size) of every table, broadcast first: the sizes at which some papcoll algorithm ran (baselines may
+    have run more sizes in one launch)."""
+    order = list(NAMES)
+    found = {(c, s) for (c, s, _), algos in table.items() if any(not a.startswith("smpi:") for a in algos)}
+    return sorted(found, key=lambda cs: (order.index(cs[0]) if cs[0] in order else len(order), cs[0], cs[1]))
 
 
 def pattern_order(patterns):
@@ -74,28 +82,36 @@ def summary(times):
     return bp, peers.get(bp), bo, ours.get(bo), times.get("auto")
 
 
+def _patterns_and_algos(table, coll, size):
+    pats = pattern_order({pat for c, s, pat in table if (c, s) == (coll, size)})
+    algos = sorted({a for (c, s, _), t in table.items() if (c, s) == (coll, size) for a in t},
+                   key=lambda a: (a.startswith("smpi:"), a == "auto", a))
+    return pats, algos
+
+
 def markdown(table, meta, p):
-    sizes = papcoll_sizes(table)
+    colls = sorted({c for c, _ in sections(table)})
     out = [f"Simulated (SimGrid SMPI): {meta.get('smpi_settings', '?')}; p = {p}.",
            "e_bar in microseconds (mean over processes of arrival-to-exit time, median over repetitions); "
-           "`smpi:NAME` = SMPI's own broadcast NAME.", ""]
-    for size in sizes:
-        pats = pattern_order({pat for s, pat in table if s == size})
-        algos = sorted({a for (s, _), t in table.items() if s == size for a in t},
-                       key=lambda a: (a.startswith("smpi:"), a == "auto", a))
-        out += [f"### {size_text(size)}", "", "| algorithm | " + " | ".join(pats) + " |",
+           "`smpi:NAME` = SMPI's own algorithm NAME of the table's collective "
+           f"({', '.join(colls)}).", ""]
+    for coll, size in sections(table):
+        pats, algos = _patterns_and_algos(table, coll, size)
+        what = NAMES.get(coll, coll)
+        out += [f"### {what}, {size_text(size)}", "", f"| {coll} algorithm | " + " | ".join(pats) + " |",
                 "|---|" + "---:|" * len(pats)]
         for a in algos:
             cells = []
             for pat in pats:
-                t = table[(size, pat)].get(a)
+                t = table[(coll, size, pat)].get(a)
                 cells.append("-" if t is None else f"{t * 1e6:.1f}")
             out.append(f"| `{a}` | " + " | ".join(cells) + " |")
-        rows = {"best SMPI broadcast": [], "best papcoll algorithm": [], "auto / best SMPI": [],
+        best_smpi = f"best SMPI {what}"
+        rows = {best_smpi: [], "best papcoll algorithm": [], "auto / best SMPI": [],
                 "best papcoll / best SMPI": []}
         for pat in pats:
-            bp, tp, bo, to, ta = summary(table[(size, pat)])
-            rows["best SMPI broadcast"].append(f"{bp} {tp * 1e6:.1f}" if bp else "-")
+            bp, tp, bo, to, ta = summary(table[(coll, size, pat)])
+            rows[best_smpi].append(f"{bp} {tp * 1e6:.1f}" if bp else "-")
             rows["best papcoll algorithm"].append(f"{bo} {to * 1e6:.1f}" if bo else "-")
             rows["auto / best SMPI"].append(f"{ta / tp:.2f}" if ta and tp else "-")
             rows["best papcoll / best SMPI"].append(f"{to / tp:.2f}" if to and tp else "-")
@@ -112,13 +128,11 @@ def plot(table, p, outdir):
 
     from . import plot as plotting
     files = []
-    for size in papcoll_sizes(table):
-        pats = pattern_order({pat for s, pat in table if s == size})
-        algos = sorted({a for (s, _), t in table.items() if s == size for a in t},
-                       key=lambda a: (a.startswith("smpi:"), a == "auto", a))
+    for coll, size in sections(table):
+        pats, algos = _patterns_and_algos(table, coll, size)
         fig, ax = plt.subplots(figsize=(11, 6))
         for i, a in enumerate(algos):
-            ys = [table[(size, pat)].get(a) for pat in pats]
+            ys = [table[(coll, size, pat)].get(a) for pat in pats]
             xs = [j for j, y in enumerate(ys) if y is not None]
             style = dict(marker="o", linewidth=2.5, color="black") if a == "auto" else \
                 dict(marker="s", linestyle="--") if a.startswith("smpi:") else dict(marker=".", alpha=0.8)
@@ -128,10 +142,11 @@ def plot(table, p, outdir):
         ax.set_yscale("log")
         ax.set_xlabel("arrival pattern (delays in units of T)")
         ax.set_ylabel("e_bar (us, simulated)")
-        ax.set_title(f"broadcast of {size_text(size)}, {p} ranks (simulated, SimGrid SMPI)")
+        ax.set_title(f"{NAMES.get(coll, coll)} of {size_text(size)}, {p} ranks (simulated, SimGrid SMPI)")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7, ncol=2, loc="center left", bbox_to_anchor=(1.0, 0.5))
-        files.append(plotting.save(fig, os.path.join(outdir, f"perf_{size}.png")))
+        name = f"perf_{size}.png" if coll == "bcast" else f"perf_{coll}_{size}.png"  # bcast: the names docs link to
+        files.append(plotting.save(fig, os.path.join(outdir, name)))
     return files
 
 
@@ -139,9 +154,12 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("csv", nargs="+")
     ap.add_argument("-o", "--outdir", required=True)
+    ap.add_argument("--coll", choices=sorted(NAMES), help="report this collective only (default: every one in the files)")
     args = ap.parse_args(argv)
     os.makedirs(args.outdir, exist_ok=True)
-    table, meta, p = read(args.csv)
+    table, meta, p = read(args.csv, args.coll)
+    if not table:
+        raise SystemExit("papcoll perf report: no rows" + (f" of {args.coll}" if args.coll else ""))
     text = markdown(table, meta, p)
     with open(os.path.join(args.outdir, "perf.md"), "w") as f:
         f.write(text + "\n")

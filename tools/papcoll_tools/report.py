@@ -17,7 +17,9 @@ from collections import defaultdict
 from . import plot, results
 from .sim.sweep import MEASURED
 
-BENCH = {"coll", "algo", "size", "pattern", "check", "p", "ppn", "point"} | results.NUMERIC
+# the benchmark's columns; its `coll` is a setting like a parameter (a sweep may hold several collectives)
+BENCH = {"algo", "size", "pattern", "check", "p", "ppn", "point"} | results.NUMERIC
+TITLES = {"bcast": "Broadcast", "reduce": "Reduce", "allreduce": "Allreduce"}
 MAX_FIGURES = 60
 
 
@@ -64,6 +66,9 @@ class Report:
         self.varying = [c for c in params if c not in self.common]
         # numeric parameters (np, PAPCOLL_BCAST_CHUNKS, ...) may be an x axis
         self.numeric = [c for c in self.varying if _numeric(r[c] for r in rows)]
+        # figure titles name the collective when there is one (else each figure's label says coll=...)
+        coll = self.common.get("coll")
+        self.what = f"{TITLES[coll]} " if coll in TITLES else ""
 
     def groups(self, keys, rows=None):
         out = defaultdict(list)
@@ -90,7 +95,7 @@ class Report:
         # e_bar versus size, per settings and pattern
         for key, rows in self.groups(ctx + ["pattern"]):
             self.figure(f"size_{_label(ctx + ['pattern'], key)}", self.series(rows, lambda r: r["size"]),
-                        f"Broadcast e_bar vs size, {_label(ctx + ['pattern'], key)}", "message size (bytes)", xlog=2)
+                        f"{self.what}e_bar vs size, {_label(ctx + ['pattern'], key)}", "message size (bytes)", xlog=2)
         # e_bar versus the level of each pattern family (balanced = level 0 of every family)
         families = sorted({_family(r["pattern"]) for r in self.rows} - {"balanced"})
         for fam in families:
@@ -98,14 +103,14 @@ class Report:
             for key, rows in self.groups(ctx + ["size"], fam_rows):
                 label = _label(ctx + ["size"], key)
                 self.figure(f"pattern_{fam}_{label}", self.series(rows, lambda r: results.pattern_level(r["pattern"])),
-                            f"Broadcast e_bar vs {fam} level, {label}", f"{fam} level (units of T; 0 = balanced)")
+                            f"{self.what}e_bar vs {fam} level, {label}", f"{fam} level (units of T; 0 = balanced)")
         # e_bar versus each numeric parameter (process count, segment count, ...)
         for x in self.numeric:
             rest = [c for c in ctx if c != x] + ["size", "pattern"]
             for key, rows in self.groups(rest, [r for r in self.rows if r[x] != ""]):
                 label = _label(rest, key)
                 self.figure(f"{x}_{label}", self.series(rows, lambda r, x=x: float(r[x])),
-                            f"Broadcast e_bar vs {x}, {label}", x, xlog=10)
+                            f"{self.what}e_bar vs {x}, {label}", x, xlog=10)
 
     def tables(self):
         """One table per setting of the varying parameters; columns (pattern, size) and, when a numeric

@@ -5,8 +5,8 @@ import csv
 import io
 import json
 
-NUMERIC = {"size", "p", "ppn", "reps", "valid_reps", "e_bar", "e_bar_lo", "e_bar_hi", "g", "after_last",
-           "delta_bar", "omega", "if_avg", "if_worst", "bound", "ratio", "T"}
+NUMERIC = {"size", "p", "ppn", "reps", "valid_reps", "e_bar", "e_bar_lo", "e_bar_hi", "g", "after_last", "e_root",
+           "root_bound", "delta_bar", "omega", "if_avg", "if_worst", "bound", "ratio", "T"}
 
 
 def number(v):

@@ -99,6 +99,28 @@ class ReportTest(unittest.TestCase):
         self.assertIn("lat=10us", text)
         self.assertIn("Every run: `--cfg=smpi/simulate-computation:no`", text)
 
+    def test_collectives_kept_apart(self):
+        """A sweep of reduce and allreduce points: one table per collective (coll is a setting), never one
+        algorithm's reduce and allreduce times in the same cell."""
+        rows = []
+        for coll, k in (("reduce", 1.0), ("allreduce", 2.0)):
+            for algo in ("native", "hier"):
+                for size in (65536, 1048576):
+                    r = row("cluster:4x4", algo, size, "balanced", k * size * 1e-9)
+                    r["coll"], r["point"] = coll, r["point"] + coll
+                    rows.append(r)
+        with tempfile.TemporaryDirectory() as d, SavedFigures():
+            path = os.path.join(d, "sweep.csv")
+            write_sweep(path, rows)
+            with open(report.write(path, os.path.join(d, "report"))) as f:
+                text = f.read()
+        self.assertIn("### coll=allreduce", text)
+        self.assertIn("### coll=reduce", text)
+        tables = {t.split("\n")[0]: t.split("## Figures")[0].replace("**", "") for t in text.split("### ")[1:]}
+        self.assertIn("| native | 65.5 | 1048.6 |", tables["coll=reduce"])
+        self.assertIn("| native | 131.1 | 2097.2 |", tables["coll=allreduce"])
+        self.assertNotIn("131.1", tables["coll=reduce"])
+
     def test_seed004_output(self):
         rows = []
         for name, spec in seed004.PLATFORMS.items():

@@ -1,5 +1,6 @@
-"""papcoll sim: platform generation (valid XML, host and link counts), spec errors, and a
-simulated run that is deterministic (skipped when smpirun or papcoll-bench-smpi is missing)."""
+"""papcoll sim: platform generation (valid XML, host and link counts), spec errors, baselines of each
+collective (the smpi/<coll> setting the benchmark's --coll decides), and simulated runs that are
+deterministic and really run the baseline named (skipped when smpirun or papcoll-bench-smpi is missing)."""
 import io
 import os
 import re
@@ -132,6 +133,43 @@ class BaselineLimitTest(unittest.TestCase):
             run.simulate("cluster:64x32", baseline="arrival_pattern_aware", bench="/nonexistent")
         with self.assertRaisesRegex(platform.SpecError, "at most 128 processes"):
             run.simulate("cluster:16x16", np=129, baseline="arrival_scatter", bench="/nonexistent")
+        with self.assertRaisesRegex(platform.SpecError, "arrival_pattern_aware reduce handles at most 1024"):
+            run.simulate("cluster:64x32", baseline="arrival_pattern_aware", bench="/nonexistent",
+                         bench_args=["--coll=reduce"])
+        run.check_baseline("allreduce", "rab", 2048)  # no limit known for it
+
+
+class BaselineCollectiveTest(unittest.TestCase):
+    """The benchmark's --coll decides which smpi/<coll> setting a baseline replaces."""
+
+    def settings(self, bench_args, baseline):
+        cmd, settings = run.command("/tmp/p", 16, "/bin/bench", bench_args, baseline)
+        self.assertEqual(cmd[-len(bench_args) - 1:], ["/bin/bench", *bench_args])
+        return {s.split(":")[0]: s.split(":", 1)[1] for s in settings if s.startswith("--cfg=smpi/")}
+
+    def test_collective_of_the_bench_arguments(self):
+        self.assertEqual(run.bench_coll(["-m", "1K", "--coll=reduce"]), "reduce")
+        self.assertEqual(run.bench_coll(["--coll", "allreduce", "-c"]), "allreduce")
+        self.assertEqual(run.bench_coll(["--algo=binomial"]), "bcast")
+
+    def test_baseline_replaces_its_collective_only(self):
+        default = self.settings([], None)
+        self.assertEqual((default["--cfg=smpi/bcast"], default["--cfg=smpi/reduce"], default["--cfg=smpi/allreduce"]),
+                         (run.BCAST_DEFAULT, run.REDUCE_DEFAULT, run.ALLREDUCE_DEFAULT))
+        for args, baseline, key in ((["--algo=native"], "mpich", "bcast"), (["--coll=reduce"], "rab", "reduce"),
+                                    (["--coll", "allreduce"], "lr", "allreduce")):
+            got = self.settings(args, baseline)
+            self.assertEqual(got[f"--cfg=smpi/{key}"], baseline)
+            self.assertEqual({k: v for k, v in got.items() if k != f"--cfg=smpi/{key}"},
+                             {k: v for k, v in default.items() if k != f"--cfg=smpi/{key}"})
+
+    def test_unknown_names_refused(self):
+        for coll, name in (("reduce", "binomial_tree"), ("allreduce", "binomial"), ("bcast", "rdb"), ("scan", "mpich")):
+            with self.assertRaises(platform.SpecError, msg=f"{coll} {name}"):
+                run.simulate("cluster:2x2", baseline=name, bench="/nonexistent", bench_args=[f"--coll={coll}"])
+        for coll, names in run.SMPI_ALGORITHMS.items():
+            self.assertTrue({"mpich", "ompi", "mvapich2", "impi", "default"} <= set(names), coll)
+            self.assertNotIn("automatic", names)
 
 
 @unittest.skipUnless(shutil.which("smpirun") and os.environ.get("PAPCOLL_BENCH_SMPI"), "needs smpirun and PAPCOLL_BENCH_SMPI")
@@ -147,6 +185,21 @@ class RunTest(unittest.TestCase):
         self.assertEqual(outs[0], outs[1])
         self.assertIn("#@smpi_settings=--cfg=smpi/simulate-computation:no", outs[0])
         self.assertEqual(len([l for l in outs[0].splitlines() if l.startswith("bcast,")]), 6)
+
+    def test_reduction_baselines_run(self):
+        """A reduce baseline is what runs as native: flat_tree (the root receives p-1 messages one by one) is
+        slower than binomial at 1 MiB on 16 ranks; every result checked (-c); the settings say which."""
+        e_bar = {}
+        for coll, baseline in (("reduce", "flat_tree"), ("reduce", "binomial"), ("allreduce", "lr")):
+            o = run.simulate("cluster:4x4", 16, baseline, None, [f"--coll={coll}", "-m", "1M:1M", "-i", "2", "-x", "0",
+                                                                "-c", "--format=csv"], timeout=120)
+            self.assertEqual(o.returncode, 0, o.stderr[-500:])
+            self.assertIn(f"--cfg=smpi/{coll}:{baseline}", o.stdout)
+            self.assertIn(f"baseline SMPI {coll} {baseline} (reported as algo native)", o.stdout)
+            row = next(l.split(",") for l in o.stdout.splitlines() if l.startswith(f"{coll},native,1048576,"))
+            self.assertEqual(row[-1], "Pass")
+            e_bar[baseline] = float(row[8])
+        self.assertGreater(e_bar["flat_tree"], 1.5 * e_bar["binomial"])
 
 
 if __name__ == "__main__":

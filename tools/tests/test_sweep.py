@@ -2,7 +2,9 @@
 (with a stand-in for the simulator), and one real two-point sweep run twice (identical results;
 skipped without smpirun and PAPCOLL_BENCH_SMPI)."""
 import csv
+import hashlib
 import io
+import json
 import os
 import shutil
 import sys
@@ -14,16 +16,16 @@ from unittest import mock
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from papcoll_tools.sim import run, sweep, sweep_config  # noqa: E402
 
-HEADER = ("coll,algo,size,pattern,p,ppn,reps,valid_reps,e_bar,e_bar_lo,e_bar_hi,g,after_last,delta_bar,omega,"
-          "if_avg,if_worst,bound,ratio,T,check")
+HEADER = ("coll,algo,size,pattern,p,ppn,reps,valid_reps,e_bar,e_bar_lo,e_bar_hi,g,after_last,e_root,root_bound,"
+          "delta_bar,omega,if_avg,if_worst,bound,ratio,T,check")
 
 
 def fake_output(point):
     """What papcoll-bench-smpi would print for POINT (deterministic, derived from its parameters)."""
     e = 1e-6 * point.size / 1024 * (2 if point.algo == "linear" else 1)
     return (f"#@simulated=yes: SimGrid SMPI, times are simulated\n#@smpi_settings=fake; platform {point.spec}\n{HEADER}\n"
-            f"bcast,{'native' if point.baseline else point.algo},{point.size},{point.pattern},16,0,3,3,{e},{e},{e},"
-            f"{2 * e},{e},0,0,0,0,{e / 2},2,{e},-\n")
+            f"{point.coll},{'native' if point.baseline else point.algo},{point.size},{point.pattern},16,0,3,3,{e},{e},{e},"
+            f"{2 * e},{e},{e},{e / 2},0,0,0,0,{e / 2},2,{e},-\n")
 
 
 class FakeSimulator:
@@ -73,6 +75,26 @@ class ConfigTest(unittest.TestCase):
         for bad in ({"platforms": ["ring:4"]}, {"algos": ["binomial"]}, dict(CONFIG, colour="red"),
                     dict(CONFIG, sizes=["12Q"])):
             with self.assertRaises(sweep_config.ConfigError, msg=str(bad)):
+                sweep_config.expand(bad)
+
+    def test_collectives(self):
+        """colls is a dimension; --coll goes to the benchmark only for reductions, so a broadcast point keeps
+        the key (file name) it had before reductions existed: sweeps made then resume."""
+        points = sweep_config.expand(dict(CONFIG, colls=["bcast", "reduce", "allreduce"]))
+        self.assertEqual(len(points), 3 * len(sweep_config.expand(CONFIG)))
+        by_coll = {c: [p for p in points if p.coll == c] for c in ("bcast", "reduce", "allreduce")}
+        self.assertEqual([p.key for p in by_coll["bcast"]], [p.key for p in sweep_config.expand(CONFIG)])
+        p = by_coll["bcast"][0]
+        old = json.dumps([p.sweep, p.platform, p.overrides, p.np, p.size, p.pattern, p.algo, p.iters, p.warmup, p.seed,
+                          p.env, p.bench_args])
+        self.assertTrue(p.key.endswith("-" + hashlib.sha1(old.encode()).hexdigest()[:12]))
+        self.assertFalse(any(a.startswith("--coll") for a in p.bench_argv()))
+        r = next(q for q in by_coll["reduce"] if q.algo == "smpi:mpich")
+        self.assertEqual(r.bench_argv()[:2], ["--coll=reduce", "--algo=native"])
+        self.assertEqual(run.bench_coll(r.bench_argv()), "reduce")  # the baseline then sets smpi/reduce
+        self.assertEqual(len({q.key for q in points}), len(points))
+        for bad in (dict(CONFIG, colls=["scan"]), dict(CONFIG, bench_args=["--coll=reduce"])):
+            with self.assertRaises(sweep_config.ConfigError):
                 sweep_config.expand(bad)
 
     def test_load_toml(self):
@@ -127,6 +149,18 @@ class ResumeTest(unittest.TestCase):
         self.assertEqual(cols[-5:], sweep.MEASURED)
         r = next(r for r in rows if r["algo"] == "smpi:mpich")
         self.assertEqual((r["wall_s"], r["cpu_s"], r["maxrss_mb"], r["pss_mb"]), ("0.500", "0.400", "2.0", "1.0"))
+
+    def test_reduction_points_merge_and_resume(self):
+        self.points = sweep_config.expand(dict(CONFIG, colls=["reduce", "allreduce"]))
+        merged, _, failures = self.sweep(FakeSimulator(self.points))
+        self.assertEqual(failures, [])
+        with open(merged) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual(sorted({r["coll"] for r in rows}), ["allreduce", "reduce"])
+        self.assertEqual(len(rows), len(self.points))
+        again = FakeSimulator(self.points)
+        self.sweep(again)
+        self.assertEqual(again.calls, [])  # their result rows count as results: nothing runs again
 
     def test_point_file_names_are_stable(self):
         again = sweep_config.expand(CONFIG)

@@ -20,6 +20,11 @@ from . import run
 
 DONE = "#@sweep_done=1"
 MEASURED = ["wall_s", "cpu_s", "maxrss_mb", "pss_mb", "smpi_settings"]
+ROW_PREFIXES = tuple(f"{c}," for c in run.COLLECTIVES)  # the benchmark's result rows start with their collective
+
+
+def _result_rows(lines):
+    return [line for line in lines if line.startswith(ROW_PREFIXES)]
 
 
 def point_path(out, point):
@@ -34,7 +39,7 @@ def is_done(path, point):
     except OSError:
         return False
     return (bool(lines) and lines[-1] == DONE and f"#@sweep_key={point.key}" in lines
-            and any(line.startswith("bcast,") for line in lines))
+            and bool(_result_rows(lines)))
 
 
 def _write_atomic(path, text):
@@ -55,7 +60,7 @@ def run_point(point, out, bench=None, timeout=None):
                          timeout=timeout)
     except ValueError as e:  # platform.SpecError
         o = run.Outcome(2, "", str(e), 0.0, 0)
-    rows = [line for line in o.stdout.splitlines() if line.startswith("bcast,")]
+    rows = _result_rows(o.stdout.splitlines())
     if o.returncode or not rows:
         with open(path[:-4] + ".err", "w") as f:
             f.write(f"exit status {o.returncode}\n--- stdout\n{o.stdout}\n--- stderr\n{o.stderr}")

@@ -10,8 +10,10 @@ product; a scalar is a one-value list.
     sizes = ["64K", "1M"]                  # papcoll-bench sizes (-m SIZE:SIZE), K/M/G suffixes; "MIN:MAX:FACTOR"
                                            # = every size MIN, MIN*FACTOR, ... <= MAX in ONE run (one point)
     patterns = ["balanced", "uniform:4"]   # papcoll-bench --pattern
-    algos = ["binomial", "smpi:mpich"]     # papcoll names; smpi:NAME = SMPI's own bcast NAME (--baseline);
-                                           # "a,b,c" = several papcoll algorithms in ONE run (one point)
+    colls = ["bcast"]                      # papcoll-bench --coll: bcast (default), reduce, allreduce
+    algos = ["binomial", "smpi:mpich"]     # papcoll names of the collective; smpi:NAME = SMPI's own algorithm
+                                           # NAME of that collective (--baseline); "a,b,c" = several papcoll
+                                           # algorithms in ONE run (one point)
     iters = 3                              # -i (timed repetitions)
     warmup = 1                             # -x
     seed = 1                               # --seed
@@ -36,10 +38,11 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 BASELINE_PREFIX = "smpi:"
-KEYS = {"name", "platforms", "np", "sizes", "patterns", "algos", "iters", "warmup", "seed", "bench_args",
+KEYS = {"name", "platforms", "np", "sizes", "patterns", "colls", "algos", "iters", "warmup", "seed", "bench_args",
         "overrides", "env", "sweep"}
-DEFAULTS = {"name": "sweep", "np": [0], "sizes": ["1M"], "patterns": ["balanced"], "iters": 3, "warmup": 1,
-            "seed": 1, "bench_args": [], "overrides": {}, "env": {}}
+DEFAULTS = {"name": "sweep", "np": [0], "sizes": ["1M"], "patterns": ["balanced"], "colls": ["bcast"], "iters": 3,
+            "warmup": 1, "seed": 1, "bench_args": [], "overrides": {}, "env": {}}
+COLLS = ("bcast", "reduce", "allreduce")
 _SUFFIX = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
 
 
@@ -84,7 +87,7 @@ def range_sizes(size):
 
 @dataclass(frozen=True)
 class Point:
-    """One simulated run: one platform, process count, size, pattern and algorithm."""
+    """One simulated run: one platform, process count, size, pattern, collective and algorithm."""
     sweep: str
     platform: str          # as written in the config, without overrides
     overrides: tuple       # ((key, value), ...) sorted
@@ -97,6 +100,7 @@ class Point:
     seed: int
     env: tuple             # ((VAR, value), ...) sorted
     bench_args: tuple
+    coll: str = "bcast"    # papcoll-bench --coll
 
     @property
     def spec(self):
@@ -109,8 +113,10 @@ class Point:
 
     def bench_argv(self):
         algo = "native" if self.baseline else self.algo
-        return [f"--algo={algo}", "-m", self.size if isinstance(self.size, str) else f"{self.size}:{self.size}", "-i", str(self.iters), "-x", str(self.warmup),
-                f"--pattern={self.pattern}", f"--seed={self.seed}", "--format=csv", *self.bench_args]
+        coll = [] if self.coll == "bcast" else [f"--coll={self.coll}"]
+        return [*coll, f"--algo={algo}", "-m", self.size if isinstance(self.size, str) else f"{self.size}:{self.size}",
+                "-i", str(self.iters), "-x", str(self.warmup), f"--pattern={self.pattern}", f"--seed={self.seed}",
+                "--format=csv", *self.bench_args]
 
     def columns(self):
         """The point's parameters as CSV columns (overrides and env variables by their own names)."""
@@ -124,9 +130,13 @@ class Point:
     @property
     def key(self):
         """A stable identifier: a digest of every parameter (the point's file name)."""
-        text = json.dumps([self.sweep, self.platform, self.overrides, self.np, self.size, self.pattern, self.algo,
-                           self.iters, self.warmup, self.seed, self.env, self.bench_args])
-        slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{self.platform}_{self.algo}_{self.size}_{self.pattern}")[:80]
+        fields = [self.sweep, self.platform, self.overrides, self.np, self.size, self.pattern, self.algo,
+                  self.iters, self.warmup, self.seed, self.env, self.bench_args]
+        if self.coll != "bcast":  # a broadcast point keeps the key it had before reductions existed
+            fields.append(self.coll)
+        text = json.dumps(fields)
+        coll = "" if self.coll == "bcast" else f"{self.coll}_"
+        slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{self.platform}_{coll}{self.algo}_{self.size}_{self.pattern}")[:80]
         return f"{slug}-{hashlib.sha1(text.encode()).hexdigest()[:12]}"
 
 
@@ -145,11 +155,17 @@ def _expand_set(cfg):
     env = {k: [str(x) for x in _list(v)] for k, v in cfg["env"].items()}
     over_combos = [tuple(sorted(zip(over, vals))) for vals in itertools.product(*over.values())]
     env_combos = [tuple(sorted(zip(env, vals))) for vals in itertools.product(*env.values())]
-    for plat, np, size, pattern, algo, ov, ev in itertools.product(
+    bench_args = tuple(str(a) for a in _list(cfg["bench_args"]))
+    if any(a == "--coll" or a.startswith("--coll=") for a in bench_args):
+        raise ConfigError("name the collective with the colls key, not --coll in bench_args")
+    for coll in _list(cfg["colls"]):
+        if coll not in COLLS:
+            raise ConfigError(f"unknown collective {coll!r} in colls (known: {', '.join(COLLS)})")
+    for plat, np, size, pattern, coll, algo, ov, ev in itertools.product(
             _list(cfg["platforms"]), _list(cfg["np"]), _list(cfg["sizes"]), _list(cfg["patterns"]),
-            _list(cfg["algos"]), over_combos, env_combos):
+            _list(cfg["colls"]), _list(cfg["algos"]), over_combos, env_combos):
         yield Point(str(cfg["name"]), str(plat), ov, int(np), size_spec(size), str(pattern), str(algo),
-                    int(cfg["iters"]), int(cfg["warmup"]), int(cfg["seed"]), ev, tuple(str(a) for a in _list(cfg["bench_args"])))
+                    int(cfg["iters"]), int(cfg["warmup"]), int(cfg["seed"]), ev, bench_args, str(coll))
 
 
 def expand(config):

@@ -12,6 +12,9 @@
  */
 #include <papcoll.h>
 
+#include "harness/bcast_call.h"
+#include "harness/lists.h"
+#include "harness/shapes.h"
 #include "test_random.h"
 
 #include <stddef.h>
@@ -21,8 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { NSHAPES = 5, NTYPES = 5, NARRIVALS = 2 };
-static const char *shape_names[NSHAPES] = {"world", "reversed", "oddeven", "vnodes3", "vnodes3_reversed"};
+enum { NSHAPES = HARNESS_NSHAPES, NTYPES = 5, NARRIVALS = 2 };
 static const char *type_names[NTYPES] = {"MPI_BYTE", "MPI_INT", "MPI_DOUBLE", "vector(2,3,5,int)", "struct{char;double;int}"};
 static const int counts[] = {0, 1, 7, 4097, (1 << 20) + 3};
 enum { NCOUNTS = sizeof counts / sizeof counts[0] };
@@ -53,22 +55,6 @@ static MPI_Datatype make_type(int t)
     return dt;
 }
 
-/* Builds the communicator of a shape; PAPCOLL_PPN applies when a context is
- * first built, so the context is created (count-0 call) while it is set. */
-static MPI_Comm make_shape(int s)
-{
-    MPI_Comm c;
-    papcoll_set_param("PAPCOLL_PPN", s >= 3 ? "3" : "0");
-    if (s == 0 || s == 3) MPI_Comm_dup(MPI_COMM_WORLD, &c);
-    else if (s == 1 || s == 4) MPI_Comm_split(MPI_COMM_WORLD, 0, world_size - world_rank, &c);
-    else MPI_Comm_split(MPI_COMM_WORLD, world_rank % 2, world_rank, &c);
-    papcoll_bcast(NULL, 0, MPI_BYTE, 0, c);
-    papcoll_set_param("PAPCOLL_PPN", "0");
-    return c;
-}
-
-/* Differs between any two offsets closer than 16 MiB, and between calls. */
-static unsigned char pattern(size_t i, uint64_t salt) { return (unsigned char)(i + (i >> 8) * 7 + (i >> 16) * 13 + salt); }
 
 int main(int argc, char **argv)
 {
@@ -91,23 +77,13 @@ int main(int argc, char **argv)
         }
     }
 
-    int nlib = papcoll_algorithm_count("bcast"), nalgo = 0;
-    const char **algos = malloc((size_t)(nlib + 1) * sizeof *algos);
-    for (int a = 0; a <= nlib; a++) {
-        const char *name = a < nlib ? papcoll_algorithm_name("bcast", a) : "auto";
-        size_t len = strlen(name);
-        for (const char *o = only; o; o = strchr(o, ',') ? strchr(o, ',') + 1 : NULL)
-            if (!strncmp(o, name, len) && (o[len] == ',' || o[len] == '\0')) {
-                algos[nalgo++] = name;
-                break;
-            }
-        if (!only) algos[nalgo++] = name;
-    }
+    char **algos;
+    int nalgo = harness_algorithms("bcast", only, &algos);
 
     MPI_Comm comms[NSHAPES];
     int csize[NSHAPES], crank[NSHAPES], max_csize = 0;
     for (int s = 0; s < NSHAPES; s++) {
-        comms[s] = make_shape(s);
+        comms[s] = harness_matrix_shape(s, harness_bcast_context);
         MPI_Comm_size(comms[s], &csize[s]);
         MPI_Comm_rank(comms[s], &crank[s]);
         if (csize[s] > max_csize) max_csize = csize[s];
@@ -139,31 +115,30 @@ int main(int argc, char **argv)
                 for (int s = 0; s < NSHAPES; s++)
                     for (int r = 0; r < max_csize; r++)
                         for (int a = 0; a < nalgo; a++, combo++) {
-                            if (sample < 1.0 && (double)(mix(seed ^ (combo * 2654435761ULL)) >> 11) / 9007199254740992.0 >= sample)
-                                continue;
+                            if (!test_sampled(seed, combo, sample)) continue;
                             int root = r % csize[s];
                             int is_root = crank[s] == root;
                             uint64_t call = mix(combo ^ (seed << 20));
-                            for (size_t i = 0; i < extent; i++) buf[i] = is_root ? pattern(i, call) : (unsigned char)~pattern(i, call);
+                            for (size_t i = 0; i < extent; i++) buf[i] = is_root ? harness_pattern_byte(i, call) : (unsigned char)~harness_pattern_byte(i, call);
                             if (arr == 1) usleep((useconds_t)(mix(call ^ (uint64_t)world_rank) % 2001));
                             int rc = papcoll_bcast_by_name(algos[a], buf, count, types[t], root, comms[s]);
                             calls++;
                             long bad = 0;
                             size_t first_bad = 0;
                             for (size_t i = 0; i < extent; i++) {
-                                unsigned char want = (is_root || mask[i]) ? pattern(i, call) : (unsigned char)~pattern(i, call);
+                                unsigned char want = (is_root || mask[i]) ? harness_pattern_byte(i, call) : (unsigned char)~harness_pattern_byte(i, call);
                                 if (buf[i] != want && !bad++) first_bad = i;
                             }
                             const char *ran = papcoll_last_algorithm();
-                            int name_ok = strcmp(algos[a], "auto") ? !strcmp(ran, algos[a]) : strcmp(ran, "auto") && *ran;
+                            int name_ok = harness_ran_ok(algos[a], ran);
                             if (rc != MPI_SUCCESS || bad || !name_ok) {
                                 if (failures++ < 10)
                                     fprintf(stderr,
                                             "FAIL rank %d: algo=%s (ran %s) shape=%s p=%d root=%d count=%d type=%s arrival=%s rc=%d: "
                                             "%ld bad bytes, first at %zu (got %u want %u)\n",
-                                            world_rank, algos[a], ran, shape_names[s], csize[s], root, count, type_names[t],
+                                            world_rank, algos[a], ran, harness_shape_names[s], csize[s], root, count, type_names[t],
                                             arr ? "random0-2ms" : "together", rc, bad, first_bad, buf[first_bad],
-                                            (unsigned)((is_root || mask[first_bad]) ? pattern(first_bad, call) : (unsigned char)~pattern(first_bad, call)));
+                                            (unsigned)((is_root || mask[first_bad]) ? harness_pattern_byte(first_bad, call) : (unsigned char)~harness_pattern_byte(first_bad, call)));
                             }
                         }
         }
@@ -179,7 +154,7 @@ int main(int argc, char **argv)
     free(buf);
     free(mask);
     free(ones);
-    free(algos);
+    harness_list_free(algos, nalgo);
     int failed = 0;
     if (world_rank == 0) failed = total_failures != 0;
     MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);

@@ -37,7 +37,7 @@ static int allreduce(const char *forced, const char *source, const void *sendbuf
         pc_set_last_algorithm("native");
         return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
     }
-    rc = pc_check_reduction_args(sendbuf, recvbuf, count, datatype, op, -1, comm);
+    rc = pc_check_reduction_args(sendbuf, recvbuf, count, datatype, op, 0, 0, comm);
     if (rc != MPI_SUCCESS) return pc_error(comm, rc);
     int inplace = sendbuf == MPI_IN_PLACE;
     pc_call_t a = {.coll = &pc_allreduce_coll, .root = 0, .sendbuf = inplace ? recvbuf : sendbuf,

@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "coll/call.h"
+#include "sched/blocks.h"
 #include "sched/tree.h"
 
 #include "bcast_algorithms.h" /* generated from algorithms.list: pc_bcast_<name>() */
@@ -53,9 +54,7 @@ static inline int pc_group_rank(const pc_bcast_group_t *g, long i)
 int pc_bcast_scatter(const pc_call_t *a, const pc_bcast_group_t *g);
 /* Ring allgather of the scatter's blocks: size - 1 steps, one block each. */
 int pc_bcast_ring_allgather(const pc_call_t *a, const pc_bcast_group_t *g);
-/* Byte range of block `block` of `nblocks` and of blocks [first, first+n). */
-size_t pc_block_offset(size_t bytes, int nblocks, long block);
-size_t pc_blocks_len(size_t bytes, int nblocks, long first, long n);
+/* (Byte ranges of the blocks: pc_block_offset / pc_blocks_len, sched/blocks.h.) */
 
 /* Sub-group broadcasts of the arrival-aware algorithms (bcast_group.c).
  * The root serves n arrived receivers; the data follows a header (MPI_LONG_LONG

@@ -21,17 +21,6 @@ pc_bcast_group_t pc_bcast_whole(const pc_call_t *a)
                               .tag_scatter = PC_TAG_BCAST_SCATTER, .tag_allgather = PC_TAG_BCAST_ALLGATHER};
 }
 
-size_t pc_block_offset(size_t bytes, int nblocks, long block)
-{
-    size_t off = (size_t)block * ((bytes + (size_t)nblocks - 1) / (size_t)nblocks);
-    return off < bytes ? off : bytes;
-}
-
-size_t pc_blocks_len(size_t bytes, int nblocks, long first, long n)
-{
-    return pc_block_offset(bytes, nblocks, first + n) - pc_block_offset(bytes, nblocks, first);
-}
-
 int pc_bcast_scatter(const pc_call_t *a, const pc_bcast_group_t *g)
 {
     int p = g->size, rel = g->me, rc = MPI_SUCCESS;

@@ -23,11 +23,13 @@ int pc_check_root(int root, MPI_Comm comm);
 int pc_check_args(const void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm);
 /* A private duplicate of MPI_COMM_SELF whose errors return (local copies). */
 MPI_Comm pc_self_comm(void);
-/* Reductions' arguments, in Open MPI's order: buffer aliasing without
- * MPI_IN_PLACE is MPI_ERR_ARG in Open MPI and MPI_ERR_BUFFER in MPICH, each
- * library's own class.  root < 0: allreduce. */
+/* Reductions' arguments, with the error class the underlying library gives
+ * for each (they differ: see args.c).  rooted: reduce (root checked), else
+ * allreduce. */
 int pc_check_reduction_args(const void *sendbuf, const void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                            int root, MPI_Comm comm);
+                            int rooted, int root, MPI_Comm comm);
+/* MPI_ERR_OP when predefined op does not apply to datatype (op_types.c). */
+int pc_check_op_type(MPI_Op op, MPI_Datatype type);
 /* Whether op is one of MPI's predefined ops. */
 int pc_op_is_predefined(MPI_Op op);
 /* Invokes comm's error handler with rc and returns rc (MPI_ERRORS_RETURN). */

@@ -39,11 +39,17 @@ enum {
     PC_TAG_REDUCE_DATA = 400,      /* tree reductions: partial results towards the root */
     PC_TAG_REDUCE_SCATTER = 401,   /* reduce_scatter_gather: recursive halving */
     PC_TAG_REDUCE_GATHER = 402,    /* reduce_scatter_gather: binomial gather of the blocks */
+    PC_TAG_REDUCE_TO_ROOT = 403,   /* a stand-in root -> the root: binomial's result for a non-commutative op
+                                      (reduced at rank 0), reduce_scatter_gather's block 0 (root left out) */
+    PC_TAG_REDUCE_FOLD = 404,      /* reduce_scatter_gather, p not a power of two: a left-out process's data */
     PC_TAG_REDUCE_NODE = 410,      /* node leader -> node leader partial results (hier, dynleader) */
     PC_TAG_REDUCE_LEADER = 420,    /* + seq % window: a dynamic leader -> its parent node */
     PC_TAG_ALLREDUCE_DATA = 500,   /* recursive doubling exchanges */
     PC_TAG_ALLREDUCE_SCATTER = 501, /* ring / rabenseifner: reduce-scatter phase */
     PC_TAG_ALLREDUCE_GATHER = 502, /* ring / rabenseifner: allgather phase */
+    PC_TAG_ALLREDUCE_FOLD = 503,   /* recursive_doubling / rabenseifner, p not a power of two: a left-out
+                                      process's data to its neighbour */
+    PC_TAG_ALLREDUCE_UNFOLD = 504, /* the same: the result back to the left-out process */
     PC_TAG_ALLREDUCE_LEADER = 520  /* + seq % window: dynamic leaders */
 };
 

@@ -41,6 +41,8 @@ typedef struct {
 struct pc_shm {
     MPI_Win win;
     MPI_Comm progress_comm; /* probed for MPI progress while waiting */
+    MPI_Comm node_comm;     /* the context's node communicator (the area's window) */
+    int node_rank;
     header_t *hdr;
     cell_t *cells;
     char *data;
@@ -48,13 +50,18 @@ struct pc_shm {
     uint32_t node_size;
     uint64_t barrier_epoch; /* barriers this process has entered */
     double membw;           /* SMPI: bytes per second charged for copies */
+    /* the reduction area: a second window, created by the first reduction that needs it */
+    MPI_Win area_win;
+    char *area;
+    size_t area_bytes;
+    uint64_t area_uses;     /* uses of the area by this process (the same sequence on every node process) */
 };
 
 static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
 
 static uint64_t stamp_of(unsigned long seq, size_t k) { return ((uint64_t)seq << PC_PIECE_BITS) | (uint64_t)(k + 1); }
 
-static void notify(pc_shm_t *shm)
+void pc_shm_notify(pc_shm_t *shm)
 {
 #ifdef PAPCOLL_SMPI
     sg_mutex_lock(shm->hdr->mutex);
@@ -119,6 +126,9 @@ int pc_shm_get(pc_comm_t *ctx, pc_shm_t **out)
     if (shm->ncells < 2) shm->ncells = 2;
     shm->node_size = (uint32_t)ctx->node_size;
     shm->progress_comm = ctx->comm;
+    shm->node_comm = ctx->node;
+    shm->node_rank = ctx->node_rank;
+    shm->area_win = MPI_WIN_NULL;
     shm->membw = p->sim_membw > 0 ? (double)p->sim_membw : 1e10;
     size_t cells_off = round_up(sizeof(header_t), PC_CACHE_LINE);
     size_t data_off = cells_off + shm->ncells * sizeof(cell_t);
@@ -164,6 +174,7 @@ int pc_shm_get(pc_comm_t *ctx, pc_shm_t **out)
 void pc_shm_free(pc_shm_t *shm)
 {
     if (!shm) return;
+    if (shm->area_win != MPI_WIN_NULL) PMPI_Win_free(&shm->area_win);
 #ifdef PAPCOLL_SMPI
     /* node rank 0 made them; everyone is past its last use after the barrier inside Win_free */
     sg_mutex_t m = shm->hdr->mutex;
@@ -230,7 +241,7 @@ void pc_shm_publish(pc_shm_t *shm, unsigned long seq, size_t k, size_t len)
     c->len = (uint32_t)len;
     atomic_store_explicit(&c->released, 0, memory_order_relaxed);
     atomic_store_explicit(&c->stamp, stamp_of(seq, k), memory_order_release);
-    notify(shm);
+    pc_shm_notify(shm);
 }
 
 const char *pc_shm_wait_piece(pc_shm_t *shm, unsigned long seq, size_t k)
@@ -249,18 +260,24 @@ const char *pc_shm_test_piece(pc_shm_t *shm, unsigned long seq, size_t k)
 void pc_shm_release(pc_shm_t *shm, size_t k)
 {
     atomic_fetch_add_explicit(&cell_of(shm, k)->released, 1, memory_order_acq_rel);
-    notify(shm);
+    pc_shm_notify(shm);
+}
+
+void pc_shm_charge(const pc_shm_t *shm, size_t len)
+{
+#ifdef PAPCOLL_SMPI
+    /* the memory-bandwidth model: len / membw seconds of this rank's core */
+    if (len) smpi_execute_flops((double)len / shm->membw * sg_host_get_speed(sg_host_self()));
+#else
+    (void)shm;
+    (void)len;
+#endif
 }
 
 void pc_shm_copy(void *dst, const void *src, size_t len, const pc_shm_t *shm)
 {
     memcpy(dst, src, len);
-#ifdef PAPCOLL_SMPI
-    /* the memory-bandwidth model: len / membw seconds of this rank's core */
-    smpi_execute_flops((double)len / shm->membw * sg_host_get_speed(sg_host_self()));
-#else
-    (void)shm;
-#endif
+    pc_shm_charge(shm, len);
 }
 
 static size_t piece_len(const pc_shm_t *shm, size_t bytes, size_t k)
@@ -297,7 +314,7 @@ int pc_shm_claim(pc_shm_t *shm, unsigned long seq)
     uint64_t v = atomic_load(&shm->hdr->claimed_seq);
     while (v < seq)
         if (atomic_compare_exchange_weak(&shm->hdr->claimed_seq, &v, seq)) {
-            notify(shm);
+            pc_shm_notify(shm);
             return 1;
         }
     return 0;
@@ -318,6 +335,35 @@ void pc_shm_barrier(pc_shm_t *shm)
 {
     barrier_wait_t w = {shm, ++shm->barrier_epoch * shm->node_size};
     atomic_fetch_add_explicit(&shm->hdr->barrier_arrivals, 1, memory_order_acq_rel);
-    notify(shm);
+    pc_shm_notify(shm);
     pc_wait(shm, barrier_done, &w);
 }
+
+int pc_shm_area(pc_shm_t *shm, size_t bytes, char **base)
+{
+    if (shm->area) {
+        *base = shm->area;
+        return shm->area_bytes >= bytes ? MPI_SUCCESS : MPI_ERR_INTERN;
+    }
+    char *mine;
+    MPI_Aint qsize;
+    int disp;
+    size_t total = round_up(bytes ? bytes : 1, PC_CACHE_LINE);
+    int rc = PMPI_Win_allocate_shared(shm->node_rank == 0 ? (MPI_Aint)total : 0, 1, MPI_INFO_NULL, shm->node_comm,
+                                      &mine, &shm->area_win);
+    if (rc == MPI_SUCCESS) rc = PMPI_Win_shared_query(shm->area_win, 0, &qsize, &disp, &shm->area);
+    if (rc == MPI_SUCCESS && shm->node_rank == 0) memset(shm->area, 0, total); /* every counter and stamp at 0 */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (rc == MPI_SUCCESS) rc = PMPI_Barrier(shm->node_comm); /* zeroed before anyone uses it */
+    if (rc != MPI_SUCCESS) {
+        if (shm->area_win != MPI_WIN_NULL) PMPI_Win_free(&shm->area_win);
+        shm->area_win = MPI_WIN_NULL;
+        shm->area = NULL;
+        return rc;
+    }
+    shm->area_bytes = total;
+    *base = shm->area;
+    return MPI_SUCCESS;
+}
+
+uint64_t pc_shm_area_use(pc_shm_t *shm) { return shm->area_uses++; }

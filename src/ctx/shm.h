@@ -17,6 +17,9 @@
  * communicator is bounded (PAPCOLL_SHM_SIZE).  The cost: a writer reusing a
  * cell waits for the slowest process of its node to have read the piece.
  *
+ * Reductions also get a second window, the reduction area (pc_shm_area,
+ * laid out and used by node/node_reduce.h), created on their first call.
+ *
  * All waiting goes through pc_wait(): natively a spin with a pause that
  * probes MPI progress and yields (oversubscription); under SimGrid SMPI a
  * SimGrid condition variable of the node (no polling, exact simulated time).
@@ -60,6 +63,10 @@ char *pc_shm_try_acquire(pc_shm_t *shm, size_t k);
 
 /* Copy helpers that charge the simulated memory time under SMPI. */
 void pc_shm_copy(void *dst, const void *src, size_t len, const pc_shm_t *shm);
+/* Charges len bytes of memory traffic to the calling rank under SMPI (len /
+ * PAPCOLL_SIM_MEMBW seconds); nothing natively.  For copies and local
+ * reductions that do not go through pc_shm_copy. */
+void pc_shm_charge(const pc_shm_t *shm, size_t len);
 
 /* Writes buf[piece range] as pieces [first, last) of call seq (acquire, copy,
  * publish, and release as their writer). */
@@ -75,6 +82,21 @@ int pc_shm_claim(pc_shm_t *shm, unsigned long seq);
 
 /* Node barrier through the segment (every node process must call it). */
 void pc_shm_barrier(pc_shm_t *shm);
+
+/* The node's reduction area (node/node_reduce.h lays it out): a second
+ * shared window of `bytes`, zeroed, created on the first call (collective
+ * over the node: every node process calls it in the same call, with the same
+ * bytes), freed with the segment.  Reductions only: broadcast-only
+ * communicators never pay for it. */
+int pc_shm_area(pc_shm_t *shm, size_t bytes, char **base);
+/* This process's next use number of the area (0, 1, 2, ...): every node
+ * process takes the same numbers in the same calls, so a number names one
+ * use of the area on the whole node. */
+uint64_t pc_shm_area_use(pc_shm_t *shm);
+
+/* Wakes the node's waiters (SMPI: the node's condition; natively nothing,
+ * waiters poll): call it after every change another process may wait for. */
+void pc_shm_notify(pc_shm_t *shm);
 
 /* Waits until ready(arg) != 0 (see the file comment). */
 void pc_wait(pc_shm_t *shm, int (*ready)(void *arg), void *arg);

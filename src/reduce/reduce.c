@@ -37,7 +37,7 @@ static int reduce(const char *forced, const char *source, const void *sendbuf, v
         pc_set_last_algorithm("native");
         return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
     }
-    rc = pc_check_reduction_args(sendbuf, recvbuf, count, datatype, op, root, comm);
+    rc = pc_check_reduction_args(sendbuf, recvbuf, count, datatype, op, 1, root, comm);
     if (rc != MPI_SUCCESS) return pc_error(comm, rc);
     int inplace = sendbuf == MPI_IN_PLACE;
     pc_call_t a = {.coll = &pc_reduce_coll, .root = root, .sendbuf = inplace ? recvbuf : sendbuf,

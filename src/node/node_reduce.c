@@ -1,0 +1,338 @@
+/*
+ * node_reduce.c - the node reduction area (see node_reduce.h).
+ */
+#include "node/node_reduce.h"
+#include "core/params.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PC_LINE 64
+#define PC_NODE_RED_BANKS 2
+#define PC_STATE_SHIFT 20 /* cell state: (use + 1) << 20 | contributions (node size < 2^20) */
+
+typedef struct {
+    _Atomic uint64_t done;
+    char pad0[PC_LINE - sizeof(uint64_t)];
+    _Atomic uint64_t arrived;
+    char pad1[PC_LINE - sizeof(uint64_t)];
+    _Atomic uint64_t result;
+    char pad2[PC_LINE - sizeof(uint64_t)];
+} bank_ctl_t;
+
+typedef struct {
+    _Atomic uint64_t state;
+    _Atomic uint32_t lock;
+    char pad[PC_LINE - sizeof(uint64_t) - sizeof(uint32_t)];
+} cell_ctl_t;
+
+typedef enum { COMBINE_SERIAL, COMBINE_PARALLEL, COMBINE_ORDERED } combine_t;
+
+static size_t round_down(size_t v, size_t to) { return v / to * to; }
+
+static bank_ctl_t *bank_ctl(const pc_node_red_t *r, int b) { return (bank_ctl_t *)r->area + b; }
+
+static cell_ctl_t *cell_ctl(const pc_node_red_t *r, int b, int x)
+{
+    cell_ctl_t *cells = (cell_ctl_t *)(r->area + PC_NODE_RED_BANKS * sizeof(bank_ctl_t));
+    return cells + (size_t)b * (size_t)r->n + (size_t)x;
+}
+
+static size_t control_bytes(int n)
+{
+    return PC_NODE_RED_BANKS * (sizeof(bank_ctl_t) + (size_t)n * sizeof(cell_ctl_t));
+}
+
+static char *bank_data(const pc_node_red_t *r, int b)
+{
+    return r->area + control_bytes(r->n) + (size_t)b * r->bank_bytes;
+}
+
+/* Whole elements of the call's datatype that fit `bytes` at the slot's shift. */
+static long capacity(const pc_call_t *a, size_t bytes, MPI_Aint lead)
+{
+    size_t need = (size_t)lead + (size_t)a->true_extent;
+    if (bytes < need) return 0;
+    if (a->extent <= 0) return 1;
+    size_t more = (bytes - need) / (size_t)a->extent;
+    return more >= (size_t)a->count ? a->count : (long)more + 1;
+}
+
+int pc_node_red_begin(const pc_call_t *a, pc_node_red_layout_t layout, pc_node_red_t *r)
+{
+    memset(r, 0, sizeof *r);
+    r->a = a;
+    r->n = a->ctx->node_size;
+    r->me = a->ctx->node_rank;
+    r->layout = layout;
+    PMPI_Type_size(a->datatype, &r->type_size);
+    size_t data = a->params->shm_size / PC_NODE_RED_BANKS;
+    r->bank_bytes = round_down(data > PC_LINE ? data : PC_LINE, PC_LINE);
+    int rc = pc_shm_get(a->ctx, &r->shm);
+    if (rc == MPI_SUCCESS)
+        rc = pc_shm_area(r->shm, control_bytes(r->n) + PC_NODE_RED_BANKS * r->bank_bytes, &r->area);
+    if (rc != MPI_SUCCESS) return rc;
+    r->cell_done = malloc((size_t)r->n);
+    if (!r->cell_done) return MPI_ERR_NO_MEM;
+    /* element 0's first byte sits `lead` bytes into its slot: true_lb modulo a line */
+    MPI_Aint lead = ((a->true_lb % PC_LINE) + PC_LINE) % PC_LINE;
+    r->shift = lead - a->true_lb;
+    /* every node cuts the message the same way (the leaders reduce chunk by
+     * chunk together): slots are sized for the largest node */
+    size_t most = (size_t)a->ctx->max_ppn;
+    r->slot_bytes = layout == PC_NODE_RED_SLOTS ? round_down(r->bank_bytes / most, PC_LINE) : r->bank_bytes;
+    r->chunk = capacity(a, r->slot_bytes, lead);
+    r->nchunks = r->chunk ? (a->count + r->chunk - 1) / r->chunk : 0;
+    return MPI_SUCCESS;
+}
+
+void pc_node_red_end(pc_node_red_t *r)
+{
+    free(r->cell_done);
+    r->cell_done = NULL;
+}
+
+/* ---- waits ---------------------------------------------------------------- */
+
+typedef struct {
+    _Atomic uint64_t *word;
+    uint64_t target;
+} at_least_t;
+
+static int reached(void *arg)
+{
+    at_least_t *w = arg;
+    return atomic_load_explicit(w->word, memory_order_acquire) >= w->target;
+}
+
+static int equal(void *arg)
+{
+    at_least_t *w = arg;
+    return atomic_load_explicit(w->word, memory_order_acquire) == w->target;
+}
+
+static void wait_at_least(pc_node_red_t *r, _Atomic uint64_t *word, uint64_t target)
+{
+    at_least_t w = {word, target};
+    pc_wait(r->shm, reached, &w);
+}
+
+static void wait_equal(pc_node_red_t *r, _Atomic uint64_t *word, uint64_t target)
+{
+    at_least_t w = {word, target};
+    pc_wait(r->shm, equal, &w);
+}
+
+static void add_one(pc_node_red_t *r, _Atomic uint64_t *word)
+{
+    atomic_fetch_add_explicit(word, 1, memory_order_acq_rel);
+    pc_shm_notify(r->shm);
+}
+
+/* ---- chunks --------------------------------------------------------------- */
+
+void pc_node_red_chunk(pc_node_red_t *r, long c, pc_node_chunk_t *ch)
+{
+    ch->use = pc_shm_area_use(r->shm);
+    ch->bank = (int)(ch->use % PC_NODE_RED_BANKS);
+    ch->round = ch->use / PC_NODE_RED_BANKS;
+    ch->first = c * r->chunk;
+    ch->count = r->a->count - ch->first < r->chunk ? r->a->count - ch->first : r->chunk;
+    wait_at_least(r, &bank_ctl(r, ch->bank)->done, ch->round * (uint64_t)r->n);
+}
+
+char *pc_node_red_slot(const pc_node_red_t *r, const pc_node_chunk_t *ch, int k)
+{
+    size_t at = r->layout == PC_NODE_RED_SLOTS ? (size_t)k * r->slot_bytes : 0;
+    return bank_data(r, ch->bank) + at + r->shift;
+}
+
+pc_call_t pc_node_red_chunk_call(const pc_node_red_t *r, const pc_node_chunk_t *ch)
+{
+    pc_call_t c = *r->a;
+    c.count = (int)ch->count;
+    c.bytes = (size_t)ch->count * (size_t)r->type_size;
+    return c;
+}
+
+static size_t bytes_of(const pc_node_red_t *r, long n) { return (size_t)n * (size_t)r->type_size; }
+
+/* Counts me in `arrived` for this use (once: every use of every layout
+ * counts every node process, so the counter's rounds stay aligned). */
+static void arrive(pc_node_red_t *r, const pc_node_chunk_t *ch)
+{
+    if (r->arrived_use == ch->use + 1) return;
+    r->arrived_use = ch->use + 1;
+    add_one(r, &bank_ctl(r, ch->bank)->arrived);
+}
+
+int pc_node_red_copy_in(pc_node_red_t *r, const pc_node_chunk_t *ch, const void *msg)
+{
+    int rc = pc_red_copy(r->a, pc_node_red_slot(r, ch, r->me), pc_red_at(r->a, msg, ch->first), ch->count);
+    pc_shm_charge(r->shm, bytes_of(r, ch->count));
+    arrive(r, ch);
+    return rc;
+}
+
+/* Block x of nblocks over n elements: [lo, hi). */
+static void block(long n, long nblocks, long x, long *lo, long *hi)
+{
+    *lo = n * x / nblocks;
+    *hi = n * (x + 1) / nblocks;
+}
+
+int pc_node_red_slice(pc_node_red_t *r, const pc_node_chunk_t *ch)
+{
+    long lo, hi;
+    block(ch->count, r->n, r->me, &lo, &hi);
+    if (hi == lo) return MPI_SUCCESS;
+    char *acc = pc_red_at(r->a, pc_node_red_slot(r, ch, 0), lo);
+    int rc = MPI_SUCCESS;
+    for (int k = 1; k < r->n && rc == MPI_SUCCESS; k++) {
+        rc = pc_red_local(r->a, pc_red_at(r->a, pc_node_red_slot(r, ch, k), lo), acc, hi - lo);
+        pc_shm_charge(r->shm, bytes_of(r, hi - lo));
+    }
+    return rc;
+}
+
+/* ---- the shared accumulator ----------------------------------------------- */
+
+static combine_t discipline(const pc_node_red_t *r, const pc_node_chunk_t *ch)
+{
+    const pc_params_t *p = r->a->params;
+    if (p->reproducible) return COMBINE_ORDERED;
+    if (!strcmp(p->reduce.lock, "serial")) return COMBINE_SERIAL;
+    if (!strcmp(p->reduce.lock, "parallel")) return COMBINE_PARALLEL;
+    return bytes_of(r, ch->count) < PC_LINE ? COMBINE_SERIAL : COMBINE_PARALLEL;
+}
+
+/* Cells of the chunk: every node process computes the same number. */
+static long cells_of(const pc_node_red_t *r, const pc_node_chunk_t *ch, combine_t how)
+{
+    if (how == COMBINE_SERIAL) return 1;
+    long by_lines = (long)(bytes_of(r, ch->count) / PC_LINE);
+    long cells = r->n < ch->count ? r->n : ch->count;
+    if (by_lines < cells) cells = by_lines;
+    return cells > 0 ? cells : 1;
+}
+
+/* Adds my elements of cell x into the accumulator (copies them if I am the
+ * cell's first contributor in this use); the caller owns the cell. */
+static int combine_cell(pc_node_red_t *r, const pc_node_chunk_t *ch, long x, long cells, const void *msg)
+{
+    const pc_call_t *a = r->a;
+    long lo, hi;
+    block(ch->count, cells, x, &lo, &hi);
+    cell_ctl_t *cc = cell_ctl(r, ch->bank, (int)x);
+    uint64_t stamp = (ch->use + 1) << PC_STATE_SHIFT;
+    uint64_t state = atomic_load_explicit(&cc->state, memory_order_acquire);
+    uint64_t seen = (state >> PC_STATE_SHIFT) == ch->use + 1 ? state & ((1u << PC_STATE_SHIFT) - 1) : 0;
+    char *acc = pc_red_at(a, pc_node_red_slot(r, ch, 0), lo);
+    const char *mine = pc_red_at(a, msg, ch->first + lo);
+    int rc = seen == 0 ? pc_red_copy(a, acc, mine, hi - lo) : pc_red_local(a, mine, acc, hi - lo);
+    pc_shm_charge(r->shm, bytes_of(r, hi - lo));
+    atomic_store_explicit(&cc->state, stamp | (seen + 1), memory_order_release);
+    return rc;
+}
+
+typedef struct {
+    pc_node_red_t *r;
+    const pc_node_chunk_t *ch;
+    long cells;
+} cells_wait_t;
+
+/* Some cell I have not done yet is unlocked. */
+static int some_cell_free(void *arg)
+{
+    cells_wait_t *w = arg;
+    for (long x = 0; x < w->cells; x++)
+        if (!w->r->cell_done[x] && !atomic_load_explicit(&cell_ctl(w->r, w->ch->bank, (int)x)->lock, memory_order_acquire))
+            return 1;
+    return 0;
+}
+
+static int combine_locked(pc_node_red_t *r, const pc_node_chunk_t *ch, long cells, const void *msg)
+{
+    int rc = MPI_SUCCESS;
+    memset(r->cell_done, 0, (size_t)cells);
+    long left = cells, start = r->me % cells;
+    while (left > 0) {
+        int progress = 0;
+        for (long i = 0; i < cells; i++) {
+            long x = (start + i) % cells;
+            if (r->cell_done[x]) continue;
+            cell_ctl_t *cc = cell_ctl(r, ch->bank, (int)x);
+            uint32_t unlocked = 0;
+            if (!atomic_compare_exchange_strong_explicit(&cc->lock, &unlocked, 1, memory_order_acquire,
+                                                         memory_order_relaxed))
+                continue; /* busy: another process is combining this cell */
+            int crc = combine_cell(r, ch, x, cells, msg);
+            if (rc == MPI_SUCCESS) rc = crc;
+            atomic_store_explicit(&cc->lock, 0, memory_order_release);
+            pc_shm_notify(r->shm);
+            r->cell_done[x] = 1;
+            left--;
+            progress = 1;
+        }
+        if (!progress) {
+            cells_wait_t w = {r, ch, cells};
+            pc_wait(r->shm, some_cell_free, &w);
+        }
+    }
+    return rc;
+}
+
+static int combine_ordered(pc_node_red_t *r, const pc_node_chunk_t *ch, long cells, const void *msg)
+{
+    int rc = MPI_SUCCESS;
+    uint64_t stamp = (ch->use + 1) << PC_STATE_SHIFT;
+    for (long x = 0; x < cells; x++) {
+        /* node rank me goes after me ranks have combined this cell */
+        if (r->me > 0) wait_equal(r, &cell_ctl(r, ch->bank, (int)x)->state, stamp | (uint64_t)r->me);
+        int crc = combine_cell(r, ch, x, cells, msg);
+        if (rc == MPI_SUCCESS) rc = crc;
+        pc_shm_notify(r->shm);
+    }
+    return rc;
+}
+
+int pc_node_red_combine(pc_node_red_t *r, const pc_node_chunk_t *ch, const void *msg)
+{
+    combine_t how = discipline(r, ch);
+    long cells = cells_of(r, ch, how);
+    int rc = how == COMBINE_ORDERED ? combine_ordered(r, ch, cells, msg) : combine_locked(r, ch, cells, msg);
+    arrive(r, ch);
+    return rc;
+}
+
+void pc_node_red_wait_arrived(pc_node_red_t *r, const pc_node_chunk_t *ch)
+{
+    wait_at_least(r, &bank_ctl(r, ch->bank)->arrived, (ch->round + 1) * (uint64_t)r->n);
+}
+
+/* ---- result and release --------------------------------------------------- */
+
+void pc_node_red_publish(pc_node_red_t *r, const pc_node_chunk_t *ch)
+{
+    atomic_store_explicit(&bank_ctl(r, ch->bank)->result, ch->use + 1, memory_order_release);
+    pc_shm_notify(r->shm);
+}
+
+void pc_node_red_wait_result(pc_node_red_t *r, const pc_node_chunk_t *ch)
+{
+    wait_equal(r, &bank_ctl(r, ch->bank)->result, ch->use + 1);
+}
+
+int pc_node_red_copy_out(pc_node_red_t *r, const pc_node_chunk_t *ch, void *msg)
+{
+    int rc = pc_red_copy(r->a, pc_red_at(r->a, msg, ch->first), pc_node_red_slot(r, ch, 0), ch->count);
+    pc_shm_charge(r->shm, bytes_of(r, ch->count));
+    return rc;
+}
+
+void pc_node_red_done(pc_node_red_t *r, const pc_node_chunk_t *ch)
+{
+    arrive(r, ch);
+    add_one(r, &bank_ctl(r, ch->bank)->done);
+}

@@ -1,0 +1,57 @@
+/*
+ * lists.c - see lists.h.
+ */
+#include "lists.h"
+
+#include <papcoll.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+int harness_list_split(const char *list, char ***out)
+{
+    int n = 0;
+    char *copy = strdup(list), *save = NULL;
+    char **v = malloc((strlen(list) + 2) * sizeof *v);
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) v[n++] = strdup(t);
+    free(copy);
+    *out = v;
+    return n;
+}
+
+void harness_list_free(char **words, int n)
+{
+    for (int i = 0; i < n; i++) free(words[i]);
+    free(words);
+}
+
+int harness_list_has(const char *list, const char *word)
+{
+    char **v;
+    int n = harness_list_split(list, &v), found = 0;
+    for (int i = 0; i < n; i++) found |= !strcmp(v[i], word);
+    harness_list_free(v, n);
+    return found;
+}
+
+int harness_algorithms(const char *collective, const char *only, char ***out)
+{
+    int nlib = papcoll_algorithm_count(collective), n = 0;
+    if (nlib < 0) nlib = 0;
+    char **v = malloc((size_t)(nlib + 1) * sizeof *v);
+    for (int a = 0; a <= nlib; a++) {
+        const char *name = a < nlib ? papcoll_algorithm_name(collective, a) : "auto";
+        if (!only || harness_list_has(only, name)) v[n++] = strdup(name);
+    }
+    *out = v;
+    return n;
+}
+
+int harness_is_algorithm(const char *collective, const char *name)
+{
+    if (!strcmp(name, "auto")) return 1;
+    int n = papcoll_algorithm_count(collective);
+    for (int a = 0; a < n; a++)
+        if (!strcmp(name, papcoll_algorithm_name(collective, a))) return 1;
+    return 0;
+}

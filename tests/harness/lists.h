@@ -1,0 +1,24 @@
+/*
+ * lists.h - comma-separated option lists and the algorithm lists of the
+ * tests: the library's own catalogue of a collective (papcoll_algorithm_name)
+ * plus "auto", filtered or named by a --algos option.
+ */
+#ifndef PC_HARNESS_LISTS_H
+#define PC_HARNESS_LISTS_H
+
+/* Splits "a,b,c" into a malloc'ed array of malloc'ed words; returns the
+ * number of words.  Free with harness_list_free(). */
+int harness_list_split(const char *list, char ***out);
+void harness_list_free(char **words, int n);
+/* 1 when `word` is one of the words of `list`. */
+int harness_list_has(const char *list, const char *word);
+
+/* The algorithms of `collective` in the library's order, then "auto"; when
+ * `only` is not NULL, just those of them named in it (names of other
+ * collectives are ignored).  Returns the count (0 for a collective the
+ * library does not know); free with harness_list_free(). */
+int harness_algorithms(const char *collective, const char *only, char ***out);
+/* 1 when `name` is "auto" or an algorithm of `collective`. */
+int harness_is_algorithm(const char *collective, const char *name);
+
+#endif

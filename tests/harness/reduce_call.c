@@ -1,0 +1,204 @@
+/*
+ * reduce_call.c - see reduce_call.h.
+ */
+#include "reduce_call.h"
+
+#include "bcast_call.h"
+#include "watchdog.h"
+
+#include <papcoll.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { NEEDS_COMMUTATIVE = 1, NEEDS_PREDEFINED = 2 };
+
+static const struct {
+    const char *collective, *algo;
+    int needs;
+} restrictions[] = {
+    {"reduce", "reduce_scatter_gather", NEEDS_COMMUTATIVE},
+    {"reduce", "hier", NEEDS_COMMUTATIVE},
+    {"reduce", "hier_nobarrier", NEEDS_COMMUTATIVE},
+    {"reduce", "dynleader", NEEDS_COMMUTATIVE},
+    {"reduce", "dynleader_onesided", NEEDS_COMMUTATIVE | NEEDS_PREDEFINED},
+    {"allreduce", "ring", NEEDS_COMMUTATIVE},
+    {"allreduce", "rabenseifner", NEEDS_COMMUTATIVE},
+    {"allreduce", "hier", NEEDS_COMMUTATIVE},
+    {"allreduce", "dynleader", NEEDS_COMMUTATIVE},
+};
+
+int rc_accepts(const char *collective, const char *algo, const rc_case_t *c)
+{
+    for (size_t i = 0; i < sizeof restrictions / sizeof restrictions[0]; i++) {
+        if (strcmp(restrictions[i].collective, collective) || strcmp(restrictions[i].algo, algo)) continue;
+        if ((restrictions[i].needs & NEEDS_COMMUTATIVE) && !c->commutative) return 0;
+        if ((restrictions[i].needs & NEEDS_PREDEFINED) && !c->predefined) return 0;
+    }
+    return 1;
+}
+
+void rc_buffers_free(rc_buffers_t *b)
+{
+    free(b->send);
+    free(b->send_copy);
+    free(b->recv);
+    free(b->ref);
+    free(b->bound);
+    memset(b, 0, sizeof *b);
+}
+
+static void *grow(void *p, size_t bytes)
+{
+    void *q = realloc(p, bytes ? bytes : 1);
+    if (!q) {
+        int rank;
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        fprintf(stderr, "rank %d: out of memory (%zu bytes)\n", rank, bytes);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    return q;
+}
+
+static void reserve(rc_buffers_t *b, size_t bytes, int count)
+{
+    if (bytes > b->cap) {
+        b->send = grow(b->send, bytes);
+        b->send_copy = grow(b->send_copy, bytes);
+        b->recv = grow(b->recv, bytes);
+        b->ref = grow(b->ref, bytes);
+        b->cap = bytes;
+    }
+    if (count > b->bound_cap) {
+        b->bound = grow(b->bound, (size_t)count * sizeof(double));
+        b->bound_cap = count;
+    }
+}
+
+static void problem(rc_result_t *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void problem(rc_result_t *res, const char *fmt, ...)
+{
+    if (res->problems++) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(res->first, sizeof res->first, fmt, ap);
+    va_end(ap);
+}
+
+static const char *hex(const unsigned char *p, size_t n, char *out)
+{
+    for (size_t i = 0; i < n && i < 32; i++) sprintf(out + 2 * i, "%02x", p[i]);
+    return out;
+}
+
+static const char *class_name(int rc)
+{
+    static _Thread_local char s[MPI_MAX_ERROR_STRING];
+    int cls = rc, len;
+    if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
+    MPI_Error_string(cls, s, &len);
+    return s;
+}
+
+static void fill_sentinel(unsigned char *p, size_t bytes, uint64_t salt)
+{
+    for (size_t i = 0; i < bytes; i++) p[i] = harness_pattern_byte(i, salt);
+}
+
+/* Bytes of p[from, to) that differ from the sentinel, where mask (per
+ * element of extent ext) is 0, or everywhere when mask is NULL. */
+static long sentinel_damage(const unsigned char *p, size_t from, size_t to, uint64_t salt, const unsigned char *mask,
+                            size_t ext, size_t *first)
+{
+    long bad = 0;
+    for (size_t i = from; i < to; i++)
+        if ((!mask || !mask[i % ext]) && p[i] != harness_pattern_byte(i, salt) && !bad++) *first = i;
+    return bad;
+}
+
+void rc_call_checked(const rc_call_t *call, rc_buffers_t *b, rc_result_t *res)
+{
+    const rc_case_t *c = call->c;
+    const size_t ext = (size_t)c->extent, bytes = (size_t)call->count * ext, total = bytes + HARNESS_GUARD;
+    const int is_reduce = !strcmp(call->collective, "reduce");
+    const int gets_result = !is_reduce || call->rank == call->root;
+    const int inplace_here = call->inplace && gets_result;
+    const uint64_t send_salt = call->salt ^ 0x5e5e5eULL, recv_salt = call->salt ^ 0x7e7e7eULL;
+    memset(res, 0, sizeof *res);
+    reserve(b, total, call->count);
+
+    if (!inplace_here) {
+        fill_sentinel(b->send, total, send_salt);
+        rc_fill_input(c, call->rank, call->size, call->count, call->salt, b->send);
+        memcpy(b->send_copy, b->send, total);
+    }
+    void *recvbuf = NULL;
+    if (gets_result || !call->null_recv) {
+        fill_sentinel(b->recv, total, recv_salt);
+        if (inplace_here) rc_fill_input(c, call->rank, call->size, call->count, call->salt, b->recv);
+        recvbuf = b->recv;
+    }
+    const void *sendbuf = inplace_here ? MPI_IN_PLACE : b->send;
+    long type_errors = rc_user_op_type_errors();
+    const int refused = !rc_accepts(call->collective, call->algo, c);
+    if (refused && recvbuf) memcpy(b->ref, b->recv, total); /* it must not run: nothing may change */
+
+    harness_watchdog_arm();
+    int rc = is_reduce ? papcoll_reduce_by_name(call->algo, sendbuf, recvbuf, call->count, c->type, c->op,
+                                                call->root, call->comm)
+                       : papcoll_allreduce_by_name(call->algo, sendbuf, recvbuf, call->count, c->type, c->op,
+                                                   call->comm);
+    harness_watchdog_call_done();
+    res->rc = rc;
+    res->ran = papcoll_last_algorithm();
+    res->refused = refused;
+
+    int cls = rc;
+    if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
+    if (refused) {
+        if (cls != MPI_ERR_OP)
+            problem(res, "%s does not take a %s operation: expected MPI_ERR_OP, got %s", call->algo,
+                    c->commutative ? "user-defined" : "non-commutative", class_name(rc));
+        else if (recvbuf && memcmp(b->ref, b->recv, total))
+            problem(res, "refused with MPI_ERR_OP, but the receive buffer changed: it ran partly");
+        else if (!inplace_here && memcmp(b->send, b->send_copy, total))
+            problem(res, "refused with MPI_ERR_OP, but the send buffer changed");
+        return;
+    }
+    if (rc != MPI_SUCCESS) {
+        problem(res, "returned %s", class_name(rc));
+        return;
+    }
+    if (!harness_ran_ok(call->algo, res->ran))
+        problem(res, "papcoll_last_algorithm()=\"%s\"", res->ran);
+    else if (!strcmp(call->algo, "auto") && !rc_accepts(call->collective, res->ran, c))
+        problem(res, "auto chose %s, which does not take this operation", res->ran);
+
+    char h1[72], h2[72];
+    size_t at = 0;
+    long bad;
+    if (gets_result) {
+        rc_reference(c, call->size, call->count, call->salt, b->ref, c->inexact ? b->bound : NULL);
+        long first = 0;
+        bad = rc_compare(c, b->recv, b->ref, c->inexact ? b->bound : NULL, call->count, &first);
+        if (bad)
+            problem(res, "%ld wrong elements of %d, first %ld: got %s want %s%s", bad, call->count, first,
+                    hex(b->recv + (size_t)first * ext, ext, h1), hex(b->ref + (size_t)first * ext, ext, h2),
+                    c->inexact ? " (beyond the tolerance)" : "");
+        if (c->gaps && (bad = sentinel_damage(b->recv, 0, bytes, recv_salt, c->mask, ext, &at)))
+            problem(res, "%ld gap bytes of the receive buffer overwritten, first at byte %zu", bad, at);
+        if ((bad = sentinel_damage(b->recv, bytes, total, recv_salt, NULL, 1, &at)))
+            problem(res, "%ld guard bytes past the receive buffer overwritten", bad);
+    } else if (recvbuf && (bad = sentinel_damage(b->recv, 0, total, recv_salt, NULL, 1, &at))) {
+        problem(res, "%ld bytes of a non-root's receive buffer (not significant there) overwritten, first at %zu",
+                bad, at);
+    }
+    if (!inplace_here && memcmp(b->send, b->send_copy, total)) {
+        for (at = 0; b->send[at] == b->send_copy[at]; at++) {}
+        problem(res, "the send buffer changed (first at byte %zu)", at);
+    }
+    if (rc_user_op_type_errors() != type_errors)
+        problem(res, "a user operation was called with a datatype other than the caller's");
+}

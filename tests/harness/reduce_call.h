@@ -1,0 +1,66 @@
+/*
+ * reduce_call.h - one checked papcoll_reduce_by_name /
+ * papcoll_allreduce_by_name call.  Checked:
+ *   - the return code: MPI_SUCCESS, or MPI_ERR_OP (error class) when the
+ *     forced algorithm does not take the operation (rc_accepts below);
+ *   - papcoll_last_algorithm(): the forced name; for "auto" a real name of an
+ *     algorithm that takes the operation;
+ *   - the result at the root (reduce) or everywhere (allreduce), element by
+ *     element against the reference in rank order (rc_reference), the gaps of
+ *     the datatype and guard bytes past the end untouched;
+ *   - the send buffer unchanged (gaps and guard included);
+ *   - reduce: the receive buffer of non-roots untouched (or NULL);
+ *   - user operations called with the caller's datatype.
+ * Thread-safe (all state in the caller's buffers and result).
+ */
+#ifndef PC_HARNESS_REDUCE_CALL_H
+#define PC_HARNESS_REDUCE_CALL_H
+
+#include "reduce_cases.h"
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Scratch buffers of one thread, grown as needed. */
+typedef struct {
+    unsigned char *send, *send_copy, *recv, *ref;
+    double *bound;
+    size_t cap;   /* bytes of send, send_copy, recv, ref */
+    int bound_cap; /* elements of bound */
+} rc_buffers_t;
+void rc_buffers_free(rc_buffers_t *b);
+
+typedef struct {
+    const char *collective;  /* "reduce" or "allreduce" */
+    const char *algo;        /* an algorithm name or "auto" */
+    const rc_case_t *c;
+    int count;
+    int root;                /* reduce only */
+    int inplace;             /* MPI_IN_PLACE at the root (reduce) or on every process (allreduce) */
+    int null_recv;           /* reduce: non-roots pass recvbuf NULL, else a buffer that must stay untouched */
+    MPI_Comm comm;
+    int rank, size;
+    uint64_t salt;           /* the same on every process of the call */
+} rc_call_t;
+
+typedef struct {
+    int rc;                  /* the call's return code */
+    int refused;             /* the algorithm does not take the operation: MPI_ERR_OP expected */
+    const char *ran;         /* papcoll_last_algorithm() */
+    int problems;            /* 0 when every check passed */
+    char first[480];         /* the first problem */
+} rc_result_t;
+
+/* 1 when algorithm `algo` of `collective` takes the case's operation.  The
+ * library's documented restrictions: reduce_scatter_gather, hier,
+ * hier_nobarrier and dynleader (reduce), ring, rabenseifner, hier and
+ * dynleader (allreduce) need a commutative operation; dynleader_onesided a
+ * predefined one.  "auto" and every other algorithm take any operation. */
+int rc_accepts(const char *collective, const char *algo, const rc_case_t *c);
+
+/* Runs the call under the watchdog (the caller labels it and applies any
+ * arrival delay first) and checks it. */
+void rc_call_checked(const rc_call_t *call, rc_buffers_t *b, rc_result_t *res);
+
+#endif

@@ -82,14 +82,12 @@ int pc_check_args(const void *buf, int count, MPI_Datatype type, int root, MPI_C
 /* The classes each library gives (checked call by call against it by
  * tests/test_errors_reduce.c): Open MPI's MPI_Reduce reports aliased or
  * misplaced MPI_IN_PLACE buffers as MPI_ERR_ARG, its MPI_Allreduce and MPICH
- * as MPI_ERR_BUFFER; Open MPI validates the (op, datatype) pair before the
- * datatype itself, so a null or uncommitted datatype is MPI_ERR_OP there. */
+ * as MPI_ERR_BUFFER; both validate the (op, datatype) pair before the
+ * datatype itself, so a null or uncommitted datatype is MPI_ERR_OP. */
 #ifdef OPEN_MPI
 #define PC_ERR_ALIAS_ROOTED MPI_ERR_ARG
-#define PC_ERR_TYPE_WITH_OP MPI_ERR_OP
 #else
 #define PC_ERR_ALIAS_ROOTED MPI_ERR_BUFFER
-#define PC_ERR_TYPE_WITH_OP MPI_ERR_TYPE
 #endif
 
 int pc_check_reduction_args(const void *sendbuf, const void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -104,7 +102,7 @@ int pc_check_reduction_args(const void *sendbuf, const void *recvbuf, int count,
     if (rooted && !receives && sendbuf == MPI_IN_PLACE) return alias;
     if (receives && sendbuf != MPI_IN_PLACE && sendbuf == recvbuf && sendbuf != NULL && count > 0) return alias;
     if (op == MPI_OP_NULL) return MPI_ERR_OP;
-    if ((rc = pc_check_type_count(count, type)) != MPI_SUCCESS) return rc == MPI_ERR_TYPE ? PC_ERR_TYPE_WITH_OP : rc;
+    if ((rc = pc_check_type_count(count, type)) != MPI_SUCCESS) return rc == MPI_ERR_TYPE ? MPI_ERR_OP : rc;
     if ((rc = pc_check_op_type(op, type)) != MPI_SUCCESS) return rc;
     if (sendbuf != MPI_IN_PLACE && (rc = pc_check_buffer(sendbuf, count, type)) != MPI_SUCCESS) return rc;
     if (receives && (rc = pc_check_buffer(recvbuf, count, type)) != MPI_SUCCESS) return rc;

@@ -9,10 +9,9 @@
  *   MPI_BAND, MPI_BOR, MPI_BXOR C integer, Fortran integer, byte
  *   MPI_MAXLOC, MPI_MINLOC      the pair types
  *
- * Derived datatypes with a predefined op: Open MPI 4.1 refuses them (its op
- * table is indexed by predefined types only); MPICH accepts a derived type
- * whose elements are all one basic type and checks that basic type - here
- * derived types are left to the library's own MPI_Reduce_local there.
+ * Derived datatypes with a predefined op: Open MPI 4.1 and MPICH 4.0.2 both
+ * refuse them with MPI_ERR_OP (checked by tests/test_errors_reduce.c), so
+ * papcoll does too.
  */
 #include "core/args.h"
 
@@ -67,12 +66,6 @@ int pc_check_op_type(MPI_Op op, MPI_Datatype type)
     if (!pc_op_is_predefined(op)) return MPI_SUCCESS; /* user ops take any datatype */
     int ni, na, nd, combiner;
     PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner);
-    if (combiner != MPI_COMBINER_NAMED) {
-#ifdef OPEN_MPI
-        return MPI_ERR_OP;
-#else
-        return MPI_SUCCESS;
-#endif
-    }
+    if (combiner != MPI_COMBINER_NAMED) return MPI_ERR_OP;
     return class_of(type) & classes_of(op) ? MPI_SUCCESS : MPI_ERR_OP;
 }

@@ -120,7 +120,15 @@ int pc_op_is_predefined(MPI_Op op)
 
 int pc_error(MPI_Comm comm, int rc)
 {
-    if (rc != MPI_SUCCESS) PMPI_Comm_call_errhandler(comm, rc);
+    if (rc == MPI_SUCCESS) return rc;
+#ifdef PAPCOLL_SMPI
+    /* SimGrid 3.32's Errhandler::call calls the handler's function pointer,
+     * which is null for MPI_ERRORS_RETURN: return the code ourselves. */
+    MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
+    PMPI_Comm_get_errhandler(comm, &eh);
+    if (eh == MPI_ERRORS_RETURN) return rc;
+#endif
+    PMPI_Comm_call_errhandler(comm, rc);
     return rc;
 }
 

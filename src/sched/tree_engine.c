@@ -172,7 +172,7 @@ int pc_tree_reduce(const pc_call_t *a, const void *sendbuf, void *result, long c
     int nc = tree->nchildren, is_root = tree->parent < 0, rc = MPI_SUCCESS;
     long nrecv = u.nseg * nc;
     u.nslots = nrecv < u.window ? (int)nrecv : u.window;
-    void *acc = (void *)sendbuf, *acc_base = NULL; /* a leaf sends its own data */
+    void *acc = is_root ? result : (void *)sendbuf, *acc_base = NULL; /* a leaf sends its own data */
 
     if (is_root && !result) return MPI_ERR_BUFFER;
     if (!is_root) {
@@ -184,7 +184,7 @@ int pc_tree_reduce(const pc_call_t *a, const void *sendbuf, void *result, long c
             for (int i = 0; i < u.nslots; i++) u.rreq[i] = MPI_REQUEST_NULL;
         u.slot = calloc((size_t)u.nslots, sizeof *u.slot);
         u.slot_base = calloc((size_t)u.nslots, sizeof *u.slot_base);
-        acc = is_root ? result : pc_red_alloc(a, count, &acc_base);
+        if (!is_root) acc = pc_red_alloc(a, count, &acc_base);
         if (!u.rreq || !u.slot || !u.slot_base || !acc) {
             rc = MPI_ERR_NO_MEM;
             goto out;
@@ -194,9 +194,9 @@ int pc_tree_reduce(const pc_call_t *a, const void *sendbuf, void *result, long c
                 rc = MPI_ERR_NO_MEM;
                 goto out;
             }
-        rc = pc_red_copy(a, acc, sendbuf, count); /* nothing to do at a root in place */
         for (long k = 0; k < u.nslots && rc == MPI_SUCCESS; k++) rc = post_recv(&u, k);
     }
+    if (rc == MPI_SUCCESS && acc != sendbuf) rc = pc_red_copy(a, acc, sendbuf, count); /* my own value first */
     for (long s = 0; s < u.nseg && rc == MPI_SUCCESS; s++) {
         void *acc_seg = pc_red_at(a, acc, s * u.seg);
         for (int c = 0; c < nc && rc == MPI_SUCCESS; c++) {

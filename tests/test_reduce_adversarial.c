@@ -280,7 +280,8 @@ static void usage(const char *prog, int code)
     if (world_rank == 0)
         fprintf(code ? stderr : stdout,
                 "usage: %s [options]\n"
-                "  --algos=a,b            reduce/allreduce algorithms (and auto) to run (default all + auto)\n"
+                "  --algos=a,b            reduce/allreduce algorithms (and auto) to run; \"prefix*\" for those\n"
+                "                         whose name starts so, if any (default all + auto)\n"
                 "  --colls=a,b            reduce,allreduce (default both; bcast always joins the stress part)\n"
                 "  --parts=a,b            patterns,stress,comms (default all)\n"
                 "  --patterns=a,b         arrival patterns of tests/harness/arrival.h (default %s)\n"
@@ -349,11 +350,16 @@ int main(int argc, char **argv)
     harness_list_free(v, nv);
     if (opt.algos) { /* every name must be an algorithm of reduce or allreduce: a typo must not pass silently */
         nv = harness_list_split(opt.algos, &v);
-        for (int i = 0; i < nv; i++)
-            if (!harness_is_algorithm("reduce", v[i]) && !harness_is_algorithm("allreduce", v[i])) {
-                if (world_rank == 0) fprintf(stderr, "unknown algorithm \"%s\" in --algos\n", v[i]);
+        for (int i = 0; i < nv; i++) {
+            char **m[2];
+            int n0 = harness_algorithms("reduce", v[i], &m[0]), n1 = harness_algorithms("allreduce", v[i], &m[1]);
+            harness_list_free(m[0], n0);
+            harness_list_free(m[1], n1);
+            if (n0 + n1 == 0 && !strchr(v[i], '*')) {
+                if (world_rank == 0) fprintf(stderr, "no algorithm matches \"%s\" in --algos\n", v[i]);
                 MPI_Abort(MPI_COMM_WORLD, 2);
             }
+        }
         harness_list_free(v, nv);
     }
     harness_watchdog_init(opt.call_timeout, 0, world_rank);

@@ -108,6 +108,53 @@ static void print_list(void)
     }
 }
 
+typedef struct {
+    const char *collective, *algo;
+    const rc_case_t *c;
+    int count, delayed, shape, root_index, inplace;
+} combination_t;
+
+static rc_buffers_t buffers;
+static long calls, refused, failures;
+
+/* Key of a combination: a hash of its names and values (not of its position
+ * in the loops, so that filters keep the draw). */
+static uint64_t combination_key(const combination_t *m)
+{
+    return mix(name_hash(m->collective) ^
+               mix(name_hash(m->algo) ^
+                   mix(name_hash(m->c->name) ^ mix(((uint64_t)m->count << 24) ^ ((uint64_t)m->delayed << 20) ^
+                                                   ((uint64_t)m->shape << 16) ^ ((uint64_t)m->root_index << 1) ^
+                                                   (uint64_t)m->inplace))));
+}
+
+/* Runs combination m on comm if the sample draws it, and reports problems. */
+static void run_combination(const combination_t *m, MPI_Comm comm, int rank, int size)
+{
+    uint64_t key = combination_key(m);
+    if (!test_sampled(opt.seed, key, opt.sample * m->c->weight)) return;
+    uint64_t salt = mix(key ^ (opt.seed << 20));
+    rc_call_t call = {.collective = m->collective, .algo = m->algo, .c = m->c, .count = m->count,
+                      .root = m->root_index % size, .inplace = m->inplace, .null_recv = (int)(salt >> 63),
+                      .comm = comm, .rank = rank, .size = size, .salt = salt};
+    long delay = m->delayed ? (long)(mix(salt ^ (uint64_t)world_rank) % (uint64_t)(opt.delay_us + 1)) : 0;
+    harness_watchdog_label("%s algo=%s case=%s count=%d shape=%s p=%d root=%d%s arrival=%s", call.collective,
+                           call.algo, m->c->name, call.count, harness_shape_names[m->shape], size, call.root,
+                           m->inplace ? " in-place" : "", m->delayed ? "delayed" : "together");
+    if (delay) usleep((useconds_t)delay);
+    rc_result_t res;
+    rc_call_checked(&call, &buffers, &res);
+    calls++;
+    refused += res.refused;
+    if (!res.problems) return;
+    if (failures++ < 10)
+        fprintf(stderr, "FAIL rank %d: %s (ran %s, rc %d): %s\n", world_rank, harness_watchdog_current(), res.ran,
+                res.rc, res.first);
+    if (failures == 1)
+        fprintf(stderr, "  replay: --seed=%llu --sample=%g --colls=%s --algos=%s --cases=%s --min-count=%d --max-count=%d\n",
+                opt.seed, opt.sample, call.collective, call.algo, m->c->name, call.count, call.count);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -167,11 +214,9 @@ int main(int argc, char **argv)
         if (csize[s] > max_csize) max_csize = csize[s];
     }
 
-    rc_buffers_t buffers = {0};
-    long calls = 0, refused = 0, failures = 0;
     for (int k = 0; k < 2; k++) {
         if (!harness_list_has(opt.colls, collectives[k])) continue;
-        int is_reduce = k == 0, nroots = is_reduce ? max_csize : 1;
+        int nroots = k == 0 ? max_csize : 1;
         for (int ci = 0; ci < rc_case_count(); ci++) {
             const rc_case_t *c = rc_case_at(ci);
             if (opt.cases && !harness_list_has(opt.cases, c->name)) continue;
@@ -179,40 +224,11 @@ int main(int argc, char **argv)
                 if (counts[n] < opt.min_count || counts[n] > opt.max_count) continue;
                 for (int arr = 0; arr < NARRIVALS; arr++)
                     for (int s = 0; s < HARNESS_NSHAPES; s++)
-                        for (int r = 0; r < nroots; r++)
+                        for (int r = 0; r < nroots; r++) /* root r % size of shape s */
                             for (int inplace = 0; inplace < 2; inplace++)
                                 for (int a = 0; a < nalgo[k]; a++) {
-                                    uint64_t key = mix(name_hash(collectives[k]) ^ mix(name_hash(algos[k][a]) ^
-                                                   mix(name_hash(c->name) ^ mix(((uint64_t)counts[n] << 24) ^
-                                                   ((uint64_t)arr << 20) ^ ((uint64_t)s << 16) ^
-                                                   ((uint64_t)r << 1) ^ (uint64_t)inplace))));
-                                    if (!test_sampled(opt.seed, key, opt.sample * c->weight)) continue;
-                                    uint64_t salt = mix(key ^ (opt.seed << 20));
-                                    rc_call_t call = {.collective = collectives[k], .algo = algos[k][a], .c = c,
-                                                      .count = counts[n], .root = r % csize[s], .inplace = inplace,
-                                                      .null_recv = (int)(salt >> 63), .comm = comms[s],
-                                                      .rank = crank[s], .size = csize[s], .salt = salt};
-                                    long delay = arr ? (long)(mix(salt ^ (uint64_t)world_rank) %
-                                                              (uint64_t)(opt.delay_us + 1)) : 0;
-                                    harness_watchdog_label("%s algo=%s case=%s count=%d shape=%s p=%d root=%d%s arrival=%s",
-                                                           call.collective, call.algo, c->name, call.count,
-                                                           harness_shape_names[s], call.size, call.root,
-                                                           inplace ? " in-place" : "", arr ? "delayed" : "together");
-                                    if (delay) usleep((useconds_t)delay);
-                                    rc_result_t res;
-                                    rc_call_checked(&call, &buffers, &res);
-                                    calls++;
-                                    refused += res.refused;
-                                    if (!res.problems) continue;
-                                    if (failures++ < 10)
-                                        fprintf(stderr, "FAIL rank %d: %s (ran %s, rc %d): %s\n", world_rank,
-                                                harness_watchdog_current(), res.ran, res.rc, res.first);
-                                    if (failures == 1)
-                                        fprintf(stderr,
-                                                "  replay: --seed=%llu --sample=%g --colls=%s --algos=%s --cases=%s"
-                                                " --min-count=%d --max-count=%d\n",
-                                                opt.seed, opt.sample, call.collective, call.algo, c->name,
-                                                call.count, call.count);
+                                    combination_t m = {collectives[k], algos[k][a], c, counts[n], arr, s, r, inplace};
+                                    run_combination(&m, comms[s], crank[s], csize[s]);
                                 }
             }
         }

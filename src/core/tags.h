@@ -2,7 +2,7 @@
  * tags.h - every tag papcoll uses on a context's private communicator.
  *
  * One tag per purpose, never shared between purposes, in one block per
- * collective (broadcast 100-399, reduce 400-499, allreduce 500-599), so a
+ * collective (broadcast 100-399 and 1024-1535, reduce 400-499, allreduce 500-599), so a
  * message can only ever match the receive it was meant for.  Every message
  * a call sends is consumed in that call; control messages matched with
  * MPI_ANY_SOURCE also carry the call's sequence number in their tag
@@ -31,7 +31,7 @@ enum {
     PC_TAG_LEADER_READY = 200,   /* + seq % window: a node leader -> every process of a peer node */
     PC_TAG_LEADER_REQUEST = 220, /* + seq % window: a child node's leader -> its parent node's leader */
     PC_TAG_LEADER_ARRIVED = 240, /* + seq % window: a node leader -> the root (arrival_dynleader) */
-    PC_TAG_CP_DATA = 300         /* + (seq % window) * 32 + step: cp_rdb / cp_ring blocks between leaders */
+    PC_TAG_CP_DATA = 1024        /* + (seq % window) * 32 + step (1024-1535, above every other block): cp_rdb / cp_ring blocks between leaders */
 };
 enum { PC_TAG_WINDOW = 16 };
 
@@ -42,8 +42,10 @@ enum {
     PC_TAG_REDUCE_TO_ROOT = 403,   /* a stand-in root -> the root: binomial's result for a non-commutative op
                                       (reduced at rank 0), reduce_scatter_gather's block 0 (root left out) */
     PC_TAG_REDUCE_FOLD = 404,      /* reduce_scatter_gather, p not a power of two: a left-out process's data */
-    PC_TAG_REDUCE_NODE = 410,      /* node leader -> node leader partial results (hier, dynleader) */
-    PC_TAG_REDUCE_LEADER = 420,    /* + seq % window: a dynamic leader -> its parent node */
+    PC_TAG_REDUCE_NODE = 410,      /* node leader -> node leader partial results (dynleader: the chunks
+                                      after the first, from the first chunk's sender) */
+    PC_TAG_REDUCE_LEADER = 420,    /* + seq % window: a dynamic leader -> its parent node's mailbox, the
+                                      first chunk behind a {seq, rank} header (dynleader; MPI_ANY_SOURCE) */
     PC_TAG_ALLREDUCE_DATA = 500,   /* recursive doubling exchanges */
     PC_TAG_ALLREDUCE_SCATTER = 501, /* ring / rabenseifner: reduce-scatter phase */
     PC_TAG_ALLREDUCE_GATHER = 502, /* ring / rabenseifner: allgather phase */

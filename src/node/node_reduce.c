@@ -10,7 +10,8 @@
 
 #define PC_LINE 64
 #define PC_NODE_RED_BANKS 2
-#define PC_STATE_SHIFT 20 /* cell state: (use + 1) << 20 | contributions (node size < 2^20) */
+#define PC_STATE_SHIFT 20 /* (use + 1) << 20 | contributions (fewer than 2^20 per use) */
+#define PC_STATE_MASK ((1u << PC_STATE_SHIFT) - 1)
 
 typedef struct {
     _Atomic uint64_t done;
@@ -65,6 +66,7 @@ int pc_node_red_begin(const pc_call_t *a, pc_node_red_layout_t layout, pc_node_r
     r->a = a;
     r->n = a->ctx->node_size;
     r->me = a->ctx->node_rank;
+    r->contributors = r->n;
     r->layout = layout;
     PMPI_Type_size(a->datatype, &r->type_size);
     size_t data = a->params->shm_size / PC_NODE_RED_BANKS;
@@ -158,20 +160,10 @@ pc_call_t pc_node_red_chunk_call(const pc_node_red_t *r, const pc_node_chunk_t *
 
 static size_t bytes_of(const pc_node_red_t *r, long n) { return (size_t)n * (size_t)r->type_size; }
 
-/* Counts me in `arrived` for this use (once: every use of every layout
- * counts every node process, so the counter's rounds stay aligned). */
-static void arrive(pc_node_red_t *r, const pc_node_chunk_t *ch)
-{
-    if (r->arrived_use == ch->use + 1) return;
-    r->arrived_use = ch->use + 1;
-    add_one(r, &bank_ctl(r, ch->bank)->arrived);
-}
-
 int pc_node_red_copy_in(pc_node_red_t *r, const pc_node_chunk_t *ch, const void *msg)
 {
     int rc = pc_red_copy(r->a, pc_node_red_slot(r, ch, r->me), pc_red_at(r->a, msg, ch->first), ch->count);
     pc_shm_charge(r->shm, bytes_of(r, ch->count));
-    arrive(r, ch);
     return rc;
 }
 
@@ -219,7 +211,7 @@ static long cells_of(const pc_node_red_t *r, const pc_node_chunk_t *ch, combine_
 
 /* Adds my elements of cell x into the accumulator (copies them if I am the
  * cell's first contributor in this use); the caller owns the cell. */
-static int combine_cell(pc_node_red_t *r, const pc_node_chunk_t *ch, long x, long cells, const void *msg)
+static int combine_cell(pc_node_red_t *r, const pc_node_chunk_t *ch, long x, long cells, const void *src)
 {
     const pc_call_t *a = r->a;
     long lo, hi;
@@ -227,9 +219,9 @@ static int combine_cell(pc_node_red_t *r, const pc_node_chunk_t *ch, long x, lon
     cell_ctl_t *cc = cell_ctl(r, ch->bank, (int)x);
     uint64_t stamp = (ch->use + 1) << PC_STATE_SHIFT;
     uint64_t state = atomic_load_explicit(&cc->state, memory_order_acquire);
-    uint64_t seen = (state >> PC_STATE_SHIFT) == ch->use + 1 ? state & ((1u << PC_STATE_SHIFT) - 1) : 0;
+    uint64_t seen = (state >> PC_STATE_SHIFT) == ch->use + 1 ? state & PC_STATE_MASK : 0;
     char *acc = pc_red_at(a, pc_node_red_slot(r, ch, 0), lo);
-    const char *mine = pc_red_at(a, msg, ch->first + lo);
+    const char *mine = pc_red_at(a, src, lo);
     int rc = seen == 0 ? pc_red_copy(a, acc, mine, hi - lo) : pc_red_local(a, mine, acc, hi - lo);
     pc_shm_charge(r->shm, bytes_of(r, hi - lo));
     atomic_store_explicit(&cc->state, stamp | (seen + 1), memory_order_release);
@@ -252,11 +244,11 @@ static int some_cell_free(void *arg)
     return 0;
 }
 
-static int combine_locked(pc_node_red_t *r, const pc_node_chunk_t *ch, long cells, const void *msg)
+static int combine_locked(pc_node_red_t *r, const pc_node_chunk_t *ch, long cells, int position, const void *src)
 {
     int rc = MPI_SUCCESS;
     memset(r->cell_done, 0, (size_t)cells);
-    long left = cells, start = r->me % cells;
+    long left = cells, start = position % cells;
     while (left > 0) {
         int progress = 0;
         for (long i = 0; i < cells; i++) {
@@ -267,7 +259,7 @@ static int combine_locked(pc_node_red_t *r, const pc_node_chunk_t *ch, long cell
             if (!atomic_compare_exchange_strong_explicit(&cc->lock, &unlocked, 1, memory_order_acquire,
                                                          memory_order_relaxed))
                 continue; /* busy: another process is combining this cell */
-            int crc = combine_cell(r, ch, x, cells, msg);
+            int crc = combine_cell(r, ch, x, cells, src);
             if (rc == MPI_SUCCESS) rc = crc;
             atomic_store_explicit(&cc->lock, 0, memory_order_release);
             pc_shm_notify(r->shm);
@@ -283,32 +275,47 @@ static int combine_locked(pc_node_red_t *r, const pc_node_chunk_t *ch, long cell
     return rc;
 }
 
-static int combine_ordered(pc_node_red_t *r, const pc_node_chunk_t *ch, long cells, const void *msg)
+static int combine_ordered(pc_node_red_t *r, const pc_node_chunk_t *ch, long cells, int position, const void *src)
 {
     int rc = MPI_SUCCESS;
     uint64_t stamp = (ch->use + 1) << PC_STATE_SHIFT;
     for (long x = 0; x < cells; x++) {
-        /* node rank me goes after me ranks have combined this cell */
-        if (r->me > 0) wait_equal(r, &cell_ctl(r, ch->bank, (int)x)->state, stamp | (uint64_t)r->me);
-        int crc = combine_cell(r, ch, x, cells, msg);
+        /* position p goes once positions 0 .. p-1 have combined this cell */
+        if (position > 0) wait_equal(r, &cell_ctl(r, ch->bank, (int)x)->state, stamp | (uint64_t)position);
+        int crc = combine_cell(r, ch, x, cells, src);
         if (rc == MPI_SUCCESS) rc = crc;
         pc_shm_notify(r->shm);
     }
     return rc;
 }
 
-int pc_node_red_combine(pc_node_red_t *r, const pc_node_chunk_t *ch, const void *msg)
+/* Counts one more contribution to this use; returns the count with it.  The
+ * word carries the use's stamp: the first contribution of a use restarts the
+ * count, whatever the bank's earlier uses counted. */
+static uint64_t count_contribution(pc_node_red_t *r, const pc_node_chunk_t *ch)
+{
+    _Atomic uint64_t *word = &bank_ctl(r, ch->bank)->arrived;
+    uint64_t stamp = (ch->use + 1) << PC_STATE_SHIFT, v = atomic_load_explicit(word, memory_order_acquire), next;
+    do next = ((v & ~(uint64_t)PC_STATE_MASK) == stamp ? v : stamp) + 1;
+    while (!atomic_compare_exchange_weak_explicit(word, &v, next, memory_order_acq_rel, memory_order_acquire));
+    pc_shm_notify(r->shm);
+    return next & PC_STATE_MASK;
+}
+
+int pc_node_red_combine(pc_node_red_t *r, const pc_node_chunk_t *ch, const void *src, int position, int *last)
 {
     combine_t how = discipline(r, ch);
     long cells = cells_of(r, ch, how);
-    int rc = how == COMBINE_ORDERED ? combine_ordered(r, ch, cells, msg) : combine_locked(r, ch, cells, msg);
-    arrive(r, ch);
+    int rc = how == COMBINE_ORDERED ? combine_ordered(r, ch, cells, position, src)
+                                    : combine_locked(r, ch, cells, position, src);
+    uint64_t count = count_contribution(r, ch);
+    if (last) *last = count == (uint64_t)r->contributors;
     return rc;
 }
 
 void pc_node_red_wait_arrived(pc_node_red_t *r, const pc_node_chunk_t *ch)
 {
-    wait_at_least(r, &bank_ctl(r, ch->bank)->arrived, (ch->round + 1) * (uint64_t)r->n);
+    wait_equal(r, &bank_ctl(r, ch->bank)->arrived, ((ch->use + 1) << PC_STATE_SHIFT) | (uint64_t)r->contributors);
 }
 
 /* ---- result and release --------------------------------------------------- */
@@ -333,6 +340,5 @@ int pc_node_red_copy_out(pc_node_red_t *r, const pc_node_chunk_t *ch, void *msg)
 
 void pc_node_red_done(pc_node_red_t *r, const pc_node_chunk_t *ch)
 {
-    arrive(r, ch);
     add_one(r, &bank_ctl(r, ch->bank)->done);
 }

@@ -1,7 +1,7 @@
 /*
  * node_reduce.h - the node reduction area: where the hierarchical reductions
- * (reduce hier, hier_nobarrier; allreduce hier) combine the contributions of
- * one node in shared memory before node leaders talk to other nodes.
+ * (reduce hier, hier_nobarrier, dynleader; allreduce hier) combine the
+ * contributions of one node in shared memory before nodes talk to each other.
  *
  * The area is a second shared window of the node (ctx/shm.h, pc_shm_area),
  * created by the first reduction that needs it: control lines, then two
@@ -16,18 +16,19 @@
  * identically by every process of the node (pc_shm_area_use: same calls,
  * same algorithm, same count and datatype, so the same chunking).  Use u
  * takes bank u % 2; it is round j = u / 2 of that bank.  Two banks let a
- * node fill chunk c + 1 while its leader still sends chunk c.
+ * node fill chunk c + 1 while its leader still sends chunk c; a process
+ * runs at most two uses ahead of the slowest process of its node.
  *
- * Generations.  Three counters per bank, all monotonic, replace any reset:
+ * Generations.  Three words per bank; none is ever reset:
  *   done     every node process adds 1 when it will no longer touch the bank
  *            in this use; use u may start writing once done >= j x node_size
  *            (everyone finished round j - 1), so a late reader of an earlier
  *            call or chunk, of any algorithm or root, is never overwritten;
- *   arrived  every node process adds 1 once its data is in (copied to its
- *            slot, or combined into the accumulator; at the latest when it
- *            is done), once per use whatever the layout, so rounds stay
- *            aligned across algorithms; the leader waits for (j + 1) x
- *            node_size;
+ *   arrived  (use + 1) << 20 | contributions combined into the shared
+ *            accumulator in this use: the first contribution of a use
+ *            restarts it, so the expected number may differ per use (node
+ *            processes, plus child nodes' data for dynleader) and the
+ *            contributor that completes it knows it is the last;
  *   result   the use number + 1 whose result the leader has published.
  * Each cell of the shared accumulator has a state word (use + 1) << 20 |
  * contributions so far: a process that finds another use's stamp is the
@@ -40,7 +41,8 @@
  *           process reduces its 1/node_size slice of the elements across the
  *           slots into slot 0 (hier: between node barriers);
  *   shared  one accumulator: each process combines its data into it when it
- *           arrives (hier_nobarrier), under one of three disciplines:
+ *           arrives (hier_nobarrier, dynleader), under one of three
+ *           disciplines:
  *           serial   one lock for the chunk;
  *           parallel the chunk is cut into up to node_size cells of whole
  *                    elements (at least a cache line each), one lock per
@@ -48,9 +50,11 @@
  *                    takes any free cell it has not done and skips busy ones,
  *                    so processes arriving together combine different cells
  *                    at once;
- *           ordered  PAPCOLL_REPRODUCIBLE=1: node rank r combines cell x once
- *                    rank r - 1 has (its state counts r contributions), so the
- *                    order never depends on arrival; cells pipeline the ranks.
+ *           ordered  PAPCOLL_REPRODUCIBLE=1: the contribution at position p
+ *                    (node rank, then child nodes) combines cell x once
+ *                    position p - 1 has (the cell's state counts p
+ *                    contributions), so the order never depends on arrival;
+ *                    cells pipeline the positions.
  *           PAPCOLL_REDUCE_LOCK=auto takes serial for chunks below a cache
  *           line (false sharing), else parallel (seed 001 3.7.1).
  * Both layouts combine in the same order, acc = x[n-1] op (... op (x[1] op
@@ -89,8 +93,8 @@ typedef struct pc_node_red {
     int type_size;
     long chunk;             /* elements per chunk; 0 when one element does not fit */
     long nchunks;
+    int contributors;       /* contributions per use (shared layout): n unless the algorithm adds some */
     unsigned char *cell_done; /* [n] scratch of the locked combine */
-    uint64_t arrived_use;   /* use + 1 of my last count in `arrived` */
 } pc_node_red_t;
 
 /* One chunk (one use of the area). */
@@ -123,11 +127,13 @@ int pc_node_red_copy_in(pc_node_red_t *r, const pc_node_chunk_t *ch, const void 
  * slot 0 on my 1/n slice of the elements. */
 int pc_node_red_slice(pc_node_red_t *r, const pc_node_chunk_t *ch);
 
-/* shared: combines the chunk's elements of msg into the accumulator
- * (PAPCOLL_REDUCE_LOCK / PAPCOLL_REPRODUCIBLE, see the file comment), then
- * counts me as arrived. */
-int pc_node_red_combine(pc_node_red_t *r, const pc_node_chunk_t *ch, const void *msg);
-/* shared: waits until every node process has combined its data. */
+/* shared: combines src (the chunk's elements, user layout: element 0 of the
+ * chunk at src) into the accumulator (PAPCOLL_REDUCE_LOCK /
+ * PAPCOLL_REPRODUCIBLE, see the file comment) as contribution number
+ * `position` (0 .. r->contributors - 1: my node rank for my own data), then
+ * counts it; *last (if not NULL) = 1 when it was the use's last. */
+int pc_node_red_combine(pc_node_red_t *r, const pc_node_chunk_t *ch, const void *src, int position, int *last);
+/* shared: waits until the use's r->contributors contributions are in. */
 void pc_node_red_wait_arrived(pc_node_red_t *r, const pc_node_chunk_t *ch);
 
 /* The leader: the result (slot 0 / accumulator) is final for this use. */

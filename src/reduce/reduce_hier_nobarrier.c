@@ -73,7 +73,7 @@ int pc_reduce_hier_nobarrier(const pc_call_t *a)
     for (long k = 0; k < r.nchunks; k++) {
         pc_node_chunk_t ch;
         pc_node_red_chunk(&r, k, &ch);
-        int crc = pc_node_red_combine(&r, &ch, a->sendbuf);
+        int crc = pc_node_red_combine(&r, &ch, pc_red_at(a, a->sendbuf, ch.first), c->node_rank, NULL);
         if (is_leader) {
             pc_node_red_wait_arrived(&r, &ch);
             pc_call_t chunk = pc_node_red_chunk_call(&r, &ch);

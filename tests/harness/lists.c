@@ -34,6 +34,21 @@ int harness_list_has(const char *list, const char *word)
     return found;
 }
 
+static int word_matches(const char *word, const char *name)
+{
+    size_t n = strlen(word);
+    return n && word[n - 1] == '*' ? !strncmp(word, name, n - 1) : !strcmp(word, name);
+}
+
+int harness_list_matches(const char *list, const char *name)
+{
+    char **v;
+    int n = harness_list_split(list, &v), found = 0;
+    for (int i = 0; i < n; i++) found |= word_matches(v[i], name);
+    harness_list_free(v, n);
+    return found;
+}
+
 int harness_algorithms(const char *collective, const char *only, char ***out)
 {
     int nlib = papcoll_algorithm_count(collective), n = 0;
@@ -41,7 +56,7 @@ int harness_algorithms(const char *collective, const char *only, char ***out)
     char **v = malloc((size_t)(nlib + 1) * sizeof *v);
     for (int a = 0; a <= nlib; a++) {
         const char *name = a < nlib ? papcoll_algorithm_name(collective, a) : "auto";
-        if (!only || harness_list_has(only, name)) v[n++] = strdup(name);
+        if (!only || harness_list_matches(only, name)) v[n++] = strdup(name);
     }
     *out = v;
     return n;

@@ -12,11 +12,14 @@ int harness_list_split(const char *list, char ***out);
 void harness_list_free(char **words, int n);
 /* 1 when `word` is one of the words of `list`. */
 int harness_list_has(const char *list, const char *word);
+/* 1 when `name` matches a word of `list`: equal to it, or starting with
+ * what precedes a trailing '*' ("hier*" matches hier and hier_nobarrier). */
+int harness_list_matches(const char *list, const char *name);
 
 /* The algorithms of `collective` in the library's order, then "auto"; when
- * `only` is not NULL, just those of them named in it (names of other
- * collectives are ignored).  Returns the count (0 for a collective the
- * library does not know); free with harness_list_free(). */
+ * `only` is not NULL, just those of them it matches (harness_list_matches;
+ * names of other collectives are ignored).  Returns the count (0 for a
+ * collective the library does not know); free with harness_list_free(). */
 int harness_algorithms(const char *collective, const char *only, char ***out);
 /* 1 when `name` is "auto" or an algorithm of `collective`. */
 int harness_is_algorithm(const char *collective, const char *name);

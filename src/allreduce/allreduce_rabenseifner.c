@@ -76,10 +76,8 @@ static int halving_doubling(const pc_call_t *a, long newrank, int pof2, int rem,
 
 int pc_allreduce_rabenseifner(const pc_call_t *a)
 {
-    int p = a->ctx->size, rank = a->ctx->rank, rc = MPI_SUCCESS;
-    int pof2 = 1;
-    while (pof2 <= p / 2) pof2 *= 2;
-    int rem = p - pof2;
+    int p = a->ctx->size, rc = MPI_SUCCESS;
+    int pof2 = pc_red_pof2(p), rem = p - pof2;
     long newrank;
     void *acc = a->recvbuf, *tmp, *tmp_base = NULL;
 
@@ -89,25 +87,11 @@ int pc_allreduce_rabenseifner(const pc_call_t *a)
     if (rc != MPI_SUCCESS) goto out;
 
     /* fold: even ranks below 2 rem hand their data to rank + 1 and sit out */
-    if (rank < 2 * rem) {
-        if (rank % 2 == 0) {
-            rc = pc_red_send(a, acc, a->count, rank + 1, PC_TAG_ALLREDUCE_FOLD);
-            newrank = -1;
-        } else {
-            rc = pc_red_recv(a, tmp, a->count, rank - 1, PC_TAG_ALLREDUCE_FOLD);
-            if (rc == MPI_SUCCESS) rc = pc_red_local(a, tmp, acc, a->count);
-            newrank = rank / 2;
-        }
-    } else {
-        newrank = rank - rem;
-    }
+    rc = pc_red_fold(a, acc, tmp, rem, PC_TAG_ALLREDUCE_FOLD, &newrank);
     if (rc == MPI_SUCCESS && newrank >= 0) rc = halving_doubling(a, newrank, pof2, rem, acc, tmp);
 
     /* unfold: the result back to the even ranks that sat out */
-    if (rc == MPI_SUCCESS && rank < 2 * rem) {
-        if (rank % 2) rc = pc_red_send(a, acc, a->count, rank - 1, PC_TAG_ALLREDUCE_UNFOLD);
-        else rc = pc_red_recv(a, acc, a->count, rank + 1, PC_TAG_ALLREDUCE_UNFOLD);
-    }
+    if (rc == MPI_SUCCESS) rc = pc_red_unfold(a, acc, rem, PC_TAG_ALLREDUCE_UNFOLD);
 out:
     free(tmp_base);
     return rc;

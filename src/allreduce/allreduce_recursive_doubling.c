@@ -37,9 +37,7 @@
 int pc_allreduce_recursive_doubling(const pc_call_t *a)
 {
     int p = a->ctx->size, rank = a->ctx->rank, rc = MPI_SUCCESS;
-    int pof2 = 1;
-    while (pof2 <= p / 2) pof2 *= 2;
-    int rem = p - pof2;
+    int pof2 = pc_red_pof2(p), rem = p - pof2;
     long newrank;
     void *acc = a->recvbuf, *tmp, *tmp_base = NULL;
 
@@ -49,18 +47,7 @@ int pc_allreduce_recursive_doubling(const pc_call_t *a)
     if (rc != MPI_SUCCESS) goto out;
 
     /* fold: even ranks below 2 rem hand their data to rank + 1 and sit out */
-    if (rank < 2 * rem) {
-        if (rank % 2 == 0) {
-            rc = pc_red_send(a, acc, a->count, rank + 1, PC_TAG_ALLREDUCE_FOLD);
-            newrank = -1;
-        } else {
-            rc = pc_red_recv(a, tmp, a->count, rank - 1, PC_TAG_ALLREDUCE_FOLD);
-            if (rc == MPI_SUCCESS) rc = pc_red_local(a, tmp, acc, a->count); /* the lower rank on the left */
-            newrank = rank / 2;
-        }
-    } else {
-        newrank = rank - rem;
-    }
+    rc = pc_red_fold(a, acc, tmp, rem, PC_TAG_ALLREDUCE_FOLD, &newrank);
 
     for (long mask = 1; newrank >= 0 && mask < pof2 && rc == MPI_SUCCESS; mask <<= 1) {
         long newdst = newrank ^ mask;
@@ -79,10 +66,7 @@ int pc_allreduce_recursive_doubling(const pc_call_t *a)
     if (rc == MPI_SUCCESS) rc = pc_red_copy(a, a->recvbuf, acc, a->count); /* nothing when acc is recvbuf */
 
     /* unfold: the result back to the even ranks that sat out */
-    if (rc == MPI_SUCCESS && rank < 2 * rem) {
-        if (rank % 2) rc = pc_red_send(a, a->recvbuf, a->count, rank - 1, PC_TAG_ALLREDUCE_UNFOLD);
-        else rc = pc_red_recv(a, a->recvbuf, a->count, rank + 1, PC_TAG_ALLREDUCE_UNFOLD);
-    }
+    if (rc == MPI_SUCCESS) rc = pc_red_unfold(a, a->recvbuf, rem, PC_TAG_ALLREDUCE_UNFOLD);
 out:
     free(tmp_base);
     return rc;

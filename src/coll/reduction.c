@@ -54,3 +54,26 @@ int pc_red_single(const pc_call_t *a)
 {
     return a->recvbuf ? pc_red_copy(a, a->recvbuf, a->sendbuf, a->count) : MPI_SUCCESS;
 }
+
+int pc_red_fold(const pc_call_t *a, void *acc, void *tmp, int rem, int tag, long *newrank)
+{
+    int rank = a->ctx->rank, rc = MPI_SUCCESS;
+    if (rank >= 2 * rem) {
+        *newrank = rank - rem;
+    } else if (rank % 2 == 0) {
+        rc = pc_red_send(a, acc, a->count, rank + 1, tag);
+        *newrank = -1;
+    } else {
+        rc = pc_red_recv(a, tmp, a->count, rank - 1, tag);
+        if (rc == MPI_SUCCESS) rc = pc_red_local(a, tmp, acc, a->count); /* the lower rank on the left */
+        *newrank = rank / 2;
+    }
+    return rc;
+}
+
+int pc_red_unfold(const pc_call_t *a, void *buf, int rem, int tag)
+{
+    int rank = a->ctx->rank;
+    if (rank >= 2 * rem) return MPI_SUCCESS;
+    return rank % 2 ? pc_red_send(a, buf, a->count, rank - 1, tag) : pc_red_recv(a, buf, a->count, rank + 1, tag);
+}

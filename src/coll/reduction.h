@@ -35,6 +35,21 @@ int pc_red_local(const pc_call_t *a, const void *in, void *inout, long n);
 int pc_red_send(const pc_call_t *a, const void *buf, long n, int dst, int tag);
 int pc_red_recv(const pc_call_t *a, void *buf, long n, int src, int tag);
 int pc_red_sendrecv(const pc_call_t *a, const void *sbuf, long sn, int dst, void *rbuf, long rn, int src, int tag);
+/* MPICH's reduction of p processes to a power of two pof2 = p - rem (the
+ * recursive algorithms): of the first 2 rem ranks, the even ones send acc to
+ * rank + 1 and sit out (*newrank = -1), the odd ones combine it into acc,
+ * the lower rank on the left (tmp: scratch for count elements); the others
+ * are renumbered rank - rem. */
+int pc_red_fold(const pc_call_t *a, void *acc, void *tmp, int rem, int tag, long *newrank);
+/* The reverse: the odd ranks below 2 rem send buf to rank - 1. */
+int pc_red_unfold(const pc_call_t *a, void *buf, int rem, int tag);
+/* Largest power of two <= p (p >= 1). */
+static inline int pc_red_pof2(int p)
+{
+    int pof2 = 1;
+    while (pof2 <= p / 2) pof2 *= 2;
+    return pof2;
+}
 /* What a reduction does on one process: recvbuf = sendbuf. */
 int pc_red_single(const pc_call_t *a);
 

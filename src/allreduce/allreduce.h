@@ -16,6 +16,10 @@
 /* Runs allreduce algorithm `name` (or "auto") with a's datatype and op over
  * another communicator (hier: among node leaders).  Does not touch
  * papcoll_last_algorithm. */
-int pc_allreduce_on(const pc_call_t *a, const char *name, const void *sendbuf, void *recvbuf, MPI_Comm comm);
+static inline int pc_allreduce_on(const pc_call_t *a, const char *name, const void *sendbuf, void *recvbuf,
+                                  MPI_Comm comm)
+{
+    return pc_red_call_on(a, name, sendbuf, recvbuf, 0, comm);
+}
 
 #endif

@@ -46,20 +46,9 @@
  * patterns", J. Supercomputing 74 (2018) (pre-reducing the arrived data).
  */
 #include "allreduce/allreduce.h"
-#include "core/log.h"
 #include "node/node_dynleader.h"
 
 #include <stdlib.h>
-
-/* One element does not fit the area: the flat algorithm over everyone. */
-static int whole_communicator(const pc_call_t *a, const pc_node_red_t *r)
-{
-    if (a->ctx->rank == 0)
-        pc_log(PC_LOG_WARN, "allreduce dynleader: one element (%ld bytes) does not fit the node's accumulator of "
-               "%zu bytes (PAPCOLL_SHM_SIZE / 2): %s over the whole communicator", (long)a->true_extent,
-               r->slot_bytes, a->params->allreduce.inter);
-    return pc_allreduce_on(a, a->params->allreduce.inter, a->sendbuf, a->recvbuf, a->ctx->comm);
-}
 
 /* A mailbox: the result of the chunk into the node's accumulator (rank 0:
  * once its node and children are in; others: from the parent's mailbox),
@@ -93,7 +82,8 @@ int pc_allreduce_dynleader(const pc_call_t *a)
 {
     pc_dynleader_t d;
     int rc = pc_dynleader_begin(&d, a, 0, PC_TAG_ALLREDUCE_LEADER, PC_TAG_ALLREDUCE_NODE, 0);
-    if (rc == MPI_SUCCESS && d.r.chunk == 0) rc = whole_communicator(a, &d.r);
+    if (rc == MPI_SUCCESS && d.r.chunk == 0)
+        rc = pc_red_whole_comm(a, "dynleader", d.r.slot_bytes, a->params->allreduce.inter);
     if (rc != MPI_SUCCESS || d.r.chunk == 0) {
         pc_dynleader_end(&d);
         return rc;

@@ -38,28 +38,13 @@
  * leaders on the shared buffer, copy-out).
  */
 #include "allreduce/allreduce.h"
-#include "core/log.h"
 #include "node/node_reduce.h"
-
-/* One element does not fit the area: the flat algorithm over everyone. */
-static int whole_communicator(const pc_call_t *a, const pc_node_red_t *r)
-{
-    if (a->ctx->rank == 0)
-        pc_log(PC_LOG_WARN, "allreduce hier: one element (%ld bytes) does not fit a node slot of %zu bytes "
-               "(PAPCOLL_SHM_SIZE): %s over the whole communicator", (long)a->true_extent, r->slot_bytes,
-               a->params->allreduce.inter);
-    return pc_allreduce_on(a, a->params->allreduce.inter, a->sendbuf, a->recvbuf, a->ctx->comm);
-}
 
 int pc_allreduce_hier(const pc_call_t *a)
 {
     pc_node_red_t r;
-    int rc = pc_node_red_begin(a, PC_NODE_RED_SLOTS, &r);
-    if (rc == MPI_SUCCESS && r.chunk == 0) rc = whole_communicator(a, &r);
-    if (rc != MPI_SUCCESS || r.chunk == 0) {
-        pc_node_red_end(&r);
-        return rc;
-    }
+    int rc;
+    if (!pc_node_red_open(a, PC_NODE_RED_SLOTS, "hier", a->params->allreduce.inter, &r, &rc)) return rc;
     int is_leader = a->ctx->node_rank == 0;
     for (long k = 0; k < r.nchunks; k++) {
         pc_node_chunk_t ch;

@@ -53,4 +53,19 @@ static inline int pc_red_pof2(int p)
 /* What a reduction does on one process: recvbuf = sendbuf. */
 int pc_red_single(const pc_call_t *a);
 
+/* The front of papcoll_reduce and papcoll_allreduce (coll->rooted says
+ * which; root ignored for allreduce): the MPI argument checks (errors
+ * through comm's handler), the MPI library on an intercommunicator, then
+ * pc_coll_run with `forced` ("auto" or a name) from `source` (logs). */
+int pc_red_enter(const pc_coll_t *coll, const char *forced, const char *source, const void *sendbuf, void *recvbuf,
+                 int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
+/* Runs algorithm `name` (or "auto") of a->coll with a's datatype and op on
+ * another communicator (hier: among node leaders): sendbuf -> recvbuf (at
+ * root for reduce).  Does not touch papcoll_last_algorithm. */
+int pc_red_call_on(const pc_call_t *a, const char *name, const void *sendbuf, void *recvbuf, int root, MPI_Comm comm);
+/* A hierarchical reduction whose single element does not fit the `room`
+ * bytes it has in node shared memory: logs (at the root) and runs `inter`
+ * over the whole communicator instead. */
+int pc_red_whole_comm(const pc_call_t *a, const char *algorithm, size_t room, const char *inter);
+
 #endif

@@ -89,6 +89,16 @@ int pc_node_red_begin(const pc_call_t *a, pc_node_red_layout_t layout, pc_node_r
     return MPI_SUCCESS;
 }
 
+int pc_node_red_open(const pc_call_t *a, pc_node_red_layout_t layout, const char *algorithm, const char *inter,
+                     pc_node_red_t *r, int *rc)
+{
+    *rc = pc_node_red_begin(a, layout, r);
+    if (*rc == MPI_SUCCESS && r->chunk == 0) *rc = pc_red_whole_comm(a, algorithm, r->slot_bytes, inter);
+    if (*rc == MPI_SUCCESS && r->chunk > 0) return 1;
+    pc_node_red_end(r);
+    return 0;
+}
+
 void pc_node_red_end(pc_node_red_t *r)
 {
     free(r->cell_done);

@@ -111,6 +111,12 @@ typedef struct pc_node_chunk {
  * some other way).  Release with pc_node_red_end. */
 int pc_node_red_begin(const pc_call_t *a, pc_node_red_layout_t layout, pc_node_red_t *r);
 void pc_node_red_end(pc_node_red_t *r);
+/* The start of a hierarchical algorithm: pc_node_red_begin, and when one
+ * element does not fit, `inter` over the whole communicator instead
+ * (pc_red_whole_comm, logged as `algorithm`'s).  Returns 1 to go on with r,
+ * 0 when the call is over (*rc is its result, r released). */
+int pc_node_red_open(const pc_call_t *a, pc_node_red_layout_t layout, const char *algorithm, const char *inter,
+                     pc_node_red_t *r, int *rc);
 
 /* Takes the next use of the area for chunk c of the message and waits until
  * its bank is free (every node process done with its previous round). */

@@ -17,6 +17,10 @@
 /* Runs reduce algorithm `name` (or "auto") with a's datatype and op over
  * another communicator (hier: among node leaders): sendbuf -> recvbuf at
  * root.  Does not touch papcoll_last_algorithm. */
-int pc_reduce_on(const pc_call_t *a, const char *name, const void *sendbuf, void *recvbuf, int root, MPI_Comm comm);
+static inline int pc_reduce_on(const pc_call_t *a, const char *name, const void *sendbuf, void *recvbuf, int root,
+                               MPI_Comm comm)
+{
+    return pc_red_call_on(a, name, sendbuf, recvbuf, root, comm);
+}
 
 #endif

@@ -60,7 +60,6 @@
  * Source: seed 001 section 3.7.1, Figs. 3.14-3.15 (dynamic leader reduce).
  */
 #include "reduce/reduce.h"
-#include "core/log.h"
 #include "node/node_dynleader.h"
 
 #include <string.h>
@@ -70,13 +69,8 @@ int pc_reduce_dynleader(const pc_call_t *a)
     pc_dynleader_t d;
     int fixed = !strcmp(a->params->reduce.leader, "fixed");
     int rc = pc_dynleader_begin(&d, a, a->root, PC_TAG_REDUCE_LEADER, PC_TAG_REDUCE_NODE, fixed);
-    if (rc == MPI_SUCCESS && d.r.chunk == 0) {
-        if (a->ctx->rank == a->root)
-            pc_log(PC_LOG_WARN, "reduce dynleader: one element (%ld bytes) does not fit the node's accumulator of "
-                   "%zu bytes (PAPCOLL_SHM_SIZE / 2): %s over the whole communicator", (long)a->true_extent,
-                   d.r.slot_bytes, a->params->reduce.inter);
-        rc = pc_reduce_on(a, a->params->reduce.inter, a->sendbuf, a->recvbuf, a->root, a->ctx->comm);
-    }
+    if (rc == MPI_SUCCESS && d.r.chunk == 0)
+        rc = pc_red_whole_comm(a, "dynleader", d.r.slot_bytes, a->params->reduce.inter);
     if (rc != MPI_SUCCESS || d.r.chunk == 0) {
         pc_dynleader_end(&d);
         return rc;

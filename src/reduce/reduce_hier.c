@@ -37,28 +37,13 @@
  * reduction); section 3.7.1 (the naive hierarchical reduce with barriers).
  */
 #include "reduce/reduce.h"
-#include "core/log.h"
 #include "node/node_reduce.h"
-
-/* One element does not fit the area: the flat algorithm over everyone. */
-static int whole_communicator(const pc_call_t *a, const pc_node_red_t *r)
-{
-    if (a->ctx->rank == a->root)
-        pc_log(PC_LOG_WARN, "reduce hier: one element (%ld bytes) does not fit a node slot of %zu bytes "
-               "(PAPCOLL_SHM_SIZE): %s over the whole communicator", (long)a->true_extent, r->slot_bytes,
-               a->params->reduce.inter);
-    return pc_reduce_on(a, a->params->reduce.inter, a->sendbuf, a->recvbuf, a->root, a->ctx->comm);
-}
 
 int pc_reduce_hier(const pc_call_t *a)
 {
     pc_node_red_t r;
-    int rc = pc_node_red_begin(a, PC_NODE_RED_SLOTS, &r);
-    if (rc == MPI_SUCCESS && r.chunk == 0) rc = whole_communicator(a, &r);
-    if (rc != MPI_SUCCESS || r.chunk == 0) {
-        pc_node_red_end(&r);
-        return rc;
-    }
+    int rc;
+    if (!pc_node_red_open(a, PC_NODE_RED_SLOTS, "hier", a->params->reduce.inter, &r, &rc)) return rc;
     const pc_comm_t *c = a->ctx;
     int root_node = c->node_of[a->root];
     int is_root = c->rank == a->root, is_leader = c->node_rank == 0, on_root_node = c->my_node == root_node;

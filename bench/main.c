@@ -1,6 +1,7 @@
 /*
  * papcoll-bench - the arrival-pattern benchmark: compares collective
- * algorithms (--coll=bcast|reduce|allreduce, collective.h) side by side under
+ * algorithms (--coll=bcast|reduce|allreduce|allgather|allgatherv,
+ * collective.h) side by side under
  * controlled process arrival patterns and reports the per-process metrics of
  * seeds 002 and 001 (metrics.h).
  *
@@ -147,6 +148,12 @@ static const char *bound_text(bench_coll_t coll)
                "others 0; bound = root_bound / n";
     case BENCH_ALLREDUCE:
         return "data dependence (holds with eager sends): mean over i of max(0, max_{j!=i} a_j + T - a_i)";
+    case BENCH_ALLGATHER:
+        return "data dependence (holds with eager sends): every process needs every block, so mean over i of "
+               "max(0, max_{j!=i} a_j + T - a_i) (the wait for the last arrival, plus T = one block's transfer)";
+    case BENCH_ALLGATHERV:
+        return "data dependence (holds with eager sends): every process needs every block, so mean over i of "
+               "max(0, max_{j!=i} a_j + T - a_i), T = the transfer of the smallest block";
     default:
         return "seed 002 Lemma 2 (blocking model): (max a - a_root + (n-1) T) / n";
     }
@@ -168,7 +175,10 @@ static void describe_run(report_t *rep, const options_t *o, const gclock_t *clk,
     report_meta(rep, "seed", "%llu", (unsigned long long)o->seed);
     report_meta(rep, "root", o->root < 0 ? "rotate" : "fixed:%d", o->root);
     report_meta(rep, "bound", "%s", bound_text(o->coll_kind));
-    report_meta(rep, "unit_time", o->unit_time > 0 ? "%g s (given)" : "auto (ping-pong rank 0 <-> rank p-1 per size: median of 20 half round trips)", o->unit_time);
+    if (o->unit_time > 0) report_meta(rep, "unit_time", "%g s (given)", o->unit_time);
+    else
+        report_meta(rep, "unit_time", "auto (ping-pong rank 0 <-> rank p-1 per size: median of 20 half round trips%s)",
+                    o->coll_kind == BENCH_ALLGATHERV ? " of the smallest block, floor(size / 2) rounded down to elements" : "");
     if (SIMULATED) {
         report_meta(rep, "simulated", "yes: SimGrid SMPI, times are simulated");
         const char *settings = getenv("PAPCOLL_SMPI_SETTINGS");
@@ -199,9 +209,12 @@ int main(int argc, char **argv)
     if (rc || o.list || o.list_params) {
         if (!rc && rank == 0) {
             if (o.list_params) list_params(o.format);
-            else
-                for (int i = 0; i < papcoll_algorithm_count(o.coll); i++)
-                    printf("%s %-24s %s\n", o.coll, papcoll_algorithm_name(o.coll, i), papcoll_algorithm_description(o.coll, i));
+            else {
+                const char *catalogue = bench_coll_catalogue(o.coll_kind); /* allgatherv: allgather's algorithms */
+                for (int i = 0; i < papcoll_algorithm_count(catalogue); i++)
+                    printf("%s %-24s %s\n", o.coll, papcoll_algorithm_name(catalogue, i),
+                           papcoll_algorithm_description(catalogue, i));
+            }
         }
         MPI_Finalize();
         return rc < 0 ? 2 : 0;
@@ -212,7 +225,7 @@ int main(int argc, char **argv)
         return 2;
     }
     const char **names;
-    int nalgo = select_algorithms(o.coll, o.algos, &names);
+    int nalgo = select_algorithms(bench_coll_catalogue(o.coll_kind), o.algos, &names);
     if (nalgo <= 0) {
         MPI_Finalize();
         return 2;
@@ -256,7 +269,8 @@ int main(int argc, char **argv)
 
     for (size_t size = o.min_size; size <= o.max_size; size = size ? size * o.size_factor : 1) {
         int iters = size > 8192 ? o.iterations_large : o.iterations, warm = size > 8192 ? o.warmup_large : o.warmup;
-        double T = o.unit_time > 0 ? o.unit_time : measure_T(size, collective_scratch(&work));
+        collective_set_size(&work, size);
+        double T = o.unit_time > 0 ? o.unit_time : measure_T(collective_unit_bytes(&work, size), collective_scratch(&work));
         if (rank == 0) report_note(&report, "T", "%zu:%.9g", size, T);
         for (int a = 0; a < nalgo; a++) st[a].valid = st[a].missed = 0, st[a].errors = 0;
         for (long rep = -warm; rep < iters; rep++) {

@@ -30,22 +30,17 @@ static void bounds(bench_coll_t coll, const double *a, int n, int root, double T
     int last;
     double second;
     latest_two(a, n, &last, &second);
-    switch (coll) {
-    case BENCH_BCAST:
+    if (bench_coll_fan_out(coll)) { /* bcast, scatter(v): everybody waits for the root */
         m->root_bound = NAN;
         m->bound = ((a[last] - a[root]) + (n - 1) * T) / n; /* seed 002 Lemma 2 */
-        break;
-    case BENCH_REDUCE:
+    } else if (bench_coll_fan_in(coll)) { /* reduce, gather(v): the root waits for everybody */
         m->root_bound = data_bound(a, root, last, second, T);
         m->bound = m->root_bound / n;
-        break;
-    case BENCH_ALLREDUCE: {
+    } else { /* allreduce, allgather(v), alltoall(v), reduce_scatter(_block): everyone needs every input */
         double sum = 0;
         for (int i = 0; i < n; i++) sum += data_bound(a, i, last, second, T);
         m->root_bound = NAN;
         m->bound = sum / n;
-        break;
-    }
     }
 }
 
@@ -66,11 +61,11 @@ void metrics_of_call(bench_coll_t coll, const double *a, const double *f, int n,
     m->e_bar = sum_e / n;
     m->g = max_e;
     m->after_last = max_f - max_a;
-    m->e_root = coll == BENCH_ALLREDUCE ? NAN : f[root] - a[root];
+    m->e_root = bench_coll_rooted(coll) ? f[root] - a[root] : NAN;
     m->delta_bar = sum_delta / n;
     m->omega = max_a - min_a;
     if (n > 1) bounds(coll, a, n, root, T, m);
-    else m->bound = 0, m->root_bound = coll == BENCH_REDUCE ? 0 : NAN;
+    else m->bound = 0, m->root_bound = bench_coll_fan_in(coll) ? 0 : NAN;
     m->ratio = m->bound > 0 ? m->e_bar / m->bound : NAN;
 }
 

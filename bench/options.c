@@ -15,18 +15,27 @@ void options_usage(void)
     printf("Usage: papcoll-bench [options]   (papcoll-bench-smpi under smpirun: the same options)\n"
            "  -m, --message-size [MIN:]MAX[:FACTOR]  message sizes in bytes from MIN, each FACTOR (default 2) times\n"
            "                                the last (K/M/G allowed; default 1:1M); reductions move\n"
-           "                                count = floor(size / element size) elements (count 0 below one element)\n"
+           "                                count = floor(size / element size) elements (count 0 below one element);\n"
+           "                                allgather/allgatherv: size = the bytes EACH process contributes (OSU\n"
+           "                                convention), floor(size / element size) elements; each receives p blocks\n"
            "  -i, --iterations N            timed repetitions per size (default 100, 20 above 8K)\n"
            "  -x, --warmup N                untimed repetitions per size (default 10, 2 above 8K)\n"
            "  -c, --validate                check every result after every call (untimed); exit 1 on a failure:\n"
            "                                bcast every byte; reduce/allreduce the exact integer sum of inputs\n"
            "                                that depend on (rank, repetition, element) at the root (reduce) or on\n"
-           "                                every rank (allreduce), and every send buffer left unchanged\n"
+           "                                every rank (allreduce); allgather(v) every element of every block on\n"
+           "                                every rank (values a function of (rank, element, repetition), receive\n"
+           "                                buffer pre-filled with a value no block holds); every send buffer left\n"
+           "                                unchanged\n"
            "  -k, --root fixed:N|rotate     root of bcast and reduce (rotate: a new root each repetition; default\n"
-           "                                fixed:0); for allreduce only the process root-late and\n"
+           "                                fixed:0); for allreduce and allgather(v) only the process root-late and\n"
            "                                first-child-late refer to\n"
-           "      --coll=bcast|reduce|allreduce  collective (default bcast); reductions are MPI_SUM\n"
-           "      --dtype=int|double        element type of reduce/allreduce: MPI_INT or MPI_DOUBLE (default int)\n"
+           "      --coll=NAME               collective (default bcast): bcast | reduce | allreduce (MPI_SUM) |\n"
+           "                                allgather | allgatherv (MPI_Allgatherv with unequal counts: rank r\n"
+           "                                contributes floor(size (1 + r mod 3) / 2) bytes rounded down to elements,\n"
+           "                                displacements in reverse rank order; allgather's algorithms)\n"
+           "      --dtype=int|double|char   element type of reduce/allreduce (int or double) and allgather(v):\n"
+           "                                MPI_INT, MPI_DOUBLE, MPI_CHAR (gathers only) (default int)\n"
            "      --algo=a,b,...|all        algorithms of --coll, 'all' = every papcoll algorithm incl. native,\n"
            "                                'auto' = papcoll's own choice (default all; see --list)\n"
            "      --pattern=SPEC            arrival pattern (default balanced):\n"
@@ -34,14 +43,16 @@ void options_usage(void)
            "                                  first-child-late:IF | microbench:XTIME | trace:FILE\n"
            "                                delays in units of T, the time to send the message between two processes\n"
            "      --seed=N                  seed of the random patterns (default 1)\n"
-           "      --unit-time=auto|SECONDS  T; auto measures it per size by ping-pong (default auto)\n"
+           "      --unit-time=auto|SECONDS  T; auto measures it per size by ping-pong (default auto; allgatherv: of\n"
+           "                                its smallest block)\n"
            "      --ppn=K                   virtual nodes of K processes (sets PAPCOLL_PPN)\n"
            "      --format=table|csv|json   output format (default table); per algorithm and size the medians over\n"
            "                                repetitions of e_bar (mean arrival-to-exit time), g (slowest process),\n"
            "                                after_last (max exit - max arrival), e_root (the root's time: the\n"
-           "                                measure of a reduce; none for allreduce), root_bound (lower bound of\n"
-           "                                e_root, reduce), bound (lower bound of e_bar for this collective: seed\n"
-           "                                002 Lemma 2 for bcast, data dependence for reductions; #@bound and\n"
+           "                                measure of a reduce; none for allreduce, allgather(v)), root_bound (lower\n"
+           "                                bound of e_root, reduce), bound (lower bound of e_bar for this collective:\n"
+           "                                seed 002 Lemma 2 for bcast, data dependence for reductions and gathers:\n"
+           "                                the wait for the last arrival plus T; #@bound and\n"
            "                                docs/benchmark.md give the formula) and ratio e_bar / bound,\n"
            "                                imbalance factors, valid repetitions, check\n"
            "      --raw=FILE                write rank, repetition, a_i, f_i, e_i of every call (CSV)\n"
@@ -161,7 +172,8 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
         case O_RESYNC: if (parse_double(optarg, &o->resync)) return fail(rank, "--resync", optarg); break;
         case O_SHARED: o->shared_buffer = 1; break;
         case O_DTYPE:
-            if (strcmp(optarg, "int") && strcmp(optarg, "double")) return fail(rank, "--dtype (int or double)", optarg);
+            if (strcmp(optarg, "int") && strcmp(optarg, "double") && strcmp(optarg, "char"))
+                return fail(rank, "--dtype (int, double or char)", optarg);
             o->dtype = optarg;
             break;
         case O_VERSION:
@@ -179,8 +191,10 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
     if (optind < argc) return fail(rank, "argument", argv[optind]);
     if (o->iterations < 1 || o->warmup < 0) return fail(rank, "iteration count", "");
     if (o->min_size > o->max_size) return fail(rank, "size range", "MIN > MAX");
-    if (bench_coll_parse(o->coll, &o->coll_kind)) return fail(rank, "--coll (bcast, reduce or allreduce)", o->coll);
+    if (bench_coll_parse(o->coll, &o->coll_kind)) return fail(rank, "--coll (" BENCH_COLL_NAMES ")", o->coll);
     if (o->dtype && o->coll_kind == BENCH_BCAST) return fail(rank, "option for --coll=bcast (a broadcast moves bytes)", "--dtype");
+    if (o->dtype && !strcmp(o->dtype, "char") && !bench_coll_gathers(o->coll_kind))
+        return fail(rank, "--dtype for reductions (int or double; char: allgather, allgatherv)", o->dtype);
 #ifndef PAPCOLL_SMPI
     if (o->shared_buffer) return fail(rank, "option (papcoll-bench-smpi only)", "--shared-buffer");
 #endif

@@ -18,7 +18,7 @@ typedef struct options {
     int root;            /* -1: rotate */
     const char *coll;    /* --coll name */
     bench_coll_t coll_kind;
-    const char *dtype;   /* --dtype (reductions): "int", "double" or NULL (int) */
+    const char *dtype;   /* --dtype (reductions, gathers): "int", "double", "char" (gathers) or NULL (int) */
     const char *algos;   /* comma list, "all" expands */
     pattern_t pattern;
     uint64_t seed;

@@ -63,9 +63,108 @@ int papcoll_allreduce_by_name(const char *algorithm, const void *sendbuf,
                               void *recvbuf, int count, MPI_Datatype datatype,
                               MPI_Op op, MPI_Comm comm);
 
+/* Same semantics as MPI_Reduce_scatter and MPI_Reduce_scatter_block
+ * (MPI_IN_PLACE allowed; any datatype and op, non-commutative ones in rank
+ * order).  Both are the collective "reduce_scatter"; PAPCOLL_REDUCE_SCATTER
+ * chooses. */
+int papcoll_reduce_scatter(const void *sendbuf, void *recvbuf,
+                           const int recvcounts[], MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm);
+int papcoll_reduce_scatter_by_name(const char *algorithm, const void *sendbuf,
+                                   void *recvbuf, const int recvcounts[],
+                                   MPI_Datatype datatype, MPI_Op op,
+                                   MPI_Comm comm);
+int papcoll_reduce_scatter_block(const void *sendbuf, void *recvbuf,
+                                 int recvcount, MPI_Datatype datatype,
+                                 MPI_Op op, MPI_Comm comm);
+int papcoll_reduce_scatter_block_by_name(const char *algorithm,
+                                         const void *sendbuf, void *recvbuf,
+                                         int recvcount, MPI_Datatype datatype,
+                                         MPI_Op op, MPI_Comm comm);
+
+/* ---- Gathers to everyone ------------------------------------------------ */
+
+/* Same semantics as MPI_Allgather and MPI_Allgatherv (MPI_IN_PLACE allowed,
+ * send and receive datatypes may differ as long as their type signatures
+ * match, zero counts allowed in the v form).  Both are the collective
+ * "allgather" (one algorithm list; PAPCOLL_ALLGATHER chooses). */
+int papcoll_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                      MPI_Comm comm);
+int papcoll_allgather_by_name(const char *algorithm, const void *sendbuf,
+                              int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, int recvcount,
+                              MPI_Datatype recvtype, MPI_Comm comm);
+int papcoll_allgatherv(const void *sendbuf, int sendcount,
+                       MPI_Datatype sendtype, void *recvbuf,
+                       const int recvcounts[], const int displs[],
+                       MPI_Datatype recvtype, MPI_Comm comm);
+int papcoll_allgatherv_by_name(const char *algorithm, const void *sendbuf,
+                               int sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, const int recvcounts[],
+                               const int displs[], MPI_Datatype recvtype,
+                               MPI_Comm comm);
+
+/* ---- All-to-all, gather, scatter --------------------------------------- */
+
+/* Same semantics as MPI_Alltoall(v), MPI_Gather(v) and MPI_Scatter(v)
+ * (MPI_IN_PLACE where MPI allows it, send and receive datatypes with
+ * matching signatures, zero counts in the v forms).  Each pair is one
+ * collective ("alltoall", "gather", "scatter"); PAPCOLL_ALLTOALL,
+ * PAPCOLL_GATHER and PAPCOLL_SCATTER choose. */
+int papcoll_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                     MPI_Comm comm);
+int papcoll_alltoall_by_name(const char *algorithm, const void *sendbuf,
+                             int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount,
+                             MPI_Datatype recvtype, MPI_Comm comm);
+int papcoll_alltoallv(const void *sendbuf, const int sendcounts[],
+                      const int sdispls[], MPI_Datatype sendtype,
+                      void *recvbuf, const int recvcounts[],
+                      const int rdispls[], MPI_Datatype recvtype,
+                      MPI_Comm comm);
+int papcoll_alltoallv_by_name(const char *algorithm, const void *sendbuf,
+                              const int sendcounts[], const int sdispls[],
+                              MPI_Datatype sendtype, void *recvbuf,
+                              const int recvcounts[], const int rdispls[],
+                              MPI_Datatype recvtype, MPI_Comm comm);
+int papcoll_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   int root, MPI_Comm comm);
+int papcoll_gather_by_name(const char *algorithm, const void *sendbuf,
+                           int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, int root,
+                           MPI_Comm comm);
+int papcoll_gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, const int recvcounts[], const int displs[],
+                    MPI_Datatype recvtype, int root, MPI_Comm comm);
+int papcoll_gatherv_by_name(const char *algorithm, const void *sendbuf,
+                            int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[],
+                            const int displs[], MPI_Datatype recvtype,
+                            int root, MPI_Comm comm);
+int papcoll_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                    int root, MPI_Comm comm);
+int papcoll_scatter_by_name(const char *algorithm, const void *sendbuf,
+                            int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount,
+                            MPI_Datatype recvtype, int root, MPI_Comm comm);
+int papcoll_scatterv(const void *sendbuf, const int sendcounts[],
+                     const int displs[], MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, int root,
+                     MPI_Comm comm);
+int papcoll_scatterv_by_name(const char *algorithm, const void *sendbuf,
+                             const int sendcounts[], const int displs[],
+                             MPI_Datatype sendtype, void *recvbuf,
+                             int recvcount, MPI_Datatype recvtype, int root,
+                             MPI_Comm comm);
+
 /* ---- Algorithm catalogue ----------------------------------------------- */
 
-/* Number of algorithms of a collective ("bcast", "reduce", "allreduce");
+/* Number of algorithms of a collective ("bcast", "reduce", "allreduce",
+ * "allgather", "alltoall", "gather", "scatter", "reduce_scatter");
  * -1 for an unknown collective. */
 int papcoll_algorithm_count(const char *collective);
 /* Name and one-line description of algorithm i (0-based), or NULL. */

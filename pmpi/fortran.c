@@ -1,7 +1,8 @@
 /*
- * fortran.c - libpapcoll_mpi for Fortran programs: MPI_BCAST, MPI_REDUCE and
- * MPI_ALLREDUCE called through any binding (mpif.h, `use mpi`, `use mpi_f08`)
- * reach the interposer's C MPI_Bcast / MPI_Reduce / MPI_Allreduce
+ * fortran.c - libpapcoll_mpi for Fortran programs: MPI_BCAST, MPI_REDUCE,
+ * MPI_ALLREDUCE, MPI_REDUCE_SCATTER(_BLOCK), MPI_ALLGATHER(V), MPI_ALLTOALL(V),
+ * MPI_GATHER(V) and MPI_SCATTER(V) called through any binding
+ * (mpif.h, `use mpi`, `use mpi_f08`) reach the interposer's C functions
  * (interpose.c), so one path serves both languages.
  *
  * Whether that takes code here depends on how the MPI library layers its
@@ -42,6 +43,7 @@ static void *bottom_to_c(void *addr)
     return PC_IS_SENTINEL(addr, MPI_FORTRAN_BOTTOM, mpi_fortran_bottom) ? MPI_BOTTOM : addr;
 }
 
+/* A buffer that may be MPI_IN_PLACE (send buffers; scatter's receive buffer at the root). */
 static const void *sendbuf_to_c(void *addr)
 {
     if (PC_IS_SENTINEL(addr, MPI_FORTRAN_IN_PLACE, mpi_fortran_in_place)) return MPI_IN_PLACE;
@@ -75,6 +77,91 @@ static void fortran_allreduce(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI
                                      PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op), PMPI_Comm_f2c(*comm)));
 }
 
+/* INTEGER arrays are passed as they are: MPI_Fint is a C int here. */
+_Static_assert(sizeof(MPI_Fint) == sizeof(int), "MPI_Fint arrays passed as int arrays");
+
+static void fortran_reduce_scatter(void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *datatype,
+                                   MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    set_ierror(ierror, MPI_Reduce_scatter(sendbuf_to_c(sendbuf), bottom_to_c(recvbuf), (const int *)recvcounts,
+                                          PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op), PMPI_Comm_f2c(*comm)));
+}
+
+static void fortran_reduce_scatter_block(void *sendbuf, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *datatype,
+                                         MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    set_ierror(ierror, MPI_Reduce_scatter_block(sendbuf_to_c(sendbuf), bottom_to_c(recvbuf), (int)*recvcount,
+                                                PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op), PMPI_Comm_f2c(*comm)));
+}
+
+static void fortran_allgather(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                              MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    set_ierror(ierror, MPI_Allgather(sendbuf_to_c(sendbuf), (int)*sendcount, PMPI_Type_f2c(*sendtype),
+                                     bottom_to_c(recvbuf), (int)*recvcount, PMPI_Type_f2c(*recvtype),
+                                     PMPI_Comm_f2c(*comm)));
+}
+
+static void fortran_allgatherv(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                               MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm,
+                               MPI_Fint *ierror)
+{
+    set_ierror(ierror, MPI_Allgatherv(sendbuf_to_c(sendbuf), (int)*sendcount, PMPI_Type_f2c(*sendtype),
+                                      bottom_to_c(recvbuf), (const int *)recvcounts, (const int *)displs,
+                                      PMPI_Type_f2c(*recvtype), PMPI_Comm_f2c(*comm)));
+}
+
+static void fortran_alltoall(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                             MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    set_ierror(ierror, MPI_Alltoall(sendbuf_to_c(sendbuf), (int)*sendcount, PMPI_Type_f2c(*sendtype),
+                                    bottom_to_c(recvbuf), (int)*recvcount, PMPI_Type_f2c(*recvtype),
+                                    PMPI_Comm_f2c(*comm)));
+}
+
+static void fortran_alltoallv(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype,
+                              void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype,
+                              MPI_Fint *comm, MPI_Fint *ierror)
+{
+    set_ierror(ierror, MPI_Alltoallv(sendbuf_to_c(sendbuf), (const int *)sendcounts, (const int *)sdispls,
+                                     PMPI_Type_f2c(*sendtype), bottom_to_c(recvbuf), (const int *)recvcounts,
+                                     (const int *)rdispls, PMPI_Type_f2c(*recvtype), PMPI_Comm_f2c(*comm)));
+}
+
+static void fortran_gather(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                           MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    set_ierror(ierror, MPI_Gather(sendbuf_to_c(sendbuf), (int)*sendcount, PMPI_Type_f2c(*sendtype),
+                                  bottom_to_c(recvbuf), (int)*recvcount, PMPI_Type_f2c(*recvtype), (int)*root,
+                                  PMPI_Comm_f2c(*comm)));
+}
+
+static void fortran_gatherv(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                            MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root,
+                            MPI_Fint *comm, MPI_Fint *ierror)
+{
+    set_ierror(ierror, MPI_Gatherv(sendbuf_to_c(sendbuf), (int)*sendcount, PMPI_Type_f2c(*sendtype),
+                                   bottom_to_c(recvbuf), (const int *)recvcounts, (const int *)displs,
+                                   PMPI_Type_f2c(*recvtype), (int)*root, PMPI_Comm_f2c(*comm)));
+}
+
+static void fortran_scatter(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                            MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    set_ierror(ierror, MPI_Scatter(bottom_to_c(sendbuf), (int)*sendcount, PMPI_Type_f2c(*sendtype),
+                                   (void *)sendbuf_to_c(recvbuf), (int)*recvcount, PMPI_Type_f2c(*recvtype),
+                                   (int)*root, PMPI_Comm_f2c(*comm)));
+}
+
+static void fortran_scatterv(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype,
+                             void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm,
+                             MPI_Fint *ierror)
+{
+    set_ierror(ierror, MPI_Scatterv(bottom_to_c(sendbuf), (const int *)sendcounts, (const int *)displs,
+                                    PMPI_Type_f2c(*sendtype), (void *)sendbuf_to_c(recvbuf), (int)*recvcount,
+                                    PMPI_Type_f2c(*recvtype), (int)*root, PMPI_Comm_f2c(*comm)));
+}
+
 /* The names Open MPI exports for one routine: mpif.h and `use mpi` under the
  * four Fortran name-mangling conventions, and mpi_f08's specific procedure
  * (same arguments: buffers by address, handles as their INTEGER MPI_VAL). */
@@ -94,5 +181,35 @@ PC_FORTRAN_NAMES(fortran_reduce, MPI_REDUCE, mpi_reduce,
 PC_FORTRAN_NAMES(fortran_allreduce, MPI_ALLREDUCE, mpi_allreduce,
                  (void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm,
                   MPI_Fint *ierror));
+PC_FORTRAN_NAMES(fortran_reduce_scatter, MPI_REDUCE_SCATTER, mpi_reduce_scatter,
+                 (void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm,
+                  MPI_Fint *ierror));
+PC_FORTRAN_NAMES(fortran_reduce_scatter_block, MPI_REDUCE_SCATTER_BLOCK, mpi_reduce_scatter_block,
+                 (void *sendbuf, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm,
+                  MPI_Fint *ierror));
+PC_FORTRAN_NAMES(fortran_allgather, MPI_ALLGATHER, mpi_allgather,
+                 (void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount,
+                  MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror));
+PC_FORTRAN_NAMES(fortran_allgatherv, MPI_ALLGATHERV, mpi_allgatherv,
+                 (void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts,
+                  MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror));
+PC_FORTRAN_NAMES(fortran_alltoall, MPI_ALLTOALL, mpi_alltoall,
+                 (void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount,
+                  MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror));
+PC_FORTRAN_NAMES(fortran_alltoallv, MPI_ALLTOALLV, mpi_alltoallv,
+                 (void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf,
+                  MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror));
+PC_FORTRAN_NAMES(fortran_gather, MPI_GATHER, mpi_gather,
+                 (void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount,
+                  MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror));
+PC_FORTRAN_NAMES(fortran_gatherv, MPI_GATHERV, mpi_gatherv,
+                 (void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts,
+                  MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror));
+PC_FORTRAN_NAMES(fortran_scatter, MPI_SCATTER, mpi_scatter,
+                 (void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount,
+                  MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror));
+PC_FORTRAN_NAMES(fortran_scatterv, MPI_SCATTERV, mpi_scatterv,
+                 (void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype, void *recvbuf,
+                  MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror));
 
 #endif /* OPEN_MPI */

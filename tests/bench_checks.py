@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """End-to-end checks of papcoll-bench, run by ctest (one check per test), for each collective it
-measures (--coll=bcast|reduce|allreduce).
+measures (--coll=bcast|reduce|allreduce|allgather|allgatherv).
 
 Environment (set by tests/CMakeLists.txt): PAPCOLL_BENCH, PAPCOLL_MPIRUN (command
 prefix, shell words), and for simulated checks PAPCOLL_BENCH_SMPI,
@@ -18,6 +18,7 @@ import sys
 import tempfile
 from collections import defaultdict
 
+ROOTLESS = ("allreduce", "allgather", "allgatherv")  # no root: e_root does not apply, bound = mean b_i
 
 def run(cmd, env=None, expect_rc=0):
     full_env = dict(os.environ, **(env or {}))
@@ -48,11 +49,13 @@ def check(cond, msg):
 
 def validate_corrupt():
     """--validate passes on good data and catches a deliberately damaged result element: a byte of a
-    broadcast, an element of a reduce's result at the root, of an allreduce's on rank root+1 (int and double,
-    rotating root)."""
+    broadcast, an element of a reduce's result at the root, of an allreduce's or an allgather's on rank root+1
+    (int, double and char, rotating root; allgatherv's unequal blocks in reverse rank order)."""
     runs = [["--algo=binomial,scatter_ring_allgather", "-m", "1K:64K"],
             ["--coll=reduce", "--algo=all,auto", "-m", "1K:64K:8", "-k", "rotate"],
-            ["--coll=allreduce", "--dtype=double", "--algo=all,auto", "-m", "1K:64K:8"]]
+            ["--coll=allreduce", "--dtype=double", "--algo=all,auto", "-m", "1K:64K:8"],
+            ["--coll=allgather", "--algo=all,auto", "-m", "1K:64K:8", "-k", "rotate"],
+            ["--coll=allgatherv", "--dtype=char", "--algo=all,auto", "-m", "1K:64K:8"]]
     for extra in runs:
         args = [*extra, "-i", "3", "-x", "1", "-c", "--format=csv"]
         good = run(native(2, *args))
@@ -61,7 +64,14 @@ def validate_corrupt():
         check(bad.returncode != 0, f"corrupted run exited 0: {extra}")
         check(all(r["check"] == "Fail" for r in rows(bad.stdout)) and rows(bad.stdout),
               f"corrupted run not reported as Fail: {extra}")
-    print("validate-corrupt: bcast, reduce, allreduce OK")
+    # --algo=all is every algorithm of src/allgather/algorithms.list, for allgatherv too
+    listed = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "allgather", "algorithms.list")
+    with open(listed) as f:
+        names = [l.split("|")[0].strip() for l in f if l.strip() and not l.startswith("#")]
+    for coll in ("allgather", "allgatherv"):
+        out = run(native(1, f"--coll={coll}", "--list")).stdout.split("\n")
+        check([l.split()[1] for l in out if l.strip()] == names, f"{coll} --list: {out} != {names}")
+    print("validate-corrupt: bcast, reduce, allreduce, allgather, allgatherv OK")
 
 
 def same_number(a, b):
@@ -75,7 +85,8 @@ def formats():
     """CSV and JSON carry the same numbers (e_root: nan / null for allreduce); a simulated run is deterministic."""
     runs = [(["--algo=binomial,chain_pipelined,auto", "-m", "1K:256K"], 27),
             (["--coll=reduce", "--algo=native,auto", "-m", "1K:256K:4"], 10),
-            (["--coll=allreduce", "--dtype=double", "--algo=native,auto", "-m", "1K:256K:4"], 10)]
+            (["--coll=allreduce", "--dtype=double", "--algo=native,auto", "-m", "1K:256K:4"], 10),
+            (["--coll=allgatherv", "--algo=ring,auto", "-m", "1K:256K:4"], 10)]
     for extra, expected in runs:
         args = [*extra, "-i", "4", "-x", "1", "--pattern=uniform:4", "--seed=9"]
         c1 = run(simulated(16, *args, "--format=csv")).stdout
@@ -92,11 +103,11 @@ def formats():
                 else:
                     check(same_number(value, jr[key]), f"{key}: {jr[key]} != {value} ({extra})")
             coll = jr["coll"]
-            check((jr["e_root"] is None) == (coll == "allreduce") and (jr["root_bound"] is None) == (coll != "reduce"),
+            check((jr["e_root"] is None) == (coll in ROOTLESS) and (jr["root_bound"] is None) == (coll != "reduce"),
                   f"e_root / root_bound of {coll}: {jr['e_root']} / {jr['root_bound']}")
         check(j["meta"]["pattern"] == "uniform:4" and j["meta"]["simulated"].startswith("yes"), "JSON metadata")
         check(j["meta"]["coll"] == crows[0]["coll"], "JSON metadata: coll")
-    print("formats: OK for bcast, reduce, allreduce")
+    print("formats: OK for bcast, reduce, allreduce, allgatherv")
 
 
 def t_per_size(text):
@@ -139,15 +150,15 @@ def check_metrics(coll, out, raw_rows):
     for r in rows(out):
         q = per[(r["algo"], int(r["size"]))]
         for key in ("after_last", "e_root", "root_bound", "bound"):
-            if (key == "root_bound" and coll != "reduce") or (key == "e_root" and coll == "allreduce"):
+            if (key == "root_bound" and coll != "reduce") or (key == "e_root" and coll in ROOTLESS):
                 check(r[key] == "nan", f"{coll} {key} = {r[key]}, expected nan")
                 continue
             want = statistics.median(q[key])
             # the raw file's times have 9 decimals: each recomputed difference is good to about 1 ns
             check(math.isclose(float(r[key]), want, rel_tol=1e-6, abs_tol=4e-9),
                   f"{coll} {r['algo']} {r['size']}: {key} {r[key]} != {want} recomputed from the raw arrivals")
-        if coll == "allreduce":  # nobody finishes before the last input has travelled: after_last >= T
-            check(float(r["after_last"]) >= T[int(r["size"])] * (1 - 1e-6), f"allreduce after_last {r['after_last']} < T")
+        if coll in ROOTLESS:  # nobody finishes before the last input has travelled: after_last >= T
+            check(float(r["after_last"]) >= T[int(r["size"])] * (1 - 1e-6), f"{coll} after_last {r['after_last']} < T")
 
 def arrivals(sim, coll_args=("--algo=binomial,linear",)):
     """Realized arrivals match the plan: exactly when simulated, within the tolerance natively."""
@@ -180,11 +191,11 @@ def smpi_arrivals():
     recomputed from the raw arrivals and exits (rotating root for the reductions)."""
     out, raw = arrivals(True)
     check_metrics("bcast", out, raw)
-    for coll in ("reduce", "allreduce"):
+    for coll in ("reduce", "allreduce", "allgather", "allgatherv"):
         out, raw = arrivals(True, (f"--coll={coll}", "--algo=native,auto", "-k", "rotate", "-c"))
         check(all(r["check"] == "Pass" for r in rows(out)), f"{coll}: validation failed")
         check_metrics(coll, out, raw)
-    print("smpi-arrivals: bcast, reduce and allreduce metrics recomputed from the raw arrivals: OK")
+    print("smpi-arrivals: bcast, reduce, allreduce, allgather and allgatherv metrics recomputed from the raw arrivals: OK")
 
 
 def first_child_late():

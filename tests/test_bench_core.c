@@ -1,7 +1,9 @@
 /*
- * test_bench_core - papcoll-bench's metrics and arrival patterns, without
- * MPI, against hand-computed values (including seed 002's Lemma 2 bound).
+ * test_bench_core - papcoll-bench's metrics, arrival patterns and the
+ * gathers' blocks, without MPI, against hand-computed values (including seed
+ * 002's Lemma 2 bound and the allgather's wait for the last arrival).
  */
+#include "blocks.h"
 #include "check.h"
 #include "metrics.h"
 #include "pattern.h"
@@ -27,6 +29,41 @@ int main(void)
     double a2[3] = {1, 1, 1}, f2[3] = {2, 3, 4};
     metrics_of_rep(a2, f2, 3, 0, 3.0, &m);
     CHECK(near(m.bound, 2.0) && near(m.delta_bar, 0) && near(m.omega, 0) && near(m.e_bar, 2.0), "balanced bound");
+
+    /* allgather, same call: b_i = max(0, max_{j!=i} a_j + T - a_i) = 7, 5, 6 and, for the last (rank 3),
+     * max(0, 2 + 2 - 5) = 0: bound 18 / 4 = 4.5 = e_bar; no root: e_root and root_bound NaN */
+    for (int c = BENCH_ALLGATHER; c <= BENCH_ALLGATHERV; c++) {
+        metrics_of_call((bench_coll_t)c, a, f, 4, 1, 2.0, &m);
+        CHECK(near(m.bound, 4.5) && near(m.ratio, 1) && near(m.after_last, 4) && near(m.e_bar, 4.5),
+              "%s bound %g ratio %g", bench_coll_name((bench_coll_t)c), m.bound, m.ratio);
+        CHECK(isnan(m.e_root) && isnan(m.root_bound), "%s has no root", bench_coll_name((bench_coll_t)c));
+    }
+    bench_coll_t parsed;
+    CHECK(bench_coll_parse("allgatherv", &parsed) == 0 && parsed == BENCH_ALLGATHERV &&
+          !strcmp(bench_coll_catalogue(parsed), "allgather") && bench_coll_parse("allgatherw", &parsed) == -1,
+          "allgatherv runs allgather's algorithms");
+
+    /* allgather: 2 ints each, rank order; allgatherv (8 B, ints): 4, 8, 12, 4 bytes = 1, 2, 3, 1 elements,
+     * reverse rank order: rank 3 at 0, rank 2 at 1, rank 1 at 4, rank 0 at 6 */
+    int counts[4], displs[4];
+    CHECK(blocks_layout(0, 8, 4, 4, counts, displs) == 8 && counts[0] == 2 && counts[3] == 2 && displs[1] == 2 &&
+          displs[3] == 6, "allgather layout");
+    CHECK(blocks_layout(1, 8, 4, 4, counts, displs) == 7 && counts[0] == 1 && counts[1] == 2 && counts[2] == 3 &&
+          counts[3] == 1 && displs[3] == 0 && displs[2] == 1 && displs[1] == 4 && displs[0] == 6, "allgatherv layout");
+    /* 3 B: only rank 2 (floor(9 / 2) = 4 B) holds an int; 1 B: nobody */
+    CHECK(blocks_layout(1, 3, 4, 4, counts, displs) == 1 && counts[2] == 1 && blocks_layout(1, 1, 4, 4, counts, displs) == 0,
+          "below one element");
+    CHECK(blocks_layout(0, (size_t)1 << 30, 1, 4, counts, displs) == -1, "counts beyond INT_MAX accepted");
+    /* values in [1, vmax], a function of (rank, element, repetition): different inputs, different values */
+    int same = 0;
+    for (int r = 0; r < 8; r++)
+        for (size_t k = 0; k < 64; k++) {
+            long x = blocks_value(r, k, 3, 255);
+            CHECK(x >= 1 && x <= 255 && x == blocks_value(r, k, 3, 255), "value %ld", x);
+            same += x == blocks_value(r + 1, k, 3, 255) || x == blocks_value(r, k + 1, 3, 255) ||
+                    x == blocks_value(r, k, 4, 255) || x == blocks_value(r, k, -3, 255);
+        }
+    CHECK(same < 20, "values of neighbouring blocks, elements or repetitions coincide %d times in 512", same);
 
     double v[5] = {5, 1, 4, 2, 3};
     CHECK(near(percentile(v, 5, 0.5), 3) && near(percentile(v, 5, 0.25), 2) && near(percentile(v, 5, 1), 5), "percentiles");

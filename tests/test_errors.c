@@ -11,38 +11,7 @@
 #include <string.h>
 
 #include "check.h"
-
-static int handler_calls, last_handler_code;
-
-static void counting_handler(MPI_Comm *comm, int *code, ...)
-{
-    (void)comm;
-    handler_calls++;
-    last_handler_code = *code;
-}
-
-static int error_class(int rc)
-{
-    int cls = rc;
-    if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
-    return cls;
-}
-
-static const char *class_name(int cls)
-{
-    static char s[MPI_MAX_ERROR_STRING];
-    int len;
-    MPI_Error_string(cls, s, &len);
-    return s;
-}
-
-/* papcoll and the MPI library must agree on the class, and it must be `want`. */
-static void expect(const char *what, int want, int ours, int theirs)
-{
-    CHECK(error_class(ours) == want, "%s: papcoll returned %s, expected %s", what, class_name(error_class(ours)), class_name(want));
-    CHECK(error_class(theirs) == want, "%s: the MPI library returned %s (test expectation %s)", what,
-          class_name(error_class(theirs)), class_name(want));
-}
+#include "harness/errors.h"
 
 int main(int argc, char **argv)
 {
@@ -52,8 +21,10 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 
-#define BOTH(what, want, buf, count, type, root, comm) \
-    expect(what, want, papcoll_bcast(buf, count, type, root, comm), PMPI_Bcast(buf, count, type, root, comm))
+/* papcoll and the MPI library must agree on the class, and it must be `want`. */
+#define BOTH(what, want, buf, count, type, root, comm)                                              \
+    failures += harness_errors_compare(what, want, papcoll_bcast(buf, count, type, root, comm), \
+                                       PMPI_Bcast(buf, count, type, root, comm))
 
     BOTH("root -1", MPI_ERR_ROOT, data, 1, MPI_INT, -1, MPI_COMM_WORLD);
     BOTH("root = size", MPI_ERR_ROOT, data, 1, MPI_INT, size, MPI_COMM_WORLD);
@@ -62,7 +33,8 @@ int main(int argc, char **argv)
     BOTH("MPI_DATATYPE_NULL", MPI_ERR_TYPE, data, 1, MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD);
     /* Open MPI 4.1's MPI_Bcast does not check the buffer (it crashes); MPICH
      * returns MPI_ERR_BUFFER, as papcoll does. */
-    expect("NULL buffer, count 1", MPI_ERR_BUFFER, papcoll_bcast(NULL, 1, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_BUFFER);
+    failures += harness_errors_expect("NULL buffer, count 1", MPI_ERR_BUFFER, MPI_ERR_BUFFER,
+                                      papcoll_bcast(NULL, 1, MPI_INT, 0, MPI_COMM_WORLD));
     MPI_Datatype uncommitted;
     MPI_Type_contiguous(2, MPI_INT, &uncommitted);
     BOTH("uncommitted datatype", MPI_ERR_TYPE, data, 1, uncommitted, 0, MPI_COMM_WORLD);
@@ -72,18 +44,20 @@ int main(int argc, char **argv)
     papcoll_bcast(data, 1, MPI_INT, 0, freed); /* context cached, then freed with the communicator */
     MPI_Comm_free(&freed);
     BOTH("freed communicator", MPI_ERR_COMM, data, 1, MPI_INT, 0, freed);
-    CHECK(error_class(papcoll_bcast_by_name("no_such_algorithm", data, 1, MPI_INT, 0, MPI_COMM_WORLD)) == MPI_ERR_ARG,
+    CHECK(harness_error_class(papcoll_bcast_by_name("no_such_algorithm", data, 1, MPI_INT, 0, MPI_COMM_WORLD)) ==
+              MPI_ERR_ARG,
           "unknown algorithm name");
 
     /* the error handler of the communicator is the one invoked */
     MPI_Comm comm;
-    MPI_Errhandler eh;
+    MPI_Errhandler eh = harness_counting_errhandler();
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-    MPI_Comm_create_errhandler(counting_handler, &eh);
     MPI_Comm_set_errhandler(comm, eh);
     int rc = papcoll_bcast(data, 1, MPI_INT, size + 3, comm);
-    CHECK(handler_calls == 1 && error_class(last_handler_code) == MPI_ERR_ROOT && error_class(rc) == MPI_ERR_ROOT,
-          "custom handler: %d calls, code class %d", handler_calls, error_class(last_handler_code));
+    CHECK(harness_handler_calls() == 1 && harness_error_class(harness_last_handler_code()) == MPI_ERR_ROOT &&
+              harness_error_class(rc) == MPI_ERR_ROOT,
+          "custom handler: %d calls, code class %d", harness_handler_calls(),
+          harness_error_class(harness_last_handler_code()));
 
     /* valid edge cases */
     CHECK(papcoll_bcast(NULL, 0, MPI_INT, 0, comm) == MPI_SUCCESS, "count 0 with NULL buffer");
@@ -101,7 +75,7 @@ int main(int argc, char **argv)
         CHECK(rc == MPI_SUCCESS && data[0] == 1000 * algo && data[3] == 1000 * algo + 3, "%s after errors", name);
         CHECK(papcoll_bcast_by_name(name, data, 4, MPI_INT, -2, comm) != MPI_SUCCESS, "%s bad root", name);
     }
-    CHECK(handler_calls == 1 + papcoll_algorithm_count("bcast"), "handler count %d", handler_calls);
+    CHECK(harness_handler_calls() == 1 + papcoll_algorithm_count("bcast"), "handler count %d", harness_handler_calls());
     MPI_Comm_free(&comm);
     MPI_Errhandler_free(&eh);
 

@@ -21,6 +21,7 @@
 #include <papcoll.h>
 
 #include "check.h"
+#include "harness/errors.h"
 #include "harness/reduce_call.h"
 #include "harness/reduce_cases.h"
 #include "harness/watchdog.h"
@@ -30,54 +31,20 @@
 #include <string.h>
 
 static int rank, size;
-static int handler_calls, last_handler_code;
-
-static void counting_handler(MPI_Comm *comm, int *code, ...)
-{
-    (void)comm;
-    handler_calls++;
-    last_handler_code = *code;
-}
-
-static int error_class(int rc)
-{
-    int cls = rc;
-    if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
-    return cls;
-}
-
-static const char *class_name(int rc)
-{
-    static char s[4][MPI_MAX_ERROR_STRING];
-    static int next;
-    char *out = s[next++ % 4];
-    int len;
-    MPI_Error_string(error_class(rc), out, &len);
-    return out;
-}
-
 /* Which processes make a call: all, the root (rank 0) alone, the others. */
 enum { ALL, ROOT_ONLY, NONROOTS_ONLY };
 static int in_scope(int scope) { return scope == ALL || (scope == ROOT_ONLY) == (rank == 0); }
 
-/* papcoll's class must be the MPI library's.  want: what both libraries
- * return (checked too), 0 for "an error, library-specific", -1 where a
- * library may accept the call. */
+/* papcoll's class must be the MPI library's (harness_errors_compare); where
+ * the MPI library crashes: papcoll must return want or want2. */
 static void compare(const char *what, int want, int ours, int theirs)
 {
-    CHECK(error_class(ours) == error_class(theirs), "%s: papcoll returned %s, the MPI library %s", what,
-          class_name(ours), class_name(theirs));
-    if (want == 0) CHECK(theirs != MPI_SUCCESS, "%s: the MPI library accepted the call (test expectation: an error)", what);
-    if (want > 0)
-        CHECK(error_class(theirs) == want, "%s: the MPI library returned %s (test expectation %s)", what,
-              class_name(theirs), class_name(want));
+    failures += harness_errors_compare(what, want, ours, theirs);
 }
 
-/* Where the MPI library crashes: papcoll must return want or want2. */
 static void expect(const char *what, int want, int want2, int ours)
 {
-    CHECK(error_class(ours) == want || error_class(ours) == want2, "%s: papcoll returned %s, expected %s", what,
-          class_name(ours), class_name(want));
+    failures += harness_errors_expect(what, want, want2, ours);
 }
 
 #define REDUCE_VS_MPI(what, want, scope, algo, ...)                                                              \
@@ -236,18 +203,21 @@ static void refused_operations(MPI_Comm comm)
         int n = papcoll_algorithm_count(colls[k]);
         for (int i = 0; i <= n; i++) {
             const char *algo = i < n ? papcoll_algorithm_name(colls[k], i) : "auto";
-            int calls_before = handler_calls;
+            int calls_before = harness_handler_calls();
             harness_watchdog_label("%s (%s): non-commutative user operation", colls[k], algo);
             harness_watchdog_arm();
             int rc = k == 0 ? papcoll_reduce_by_name(algo, in, out, 1, c->type, c->op, 0, comm)
                             : papcoll_allreduce_by_name(algo, in, out, 1, c->type, c->op, comm);
             harness_watchdog_call_done();
             if (rc_accepts(colls[k], algo, c)) {
-                CHECK(rc == MPI_SUCCESS, "%s (%s): non-commutative user operation: %s", colls[k], algo, class_name(rc));
+                CHECK(rc == MPI_SUCCESS, "%s (%s): non-commutative user operation: %s", colls[k], algo,
+                      harness_class_name(rc));
             } else {
-                CHECK(error_class(rc) == MPI_ERR_OP, "%s (%s) does not take a non-commutative operation: returned %s",
-                      colls[k], algo, class_name(rc));
-                CHECK(handler_calls == calls_before + 1 && error_class(last_handler_code) == MPI_ERR_OP,
+                CHECK(harness_error_class(rc) == MPI_ERR_OP,
+                      "%s (%s) does not take a non-commutative operation: returned %s", colls[k], algo,
+                      harness_class_name(rc));
+                CHECK(harness_handler_calls() == calls_before + 1 &&
+                          harness_error_class(harness_last_handler_code()) == MPI_ERR_OP,
                       "%s (%s): the error handler was not called with MPI_ERR_OP", colls[k], algo);
             }
         }
@@ -291,23 +261,24 @@ static void valid_calls(MPI_Comm comm)
         int n = papcoll_algorithm_count(colls[k]);
         for (int i = 0; i < n; i++) {
             const char *algo = papcoll_algorithm_name(colls[k], i);
-            int root = i % size, want_calls = handler_calls + 1;
+            int root = i % size, want_calls = harness_handler_calls() + 1;
             harness_watchdog_label("%s (%s) after the errors", colls[k], algo);
             harness_watchdog_arm();
             int rc = k == 0 ? papcoll_reduce_by_name(algo, a, b, 4, MPI_INT, MPI_SUM, root, comm)
                             : papcoll_allreduce_by_name(algo, a, b, 4, MPI_INT, MPI_SUM, comm);
             harness_watchdog_call_done();
-            CHECK(rc == MPI_SUCCESS, "%s (%s) after the errors: %s", colls[k], algo, class_name(rc));
+            CHECK(rc == MPI_SUCCESS, "%s (%s) after the errors: %s", colls[k], algo, harness_class_name(rc));
             if (rc == MPI_SUCCESS && (k == 1 || rank == root))
                 for (int e = 0; e < 4; e++)
                     CHECK(b[e] == 10 * size * (size - 1) / 2 + size * e, "%s (%s) after the errors: element %d = %d",
                           colls[k], algo, e, b[e]);
             rc = k == 0 ? papcoll_reduce_by_name(algo, a, b, 4, MPI_INT, MPI_SUM, -2, comm)
                         : papcoll_allreduce_by_name(algo, a, b, 4, MPI_INT, MPI_OP_NULL, comm);
-            CHECK(error_class(rc) == (k == 0 ? MPI_ERR_ROOT : MPI_ERR_OP) && handler_calls == want_calls &&
-                      error_class(last_handler_code) == error_class(rc),
-                  "%s (%s): bad argument: %s, %d handler calls", colls[k], algo, class_name(rc),
-                  handler_calls - want_calls + 1);
+            CHECK(harness_error_class(rc) == (k == 0 ? MPI_ERR_ROOT : MPI_ERR_OP) &&
+                      harness_handler_calls() == want_calls &&
+                      harness_error_class(harness_last_handler_code()) == harness_error_class(rc),
+                  "%s (%s): bad argument: %s, %d handler calls", colls[k], algo, harness_class_name(rc),
+                  harness_handler_calls() - want_calls + 1);
         }
     }
 }
@@ -338,17 +309,20 @@ int main(int argc, char **argv)
 
     /* the communicator's own error handler is the one invoked */
     MPI_Comm comm;
-    MPI_Errhandler eh;
+    MPI_Errhandler eh = harness_counting_errhandler();
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-    MPI_Comm_create_errhandler(counting_handler, &eh);
     MPI_Comm_set_errhandler(comm, eh);
     int a = 1, b;
     int rc = papcoll_reduce(&a, &b, 1, MPI_INT, MPI_SUM, size + 3, comm);
-    CHECK(handler_calls == 1 && error_class(last_handler_code) == MPI_ERR_ROOT && error_class(rc) == MPI_ERR_ROOT,
-          "reduce, custom handler: %d calls, code %s", handler_calls, class_name(last_handler_code));
+    CHECK(harness_handler_calls() == 1 && harness_error_class(harness_last_handler_code()) == MPI_ERR_ROOT &&
+              harness_error_class(rc) == MPI_ERR_ROOT,
+          "reduce, custom handler: %d calls, code %s", harness_handler_calls(),
+          harness_class_name(harness_last_handler_code()));
     rc = papcoll_allreduce(&a, &b, 1, MPI_INT, MPI_OP_NULL, comm);
-    CHECK(handler_calls == 2 && error_class(last_handler_code) == MPI_ERR_OP && error_class(rc) == MPI_ERR_OP,
-          "allreduce, custom handler: %d calls, code %s", handler_calls, class_name(last_handler_code));
+    CHECK(harness_handler_calls() == 2 && harness_error_class(harness_last_handler_code()) == MPI_ERR_OP &&
+              harness_error_class(rc) == MPI_ERR_OP,
+          "allreduce, custom handler: %d calls, code %s", harness_handler_calls(),
+          harness_class_name(harness_last_handler_code()));
     refused_operations(comm);
     valid_calls(comm);
     MPI_Comm_free(&comm);

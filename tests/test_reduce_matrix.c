@@ -1,6 +1,8 @@
 /*
- * test_reduce_matrix - every reduce and allreduce algorithm (the library's own
- * lists, plus "auto") x communicator shapes x every root (reduce) x counts x
+ * test_reduce_matrix - every reduce, allreduce and reduce_scatter algorithm
+ * (the library's own lists, plus "auto") x communicator shapes x every root
+ * (reduce) or both forms (reduce_scatter: MPI_Reduce_scatter with unequal
+ * blocks, some empty, and MPI_Reduce_scatter_block) x counts x
  * (datatype, operation) cases x MPI_IN_PLACE or not x arrival, back to back
  * on the same buffers, each call checked (tests/harness/reduce_call.h):
  * exact results in rank order (a tolerance only for the inexact
@@ -40,14 +42,15 @@
 
 static const int counts[] = {0, 1, 7, 4097, 262147};
 enum { NCOUNTS = sizeof counts / sizeof counts[0], NARRIVALS = 2 };
-static const char *const collectives[2] = {"reduce", "allreduce"};
+enum { NCOLLS = 3 };
+static const char *const collectives[NCOLLS] = {"reduce", "allreduce", "reduce_scatter"};
 
 static struct {
     double sample;
     unsigned long long seed;
     int min_count, max_count, delay_us, call_timeout;
     const char *algos, *colls, *cases;
-} opt = {1.0, 12345, 0, 262147, 1000, 120, NULL, "reduce,allreduce", NULL};
+} opt = {1.0, 12345, 0, 262147, 1000, 120, NULL, "reduce,allreduce,reduce_scatter", NULL};
 
 static int world_rank, world_size;
 
@@ -60,7 +63,7 @@ static void usage(const char *prog, int code)
                 "  --seed=N          seed of the sampling and of the data (default 12345); printed\n"
                 "  --min-count=N     smallest count of {0,1,7,4097,262147} to run (default 0)\n"
                 "  --max-count=N     largest count to run (default 262147)\n"
-                "  --colls=a,b       collectives among reduce,allreduce (default both)\n"
+                "  --colls=a,b       collectives among reduce,allreduce,reduce_scatter (default all)\n"
                 "  --algos=a,b       algorithm names (and auto) to run (default: the library's lists + auto)\n"
                 "  --cases=a,b       case names, e.g. MPI_INT/MPI_SUM,mat2x2/user_noncommutative (default all)\n"
                 "  --delay-us=D      largest random arrival delay of the delayed arrival (default 1000)\n"
@@ -77,6 +80,7 @@ static int create_contexts(MPI_Comm comm)
     int in = 0, out = 0, rc = papcoll_bcast(NULL, 0, MPI_BYTE, 0, comm);
     if (rc == MPI_SUCCESS) rc = papcoll_reduce(&in, &out, 0, MPI_INT, MPI_SUM, 0, comm);
     if (rc == MPI_SUCCESS) rc = papcoll_allreduce(&in, &out, 0, MPI_INT, MPI_SUM, comm);
+    if (rc == MPI_SUCCESS) rc = papcoll_reduce_scatter_block(&in, &out, 0, MPI_INT, MPI_SUM, comm);
     return rc;
 }
 
@@ -98,7 +102,7 @@ static void print_list(void)
         printf("  %-40s extent %2ld%s%s%s weight %d\n", c->name, (long)c->extent, c->commutative ? "" : " non-commutative",
                c->predefined ? "" : " user-op", c->gaps ? " gaps" : "", c->weight);
     }
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < NCOLLS; k++) {
         char **algos;
         int n = harness_algorithms(collectives[k], NULL, &algos);
         printf("%s algorithms:", collectives[k]);
@@ -134,13 +138,15 @@ static void run_combination(const combination_t *m, MPI_Comm comm, int rank, int
     uint64_t key = combination_key(m);
     if (!test_sampled(opt.seed, key, opt.sample * m->c->weight)) return;
     uint64_t salt = mix(key ^ (opt.seed << 20));
+    int is_rs = !strcmp(m->collective, "reduce_scatter"); /* root_index: its form */
     rc_call_t call = {.collective = m->collective, .algo = m->algo, .c = m->c, .count = m->count,
-                      .root = m->root_index % size, .inplace = m->inplace, .null_recv = (int)(salt >> 63),
-                      .comm = comm, .rank = rank, .size = size, .salt = salt};
+                      .root = is_rs ? 0 : m->root_index % size, .inplace = m->inplace, .null_recv = (int)(salt >> 63),
+                      .comm = comm, .rank = rank, .size = size, .salt = salt, .block_form = is_rs && m->root_index};
     long delay = m->delayed ? (long)(mix(salt ^ (uint64_t)world_rank) % (uint64_t)(opt.delay_us + 1)) : 0;
-    harness_watchdog_label("%s algo=%s case=%s count=%d shape=%s p=%d root=%d%s arrival=%s", call.collective,
-                           call.algo, m->c->name, call.count, harness_shape_names[m->shape], size, call.root,
-                           m->inplace ? " in-place" : "", m->delayed ? "delayed" : "together");
+    harness_watchdog_label("%s%s algo=%s case=%s count=%d shape=%s p=%d root=%d%s arrival=%s", call.collective,
+                           call.block_form ? "_block" : "", call.algo, m->c->name, call.count,
+                           harness_shape_names[m->shape], size, call.root, m->inplace ? " in-place" : "",
+                           m->delayed ? "delayed" : "together");
     if (delay) usleep((useconds_t)delay);
     rc_result_t res;
     rc_call_checked(&call, &buffers, &res);
@@ -201,9 +207,9 @@ int main(int argc, char **argv)
     }
     harness_watchdog_init(opt.call_timeout, 0, world_rank);
 
-    char **algos[2];
-    int nalgo[2];
-    for (int k = 0; k < 2; k++) nalgo[k] = harness_algorithms(collectives[k], opt.algos, &algos[k]);
+    char **algos[NCOLLS];
+    int nalgo[NCOLLS];
+    for (int k = 0; k < NCOLLS; k++) nalgo[k] = harness_algorithms(collectives[k], opt.algos, &algos[k]);
     MPI_Comm comms[HARNESS_NSHAPES];
     int csize[HARNESS_NSHAPES], crank[HARNESS_NSHAPES], max_csize = 0;
     for (int s = 0; s < HARNESS_NSHAPES; s++) {
@@ -214,9 +220,9 @@ int main(int argc, char **argv)
         if (csize[s] > max_csize) max_csize = csize[s];
     }
 
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < NCOLLS; k++) {
         if (!harness_list_has(opt.colls, collectives[k])) continue;
-        int nroots = k == 0 ? max_csize : 1;
+        int nroots = k == 0 ? max_csize : k == 2 ? 2 : 1; /* reduce: every root; reduce_scatter: both forms */
         for (int ci = 0; ci < rc_case_count(); ci++) {
             const rc_case_t *c = rc_case_at(ci);
             if (opt.cases && !harness_list_has(opt.cases, c->name)) continue;
@@ -237,13 +243,13 @@ int main(int argc, char **argv)
     long totals[3], mine[3] = {calls, refused, failures};
     MPI_Reduce(mine, totals, 3, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     if (world_rank == 0)
-        printf("test_reduce_matrix: np=%d colls=%s algorithms reduce=%d allreduce=%d cases=%d shapes=%d "
+        printf("test_reduce_matrix: np=%d colls=%s algorithms reduce=%d allreduce=%d reduce_scatter=%d cases=%d shapes=%d "
                "counts=[%d,%d] arrivals=%d sample=%g seed=%llu: %ld calls (summed over processes), %ld refused "
                "with MPI_ERR_OP as expected, %ld failures\n",
-               world_size, opt.colls, nalgo[0], nalgo[1], rc_case_count(), HARNESS_NSHAPES, opt.min_count,
+               world_size, opt.colls, nalgo[0], nalgo[1], nalgo[2], rc_case_count(), HARNESS_NSHAPES, opt.min_count,
                opt.max_count, NARRIVALS, opt.sample, opt.seed, totals[0], totals[1], totals[2]);
     for (int s = 0; s < HARNESS_NSHAPES; s++) MPI_Comm_free(&comms[s]);
-    for (int k = 0; k < 2; k++) harness_list_free(algos[k], nalgo[k]);
+    for (int k = 0; k < NCOLLS; k++) harness_list_free(algos[k], nalgo[k]);
     rc_buffers_free(&buffers);
     rc_cases_free();
     int failed = world_rank == 0 ? totals[2] != 0 : 0;

@@ -2,11 +2,12 @@
  * test_threads - papcoll under MPI_THREAD_MULTIPLE: --threads threads per
  * process, each on its OWN communicator (an MPI_Comm_dup of MPI_COMM_WORLD
  * made by the main thread, in the same order on every process), run
- * --iterations broadcasts, reductions and allreductions concurrently with
- * the other threads: random collective, algorithm (the library's or auto),
- * root, count, (datatype, operation) case and MPI_IN_PLACE, one seeded
- * sequence per thread (the same on every process), random per-process
- * delays.  Each call is checked (tests/harness/reduce_call.h, bcast_call.h),
+ * --iterations broadcasts, reductions, allreductions and allgathers (both
+ * forms) concurrently with the other threads: random collective, algorithm
+ * (the library's or auto), root, count, (datatype, operation) or datatype
+ * case and MPI_IN_PLACE, one seeded sequence per thread (the same on every
+ * process), random per-process delays.  Each call is checked
+ * (tests/harness/reduce_call.h, bcast_call.h, gather_call.h),
  * including papcoll_last_algorithm(), which must name what THIS thread
  * forced (the record is per thread): it is read right after the call and
  * again after a pause during which the other threads run their own calls.
@@ -22,6 +23,7 @@
 #include <papcoll.h>
 
 #include "harness/bcast_call.h"
+#include "harness/gather_call.h"
 #include "harness/lists.h"
 #include "harness/reduce_call.h"
 #include "harness/reduce_cases.h"
@@ -40,9 +42,10 @@ static struct {
     unsigned long long seed;
 } opt = {3, 200, 4096, 60, 20261123ULL};
 
-static const char *const collectives[3] = {"bcast", "reduce", "allreduce"};
-static char **algos[3];
-static int nalgo[3], world_rank;
+enum { NCOLLS = 4 };
+static const char *const collectives[NCOLLS] = {"bcast", "reduce", "allreduce", "allgather"};
+static char **algos[NCOLLS];
+static int nalgo[NCOLLS], world_rank;
 static atomic_long total_failures, total_calls, total_refused;
 
 typedef struct {
@@ -68,9 +71,10 @@ static void *thread_main(void *p)
     test_rng_seed(&rng, mix(opt.seed ^ ((uint64_t)(t + 1) << 32) ^ 0x7417eadULL));
     rc_buffers_t rbuf = {0};
     harness_buffer_t bbuf = {0};
+    ag_buffers_t gbuf = {0};
     long failures = 0, calls = 0, refused = 0;
     for (int it = 0; it < opt.iterations; it++) {
-        int k = test_rng_below(&rng, 3);
+        int k = test_rng_below(&rng, NCOLLS);
         const char *algo = algos[k][test_rng_below(&rng, nalgo[k])];
         int root = test_rng_below(&rng, size);
         int count = test_rng_unit(&rng) < 0.5 ? test_rng_below(&rng, 65) : test_rng_below(&rng, opt.max_count + 1);
@@ -93,6 +97,19 @@ static void *thread_main(void *p)
                          res.guard_bad, res.name_ok ? "right" : "WRONG");
                 report(t, &failures, ran, what);
             }
+        } else if (k == 3) {
+            const ag_case_t *g = ag_case_at(test_rng_below(&rng, ag_case_count()));
+            int vform = test_rng_below(&rng, 2), n = count / size; /* blocks of every process: similar totals */
+            harness_watchdog_label_slot(t, "thread %d iteration %d %s algo=%s case=%s count=%d%s", t, it,
+                                        vform ? "allgatherv" : "allgather", algo, g->name, n,
+                                        inplace ? " in-place" : "");
+            ag_call_t call = {.vform = vform, .algo = algo, .c = g, .count = n, .inplace = inplace, .comm = arg->comm,
+                              .rank = rank, .size = size, .salt = draw};
+            ag_result_t res;
+            ag_call_checked(&call, &gbuf, &res);
+            ran = res.ran;
+            checked_name = res.rc == MPI_SUCCESS;
+            if (res.problems) report(t, &failures, ran, res.first);
         } else {
             harness_watchdog_label_slot(t, "thread %d iteration %d %s algo=%s root=%d case=%s count=%d%s", t, it,
                                         collectives[k], algo, root, c->name, count, inplace ? " in-place" : "");
@@ -117,6 +134,7 @@ static void *thread_main(void *p)
     harness_watchdog_label_slot(t, "thread %d: done", t);
     rc_buffers_free(&rbuf);
     harness_buffer_free(&bbuf);
+    ag_buffers_free(&gbuf);
     total_failures += failures;
     total_calls += calls;
     total_refused += refused;
@@ -170,10 +188,12 @@ int main(int argc, char **argv)
     }
     harness_watchdog_init(opt.call_timeout, 1, world_rank);
     rc_cases_init();
-    for (int k = 0; k < 3; k++) nalgo[k] = harness_algorithms(collectives[k], NULL, &algos[k]);
+    ag_cases_init();
+    for (int k = 0; k < NCOLLS; k++) nalgo[k] = harness_algorithms(collectives[k], NULL, &algos[k]);
     if (world_rank == 0) {
-        printf("test_threads: np=%d threads=%d iterations=%d seed=%llu algorithms: bcast %d, reduce %d, allreduce %d\n",
-               size, opt.threads, opt.iterations, opt.seed, nalgo[0], nalgo[1], nalgo[2]);
+        printf("test_threads: np=%d threads=%d iterations=%d seed=%llu algorithms: bcast %d, reduce %d, allreduce %d, "
+               "allgather %d\n",
+               size, opt.threads, opt.iterations, opt.seed, nalgo[0], nalgo[1], nalgo[2], nalgo[3]);
         fflush(stdout);
     }
     thread_arg_t *args = calloc((size_t)opt.threads, sizeof *args);
@@ -197,8 +217,9 @@ int main(int argc, char **argv)
     for (int t = 0; t < opt.threads; t++) MPI_Comm_free(&args[t].comm);
     free(args);
     free(tids);
-    for (int k = 0; k < 3; k++) harness_list_free(algos[k], nalgo[k]);
+    for (int k = 0; k < NCOLLS; k++) harness_list_free(algos[k], nalgo[k]);
     rc_cases_free();
+    ag_cases_free();
     int failed = world_rank == 0 ? sums[0] != 0 : 0;
     MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
     MPI_Finalize();

@@ -13,8 +13,14 @@
  *     `sendbuf`/`recvbuf`/`count`/`datatype`/`op` in the user's layout and
  *     use the helpers of coll/reduction.h (temporary buffers with the same
  *     layout, local reduction in rank order, element blocks).
- * Algorithms flagged PC_WANTS_DATATYPE in a byte collective also get the
- * element view (`user_buf`, `count`, `datatype`).
+ *   - blocks: gathers, scatters and all-to-alls move one block of bytes per
+ *     process; their algorithms see `rblocks` (and `sblocks`): block i is
+ *     bytes [offset[i], offset[i + 1]) of base, in rank order without gaps
+ *     (the user's buffer when its layout is that, else a packed copy), my
+ *     own data already where it belongs (coll/block_view.h).
+ * Algorithms flagged PC_WANTS_DATATYPE get the caller's arguments instead
+ * (`user_buf`, `count`, `datatype`; blocks: the send/receive fields below)
+ * and no packing is done for them.
  */
 #ifndef PC_COLL_CALL_H
 #define PC_COLL_CALL_H
@@ -26,6 +32,16 @@
 #include "ctx/comm.h"
 
 struct pc_coll;
+
+/* Blocks of bytes, one per process (or one block: offset[2]). */
+typedef struct pc_blocks {
+    char *base;             /* block i: bytes [offset[i], offset[i + 1]) of base */
+    const size_t *offset;   /* NULL: no blocks on this process */
+} pc_blocks_t;
+
+/* a->bytes when the data volume differs between processes (the v forms of
+ * the rooted and all-to-all collectives): selection must not depend on it. */
+#define PC_BYTES_VARY ((size_t)-1)
 
 typedef struct pc_call {
     const struct pc_coll *coll;  /* the collective */
@@ -48,6 +64,13 @@ typedef struct pc_call {
     int inplace;                 /* the caller passed MPI_IN_PLACE */
     MPI_Aint extent, true_lb, true_extent; /* of datatype */
     int contiguous;              /* count elements are bytes [user buffer + true_lb, + bytes) */
+    /* block collectives: the caller's arguments (the arrays NULL in the non-v forms) */
+    int sendcount, recvcount;
+    MPI_Datatype sendtype, recvtype;
+    const int *sendcounts, *sdispls, *recvcounts, *displs;
+    int vform;                   /* the v form (MPI_Allgatherv ...): the arrays apply where MPI reads them */
+    /* block view */
+    pc_blocks_t sblocks, rblocks;
 } pc_call_t;
 
 typedef int (*pc_algorithm_fn)(const pc_call_t *a);
@@ -80,6 +103,12 @@ typedef struct pc_coll {
     int moves_bytes;                  /* byte view: pack/unpack non-contiguous data around the algorithm */
     /* What a call on a communicator of one process does (NULL: nothing). */
     int (*single)(const pc_call_t *a);
+    /* Block collectives: which sides have one block per process
+     * (coll/block_view.h); NULL for the others. */
+    const struct pc_block_shape *blocks;
+    /* Block collectives: the MPI library's own collective with the caller's
+     * arguments on comm (native, intercommunicators). */
+    int (*library)(const pc_call_t *a, MPI_Comm comm);
 } pc_coll_t;
 
 /* The algorithm called `name` of coll, or NULL. */

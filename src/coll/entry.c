@@ -2,6 +2,7 @@
  * entry.c - the one entry path of every collective (see entry.h).
  */
 #include "coll/entry.h"
+#include "coll/block_view.h"
 #include "core/args.h"
 #include "core/log.h"
 #include "core/p2p.h"
@@ -12,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const pc_coll_t *const catalogue[] = {&pc_bcast_coll, &pc_reduce_coll, &pc_allreduce_coll};
+static const pc_coll_t *const catalogue[] = {&pc_bcast_coll,     &pc_reduce_coll,   &pc_allreduce_coll, &pc_allgather_coll,
+                                             &pc_alltoall_coll, &pc_gather_coll,   &pc_scatter_coll,   &pc_reduce_scatter_coll};
 
 int pc_coll_count(void) { return (int)(sizeof catalogue / sizeof catalogue[0]); }
 
@@ -95,6 +97,12 @@ static int run_bytes(const pc_algorithm_t *algo, pc_call_t *a, int contiguous)
 
 void pc_call_describe(pc_call_t *a)
 {
+    a->commutative = 1;
+    a->op_builtin = 0;
+    if (a->coll->blocks) { /* two datatypes, counts per block: block_view.c */
+        pc_blocks_describe(a);
+        return;
+    }
     MPI_Aint lb;
     int type_size;
     PMPI_Type_size(a->datatype, &type_size);
@@ -103,8 +111,6 @@ void pc_call_describe(pc_call_t *a)
     a->bytes = (size_t)type_size * (size_t)a->count;
     a->contiguous = a->bytes == 0 || ((size_t)a->true_extent == (size_t)type_size &&
                                       (a->count == 1 || a->extent == a->true_extent));
-    a->commutative = 1;
-    a->op_builtin = 0;
     if (a->op != MPI_OP_NULL) {
         PMPI_Op_commutative(a->op, &a->commutative);
         a->op_builtin = pc_op_is_predefined(a->op);
@@ -123,14 +129,15 @@ int pc_coll_run(pc_call_t *a, MPI_Comm comm, const char *forced, const char *sou
     if (!algo) return pc_error(comm, rc);
     pc_set_last_algorithm(algo->name);
     if (a->coll->rooted)
-        pc_log(PC_LOG_DEBUG, "%s seq=%lu bytes=%zu p=%d nodes=%d root=%d algorithm=%s (%s)", a->coll->name, a->seq,
-               a->bytes, a->ctx->size, a->ctx->nnodes, a->root, algo->name, why);
+        pc_log(PC_LOG_DEBUG, "%s seq=%lu bytes=%lld p=%d nodes=%d root=%d algorithm=%s (%s)", a->coll->name, a->seq,
+               (long long)a->bytes, a->ctx->size, a->ctx->nnodes, a->root, algo->name, why);
     else
-        pc_log(PC_LOG_DEBUG, "%s seq=%lu bytes=%zu p=%d nodes=%d algorithm=%s (%s)", a->coll->name, a->seq, a->bytes,
+        pc_log(PC_LOG_DEBUG, "%s seq=%lu bytes=%lld p=%d nodes=%d algorithm=%s (%s)", a->coll->name, a->seq, (long long)a->bytes,
                a->ctx->size, a->ctx->nnodes, algo->name, why);
     if (a->bytes == 0) return MPI_SUCCESS;
     if (a->ctx->size == 1) rc = a->coll->single ? a->coll->single(a) : MPI_SUCCESS;
     else if (a->coll->moves_bytes) rc = run_bytes(algo, a, a->contiguous);
+    else if (a->coll->blocks) rc = pc_blocks_run(algo, a);
     else rc = algo->fn(a);
     return rc == MPI_SUCCESS ? rc : pc_error(comm, rc);
 }
@@ -159,7 +166,7 @@ int pc_coll_call_on(pc_call_t *a, const char *name, MPI_Comm comm)
                coll->inner_fallback);
         algo = pc_coll_find(coll, coll->inner_fallback);
     }
-    pc_log(PC_LOG_DEBUG, "%s (inner) seq=%lu bytes=%zu p=%d root=%d algorithm=%s (%s)", coll->name, a->seq, a->bytes,
+    pc_log(PC_LOG_DEBUG, "%s (inner) seq=%lu bytes=%lld p=%d root=%d algorithm=%s (%s)", coll->name, a->seq, (long long)a->bytes,
            a->ctx->size, a->root, algo->name, why);
     if (a->bytes == 0) return MPI_SUCCESS;
     if (a->ctx->size == 1) return coll->single ? coll->single(a) : MPI_SUCCESS;
@@ -181,4 +188,10 @@ int pc_coll_unknown_name(const pc_coll_t *coll, const char *algorithm, MPI_Comm 
     pc_log(PC_LOG_WARN, "papcoll_%s_by_name: unknown algorithm \"%s\"", coll->name, algorithm ? algorithm : "(null)");
     int rc = pc_check_comm(comm);
     return pc_error(rc == MPI_SUCCESS ? comm : MPI_COMM_WORLD, MPI_ERR_ARG);
+}
+
+int pc_coll_check_name(const pc_coll_t *coll, const char *algorithm, MPI_Comm comm)
+{
+    if (algorithm && (!strcmp(algorithm, "auto") || pc_coll_find(coll, algorithm))) return MPI_SUCCESS;
+    return pc_coll_unknown_name(coll, algorithm, comm);
 }

@@ -8,6 +8,7 @@
  *                     against the op), last-algorithm record, debug log line,
  *                     pack/unpack of non-contiguous data for byte
  *                     collectives, the algorithm, the error handler.
+ *                     (The debug line shows bytes=-1 for PC_BYTES_VARY.)
  *
  * pc_coll_call_on() is the same path for an algorithm that runs another
  * algorithm of a collective among node leaders (hier): no argument checks,
@@ -19,7 +20,8 @@
 #include "coll/call.h"
 
 /* The catalogue of collectives. */
-extern const pc_coll_t pc_bcast_coll, pc_reduce_coll, pc_allreduce_coll;
+extern const pc_coll_t pc_bcast_coll, pc_reduce_coll, pc_allreduce_coll, pc_allgather_coll, pc_alltoall_coll,
+    pc_gather_coll, pc_scatter_coll, pc_reduce_scatter_coll;
 const pc_coll_t *pc_coll_by_name(const char *name);
 int pc_coll_count(void);
 
@@ -41,5 +43,8 @@ void pc_call_describe(pc_call_t *a);
 /* An unknown algorithm name given to papcoll_<coll>_by_name: logs and
  * returns MPI_ERR_ARG through comm's error handler. */
 int pc_coll_unknown_name(const pc_coll_t *coll, const char *algorithm, MPI_Comm comm);
+/* MPI_SUCCESS when `algorithm` is "auto" or one of coll's, else as
+ * pc_coll_unknown_name. */
+int pc_coll_check_name(const pc_coll_t *coll, const char *algorithm, MPI_Comm comm);
 
 #endif

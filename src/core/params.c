@@ -82,6 +82,29 @@ const pc_param_def_t pc_param_table[] = {
      "Allreduce algorithm: a name from `papcoll-bench --coll=allreduce --list`, or auto."},
     {"PAPCOLL_ALLREDUCE_INTER", NULL, PC_PARAM_STRING, "recursive_doubling", FIELD(allreduce.inter), NULL,
      "Allreduce among node leaders in hier: any flat allreduce algorithm name, native, or auto."},
+    /* ---- allgather ---- */
+    {"PAPCOLL_ALLGATHER", NULL, PC_PARAM_STRING, "auto", FIELD(allgather.algorithm), NULL,
+     "Allgather and allgatherv algorithm: a name from `papcoll-bench --coll=allgather --list`, or auto."},
+    {"PAPCOLL_ALLGATHER_INTER", NULL, PC_PARAM_STRING, "auto", FIELD(allgather.inter), NULL,
+     "Allgather among node leaders in hier (the node-aggregated blocks, allgatherv-shaped): any flat allgather algorithm name, native, or auto."},
+    /* ---- alltoall, gather, scatter ---- */
+    {"PAPCOLL_ALLTOALL", NULL, PC_PARAM_STRING, "auto", FIELD(alltoall.algorithm), NULL,
+     "Alltoall and alltoallv algorithm: a name from `papcoll-bench --coll=alltoall --list`, or auto."},
+    {"PAPCOLL_ALLTOALL_INTER", NULL, PC_PARAM_STRING, "auto", FIELD(alltoall.inter), NULL,
+     "Alltoall among node leaders in hier: any flat alltoall algorithm name, native, or auto."},
+    {"PAPCOLL_GATHER", NULL, PC_PARAM_STRING, "auto", FIELD(gather.algorithm), NULL,
+     "Gather and gatherv algorithm: a name from `papcoll-bench --coll=gather --list`, or auto."},
+    {"PAPCOLL_GATHER_INTER", NULL, PC_PARAM_STRING, "auto", FIELD(gather.inter), NULL,
+     "Gather among node leaders in hier: any flat gather algorithm name, native, or auto."},
+    {"PAPCOLL_SCATTER", NULL, PC_PARAM_STRING, "auto", FIELD(scatter.algorithm), NULL,
+     "Scatter and scatterv algorithm: a name from `papcoll-bench --coll=scatter --list`, or auto."},
+    {"PAPCOLL_SCATTER_INTER", NULL, PC_PARAM_STRING, "auto", FIELD(scatter.inter), NULL,
+     "Scatter among node leaders in hier: any flat scatter algorithm name, native, or auto."},
+    /* ---- reduce_scatter ---- */
+    {"PAPCOLL_REDUCE_SCATTER", NULL, PC_PARAM_STRING, "auto", FIELD(reduce_scatter.algorithm), NULL,
+     "Reduce_scatter and reduce_scatter_block algorithm: a name from `papcoll-bench --coll=reduce_scatter --list`, or auto."},
+    {"PAPCOLL_REDUCE_SCATTER_INTER", NULL, PC_PARAM_STRING, "auto", FIELD(reduce_scatter.inter), NULL,
+     "Reduce_scatter among node leaders in hier (each node's share of the node-ordered vector): any flat reduce_scatter algorithm name, native, or auto."},
 };
 const int pc_param_table_size = (int)(sizeof pc_param_table / sizeof pc_param_table[0]);
 

@@ -43,6 +43,16 @@ typedef struct pc_allreduce_params {
     char *inter;              /* PAPCOLL_ALLREDUCE_INTER: allreduce among node leaders (hier) */
 } pc_allreduce_params_t;
 
+typedef struct pc_block_params {
+    char *algorithm;          /* PAPCOLL_<COLL> (alltoall, gather, scatter, reduce_scatter) */
+    char *inter;              /* PAPCOLL_<COLL>_INTER: the collective among node leaders (hier) */
+} pc_block_params_t;
+
+typedef struct pc_allgather_params {
+    char *algorithm;          /* PAPCOLL_ALLGATHER */
+    char *inter;              /* PAPCOLL_ALLGATHER_INTER: allgather among node leaders (hier) */
+} pc_allgather_params_t;
+
 typedef struct pc_params {
     char *tune;             /* PAPCOLL_TUNE: selection rules (tune grammar) */
     size_t segsize_min;     /* PAPCOLL_SEGSIZE_MIN */
@@ -60,6 +70,8 @@ typedef struct pc_params {
     pc_bcast_params_t bcast;
     pc_reduce_params_t reduce;
     pc_allreduce_params_t allreduce;
+    pc_allgather_params_t allgather;
+    pc_block_params_t alltoall, gather, scatter, reduce_scatter;
 } pc_params_t;
 
 typedef enum { PC_PARAM_SIZE, PC_PARAM_LONG, PC_PARAM_DOUBLE, PC_PARAM_STRING } pc_param_type_t;

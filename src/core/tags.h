@@ -2,7 +2,8 @@
  * tags.h - every tag papcoll uses on a context's private communicator.
  *
  * One tag per purpose, never shared between purposes, in one block per
- * collective (broadcast 100-399 and 1024-1535, reduce 400-499, allreduce 500-599), so a
+ * collective (broadcast 100-399 and 1024-1535, reduce 400-499, allreduce 500-599, allgather 600-699, alltoall 700-799,
+ * gather 800-849, scatter 850-899, reduce_scatter 950-999), so a
  * message can only ever match the receive it was meant for.  Every message
  * a call sends is consumed in that call; control messages matched with
  * MPI_ANY_SOURCE also carry the call's sequence number in their tag
@@ -57,6 +58,41 @@ enum {
     PC_TAG_ALLREDUCE_RESULT = 511, /* dynleader: the result, a node's mailbox -> its child nodes' mailboxes */
     PC_TAG_ALLREDUCE_LEADER = 520  /* + seq % window: a dynamic leader -> its parent node's mailbox, the
                                       first chunk behind a {seq, rank} header (dynleader; MPI_ANY_SOURCE) */
+};
+
+enum {
+    PC_TAG_REDUCE_SCATTER_DATA = 950,   /* pairwise, ring, recursive halving exchanges */
+    PC_TAG_REDUCE_SCATTER_FOLD = 951,   /* recursive_halving, p not a power of two: an even rank's data */
+    PC_TAG_REDUCE_SCATTER_UNFOLD = 952  /* the same: the even rank's block back */
+};
+enum {
+    PC_TAG_ALLGATHER_DATA = 600,   /* ring, recursive doubling, bruck exchanges of blocks */
+    PC_TAG_ALLGATHER_FOLD = 601,   /* recursive_doubling, p not a power of two: a left-out process's block */
+    PC_TAG_ALLGATHER_UNFOLD = 602  /* the same: every block back to the left-out process */
+};
+
+enum {
+    PC_TAG_ALLTOALL_DATA = 700,        /* isend, pairwise: one block, sender -> its destination */
+    PC_TAG_ALLTOALL_BRUCK = 701,       /* bruck: the forwarded positions of one step */
+    PC_TAG_ALLTOALL_BRUCK_SIZES = 702, /* bruck, v form: their sizes, ahead of them */
+    PC_TAG_ALLTOALL_NODE_IN = 710,     /* hier: a process's blocks -> its node leader (node communicator) */
+    PC_TAG_ALLTOALL_NODE_OUT = 711     /* hier: the node leader -> a process, the blocks for it */
+};
+
+enum {
+    PC_TAG_GATHER_DATA = 800,      /* linear, binomial: blocks towards the root */
+    PC_TAG_GATHER_SIZES = 801,     /* v form: binomial, a subtree's byte total ahead of its data; hier, the
+                                      root -> its node leader: every node's share */
+    PC_TAG_GATHER_NODE = 802       /* hier: the root's node leader -> the root, the node-ordered result */
+};
+
+enum {
+    PC_TAG_SCATTER_DATA = 850,     /* linear, binomial: blocks away from the root */
+    PC_TAG_SCATTER_SIZES = 851,    /* v form: binomial, multisender, the block sizes of a subtree ahead of its
+                                      data; hier, the root -> its node leader: every node's share */
+    PC_TAG_SCATTER_NODE = 852,     /* hier: the root -> its node leader, the node-ordered blocks */
+    PC_TAG_SCATTER_HANDOFF = 853,  /* multisender: a node's holder -> one of its senders, a child's data */
+    PC_TAG_SCATTER_MULTISENDER = 854 /* multisender: a sender -> a child node's holder */
 };
 
 #endif

@@ -4,6 +4,7 @@
 #include "ctx/comm.h"
 #include "core/lock.h"
 #include "core/params.h"
+#include "ctx/inbox.h"
 #include "ctx/shm.h"
 
 #include <stdlib.h>
@@ -15,6 +16,8 @@ static pc_comm_t *live_contexts;
 static void release_mpi_objects(pc_comm_t *c)
 {
     if (c->finalized) return;
+    pc_inbox_free(c->inbox); /* before the communicator its window spans */
+    c->inbox = NULL;
     pc_shm_free(c->shm);
     c->shm = NULL;
     if (c->leaders != MPI_COMM_NULL) PMPI_Comm_free(&c->leaders);

@@ -29,6 +29,7 @@ typedef struct pc_comm {
     long ppn_setting;      /* PAPCOLL_PPN when built (0 = real nodes) */
     unsigned long seq;     /* papcoll calls made on this context */
     struct pc_shm *shm;    /* node shared-memory segment, created on first use (shm.h) */
+    struct pc_inbox *inbox; /* node inbox exposed to one-sided writes, created on first use (inbox.h) */
     int finalized;         /* MPI objects released at MPI_Finalize */
     struct pc_comm *next;  /* live contexts */
 } pc_comm_t;

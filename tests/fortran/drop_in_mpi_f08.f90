@@ -3,14 +3,15 @@
 ! mpi_f08's handle types and its optional IERROR, left out of every call but
 ! the ones whose error code is checked.  Run by expect_log.cmake with
 ! LD_PRELOAD=libpapcoll_mpi.so and PAPCOLL_LOG=debug; argument "bcast",
-! "reduce" or "allreduce".
+! "reduce", "allreduce", "allgather" or "blocks".
 program drop_in_mpi_f08
   use mpi_f08
   implicit none
   character(len=*), parameter :: binding = 'mpi_f08'
   integer, parameter :: n = 1000, nsmall = 100
   integer :: ierr, rank, nprocs, root, i, errclass
-  integer :: nbcast, nreduce, nallreduce
+  integer :: nbcast, nreduce, nallreduce, nallgather, nalltoall, ngather, nscatter, nreduce_scatter
+  integer, allocatable :: ig(:), counts(:), displs(:)
   integer(kind=MPI_ADDRESS_KIND) :: address(1)
   type(MPI_Datatype) :: abstype
   integer :: iv(n), ir(n), iexpect(n)
@@ -25,6 +26,11 @@ program drop_in_mpi_f08
   nbcast = 0
   nreduce = 0
   nallreduce = 0
+  nallgather = 0
+  nalltoall = 0
+  ngather = 0
+  nscatter = 0
+  nreduce_scatter = 0
 
   ! Reductions: rank r contributes (r + 1) * i and i + r / 4, exact sums in any order.
   iexpect = [(i * nprocs * (nprocs + 1) / 2, i = 1, n)]
@@ -89,13 +95,82 @@ program drop_in_mpi_f08
     call MPI_Allreduce(rank, ir(1), 1, MPI_INTEGER, MPI_MAX, MPI_COMM_WORLD)
     call check(ir(1) == nprocs - 1, 'MPI_Allreduce MPI_MAX')
     nallreduce = nallreduce + 3
+  else if (mode == 'allgather') then
+    ! rank r contributes 7 * r + i (i = 1..nsmall); allgatherv: r + 1 of them,
+    ! placed in reverse rank order
+    allocate(ig(nsmall * nprocs), counts(nprocs), displs(nprocs))
+    iv(:nsmall) = [(7 * rank + i, i = 1, nsmall)]
+    ig = -1
+    call MPI_Allgather(iv, nsmall, MPI_INTEGER, ig, nsmall, MPI_INTEGER, MPI_COMM_WORLD)
+    call check(all(ig == [((7 * root + i, i = 1, nsmall), root = 0, nprocs - 1)]), &
+               'MPI_Allgather INTEGER')
+    ig = -1
+    ig(rank * nsmall + 1:(rank + 1) * nsmall) = iv(:nsmall)
+    call MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, ig, nsmall, MPI_INTEGER, MPI_COMM_WORLD)
+    call check(all(ig == [((7 * root + i, i = 1, nsmall), root = 0, nprocs - 1)]), &
+               'MPI_Allgather MPI_IN_PLACE')
+    counts = [(root + 1, root = 0, nprocs - 1)]
+    displs = [(sum(counts(root + 2:)), root = 0, nprocs - 1)]
+    ig = -1
+    call MPI_Allgatherv(iv, rank + 1, MPI_INTEGER, ig, counts, displs, MPI_INTEGER, MPI_COMM_WORLD)
+    do root = 0, nprocs - 1
+      call check(all(ig(displs(root + 1) + 1:displs(root + 1) + root + 1) == &
+                 [(7 * root + i, i = 1, root + 1)]), 'MPI_Allgatherv INTEGER')
+    end do
+    nallgather = nallgather + 3
+  else if (mode == 'blocks') then
+    ! alltoall(v), gather(v), scatter(v), reduce_scatter(_block): rank r's
+    ! element for rank s is 100 * r + s (two per pair in the non-v forms)
+    allocate(ig(2 * nprocs), counts(nprocs), displs(nprocs))
+    iv(:2 * nprocs) = [((100 * rank + root, i = 1, 2), root = 0, nprocs - 1)]
+    call MPI_Alltoall(iv, 2, MPI_INTEGER, ig, 2, MPI_INTEGER, MPI_COMM_WORLD)
+    call check(all(ig == [((100 * root + rank, i = 1, 2), root = 0, nprocs - 1)]), 'MPI_Alltoall')
+    counts = 1
+    displs = [(2 * root, root = 0, nprocs - 1)]
+    ig = -1
+    call MPI_Alltoallv(iv, counts, displs, MPI_INTEGER, ig, counts, displs, MPI_INTEGER, MPI_COMM_WORLD)
+    call check(all(ig(1::2) == [(100 * root + rank, root = 0, nprocs - 1)]) .and. all(ig(2::2) == -1), &
+               'MPI_Alltoallv')
+    ig = -1
+    call MPI_Gather(iv, 2, MPI_INTEGER, ig, 2, MPI_INTEGER, nprocs - 1, MPI_COMM_WORLD)
+    call check((rank /= nprocs - 1 .or. all(ig == [((100 * root, i = 1, 2), root = 0, nprocs - 1)])), &
+               'MPI_Gather')
+    ig = -1
+    call MPI_Gatherv(iv, 1, MPI_INTEGER, ig, counts, displs, MPI_INTEGER, 0, MPI_COMM_WORLD)
+    call check((rank /= 0 .or. all(ig(1::2) == [(100 * root, root = 0, nprocs - 1)])), 'MPI_Gatherv')
+    ir(:2) = -1
+    if (rank == 0) then
+      ig = [(root, root = 1, 2 * nprocs)]
+      call MPI_Scatter(ig, 2, MPI_INTEGER, MPI_IN_PLACE, 2, MPI_INTEGER, 0, MPI_COMM_WORLD)
+      call check(.true., 'MPI_Scatter MPI_IN_PLACE')
+    else
+      call MPI_Scatter(ig, 2, MPI_INTEGER, ir, 2, MPI_INTEGER, 0, MPI_COMM_WORLD)
+      call check(all(ir(:2) == [2 * rank + 1, 2 * rank + 2]), 'MPI_Scatter')
+    end if
+    ig = [(root, root = 1, 2 * nprocs)]
+    ir(1) = -1
+    call MPI_Scatterv(ig, counts, displs, MPI_INTEGER, ir, 1, MPI_INTEGER, 0, MPI_COMM_WORLD)
+    call check(ir(1) == 2 * rank + 1, 'MPI_Scatterv')
+    ! the sum over ranks of 100 * r + s, for s = my rank
+    ir(:2) = -1
+    call MPI_Reduce_scatter_block(iv, ir, 2, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
+    call check(all(ir(:2) == 50 * nprocs * (nprocs - 1) + nprocs * rank), 'MPI_Reduce_scatter_block')
+    counts = 2
+    ir(:2) = -1
+    call MPI_Reduce_scatter(iv, ir, counts, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
+    call check(all(ir(:2) == 50 * nprocs * (nprocs - 1) + nprocs * rank), 'MPI_Reduce_scatter')
+    nalltoall = nalltoall + 2
+    ngather = ngather + 2
+    nscatter = nscatter + 2
+    nreduce_scatter = nreduce_scatter + 2
   else
-    call check(.false., 'usage: drop_in_* bcast|reduce|allreduce')
+    call check(.false., 'usage: drop_in_* bcast|reduce|allreduce|allgather|blocks')
   end if
 
   call MPI_Barrier(MPI_COMM_WORLD)
-  if (rank == 0) write (*, '(a,i0,3(a,i0),a)') 'drop_in ' // binding // ': np=', nprocs, ' bcast=', nbcast, &
-    ' reduce=', nreduce, ' allreduce=', nallreduce, ': OK'
+  if (rank == 0) write (*, '(a,i0,8(a,i0),a)') 'drop_in ' // binding // ': np=', nprocs, ' bcast=', nbcast, &
+    ' reduce=', nreduce, ' allreduce=', nallreduce, ' allgather=', nallgather, ' alltoall=', nalltoall, &
+    ' gather=', ngather, ' scatter=', nscatter, ' reduce_scatter=', nreduce_scatter, ': OK'
   call MPI_Finalize()
 
 contains

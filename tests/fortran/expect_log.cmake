@@ -1,11 +1,11 @@
 # expect_log.cmake - runs one MPI program with papcoll's debug log on and
 # checks that every call of the given collectives went through papcoll.
 #
-#   cmake "-DCOMMAND=mpiexec;-n;3;...;program;args" -DNP=3 "-DCOLLECTIVES=bcast"
+#   cmake "-DCOMMAND=mpiexec;-n;3;...;program;args" -DNP=3 "-DCOLLECTIVES=bcast[,reduce...]"
 #         "-DENV=LD_PRELOAD=...;PAPCOLL_LOG=debug" -P expect_log.cmake
 #
 # The program must exit 0 and print a line "...: np=NP bcast=B reduce=R
-# allreduce=A: OK" (how many calls of each collective every rank made).  For
+# allreduce=A ...: OK" (how many calls of each collective every rank made).  For
 # each collective C of COLLECTIVES and each rank r < NP, the output must hold
 # exactly that many lines "papcoll[r] debug: C seq=" (papcoll's one debug line
 # per call; "bcast (inner)" lines of hierarchical algorithms do not match).
@@ -21,18 +21,24 @@ message("${out}")
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "expect_log: the program failed (${rc})")
 endif()
-if(NOT out MATCHES ": np=${NP} bcast=([0-9]+) reduce=([0-9]+) allreduce=([0-9]+): OK")
-  message(FATAL_ERROR "expect_log: no line \": np=${NP} bcast=B reduce=R allreduce=A: OK\"")
+# the counts: every " name=N" of the OK line
+if(NOT out MATCHES ": np=${NP}(( [a-z_]+=[0-9]+)+): OK")
+  message(FATAL_ERROR "expect_log: no line \": np=${NP} bcast=B reduce=R ...: OK\"")
 endif()
-set(calls_bcast ${CMAKE_MATCH_1})
-set(calls_reduce ${CMAKE_MATCH_2})
-set(calls_allreduce ${CMAKE_MATCH_3})
+string(REGEX MATCHALL "[a-z_]+=[0-9]+" counted "${CMAKE_MATCH_1}")
+foreach(pair ${counted})
+  string(REPLACE "=" ";" pair "${pair}")
+  list(GET pair 0 name)
+  list(GET pair 1 calls)
+  set(calls_${name} ${calls})
+endforeach()
 
+string(REPLACE "," ";" COLLECTIVES "${COLLECTIVES}")
 set(missing "")
 math(EXPR last_rank "${NP} - 1")
 foreach(collective ${COLLECTIVES})
   if(NOT DEFINED calls_${collective})
-    message(FATAL_ERROR "expect_log: unknown collective ${collective} (bcast, reduce, allreduce)")
+    message(FATAL_ERROR "expect_log: unknown collective ${collective} (the OK line names ${counted})")
   endif()
   if(calls_${collective} EQUAL 0)
     message(FATAL_ERROR "expect_log: the program made no ${collective} call to check")

@@ -28,7 +28,17 @@ static const struct {
     {"allreduce", "rabenseifner", NEEDS_COMMUTATIVE},
     {"allreduce", "hier", NEEDS_COMMUTATIVE},
     {"allreduce", "dynleader", NEEDS_COMMUTATIVE},
+    {"reduce_scatter", "pairwise", NEEDS_COMMUTATIVE},
+    {"reduce_scatter", "ring", NEEDS_COMMUTATIVE},
+    {"reduce_scatter", "recursive_halving", NEEDS_COMMUTATIVE},
+    {"reduce_scatter", "hier", NEEDS_COMMUTATIVE},
 };
+
+int rc_block_count(const rc_call_t *call, int i)
+{
+    if (call->block_form) return call->count;
+    return (int)((long)call->count * (long)((i + call->salt) % 3) / 2);
+}
 
 int rc_accepts(const char *collective, const char *algo, const rc_case_t *c)
 {
@@ -118,39 +128,67 @@ static long sentinel_damage(const unsigned char *p, size_t from, size_t to, uint
     return bad;
 }
 
+/* The call itself, by collective. */
+static int call_collective(const rc_call_t *call, const void *sendbuf, void *recvbuf, int total, const int *counts)
+{
+    const rc_case_t *c = call->c;
+    if (!strcmp(call->collective, "reduce"))
+        return papcoll_reduce_by_name(call->algo, sendbuf, recvbuf, total, c->type, c->op, call->root, call->comm);
+    if (!strcmp(call->collective, "allreduce"))
+        return papcoll_allreduce_by_name(call->algo, sendbuf, recvbuf, total, c->type, c->op, call->comm);
+    if (call->block_form)
+        return papcoll_reduce_scatter_block_by_name(call->algo, sendbuf, recvbuf, call->count, c->type, c->op,
+                                                    call->comm);
+    return papcoll_reduce_scatter_by_name(call->algo, sendbuf, recvbuf, counts, c->type, c->op, call->comm);
+}
+
 void rc_call_checked(const rc_call_t *call, rc_buffers_t *b, rc_result_t *res)
 {
     const rc_case_t *c = call->c;
-    const size_t ext = (size_t)c->extent, bytes = (size_t)call->count * ext, total = bytes + HARNESS_GUARD;
-    const int is_reduce = !strcmp(call->collective, "reduce");
+    const int is_reduce = !strcmp(call->collective, "reduce"), is_rs = !strcmp(call->collective, "reduce_scatter");
+    /* elements: in the whole input (total), before my result (first), of my result (mine) */
+    int total = call->count, first_mine = 0, mine = call->count;
+    int *counts = NULL;
+    if (is_rs) {
+        counts = grow(NULL, (size_t)call->size * sizeof *counts);
+        total = 0;
+        for (int i = 0; i < call->size; i++) {
+            counts[i] = rc_block_count(call, i);
+            if (i == call->rank) first_mine = total;
+            total += counts[i];
+        }
+        mine = counts[call->rank];
+    }
+    const size_t ext = (size_t)c->extent, bytes = (size_t)total * ext, guard_end = bytes + HARNESS_GUARD;
+    const size_t result_bytes = (size_t)mine * ext;
     const int gets_result = !is_reduce || call->rank == call->root;
     const int inplace_here = call->inplace && gets_result;
     const uint64_t send_salt = call->salt ^ 0x5e5e5eULL, recv_salt = call->salt ^ 0x7e7e7eULL;
     memset(res, 0, sizeof *res);
-    reserve(b, total, call->count);
+    reserve(b, guard_end, total);
+    /* the receive buffer: my result, or all the input when in place; guards after it */
+    const size_t recv_bytes = inplace_here ? bytes : result_bytes, recv_total = recv_bytes + HARNESS_GUARD;
 
     if (!inplace_here) {
-        fill_sentinel(b->send, total, send_salt);
-        rc_fill_input(c, call->rank, call->size, call->count, call->salt, b->send);
-        memcpy(b->send_copy, b->send, total);
+        fill_sentinel(b->send, guard_end, send_salt);
+        rc_fill_input(c, call->rank, call->size, total, call->salt, b->send);
+        memcpy(b->send_copy, b->send, guard_end);
     }
     void *recvbuf = NULL;
     if (gets_result || !call->null_recv) {
-        fill_sentinel(b->recv, total, recv_salt);
-        if (inplace_here) rc_fill_input(c, call->rank, call->size, call->count, call->salt, b->recv);
+        fill_sentinel(b->recv, recv_total, recv_salt);
+        if (inplace_here) rc_fill_input(c, call->rank, call->size, total, call->salt, b->recv);
         recvbuf = b->recv;
     }
     const void *sendbuf = inplace_here ? MPI_IN_PLACE : b->send;
     long type_errors = rc_user_op_type_errors();
     const int refused = !rc_accepts(call->collective, call->algo, c);
-    if (refused && recvbuf) memcpy(b->ref, b->recv, total); /* it must not run: nothing may change */
+    if (refused && recvbuf) memcpy(b->ref, b->recv, recv_total); /* it must not run: nothing may change */
 
     harness_watchdog_arm();
-    int rc = is_reduce ? papcoll_reduce_by_name(call->algo, sendbuf, recvbuf, call->count, c->type, c->op,
-                                                call->root, call->comm)
-                       : papcoll_allreduce_by_name(call->algo, sendbuf, recvbuf, call->count, c->type, c->op,
-                                                   call->comm);
+    int rc = call_collective(call, sendbuf, recvbuf, total, counts);
     harness_watchdog_call_done();
+    free(counts);
     res->rc = rc;
     res->ran = papcoll_last_algorithm();
     res->refused = refused;
@@ -161,9 +199,9 @@ void rc_call_checked(const rc_call_t *call, rc_buffers_t *b, rc_result_t *res)
         if (cls != MPI_ERR_OP)
             problem(res, "%s does not take a %s operation: expected MPI_ERR_OP, got %s", call->algo,
                     c->commutative ? "user-defined" : "non-commutative", class_name(rc));
-        else if (recvbuf && memcmp(b->ref, b->recv, total))
+        else if (recvbuf && memcmp(b->ref, b->recv, recv_total))
             problem(res, "refused with MPI_ERR_OP, but the receive buffer changed: it ran partly");
-        else if (!inplace_here && memcmp(b->send, b->send_copy, total))
+        else if (!inplace_here && memcmp(b->send, b->send_copy, guard_end))
             problem(res, "refused with MPI_ERR_OP, but the send buffer changed");
         return;
     }
@@ -180,22 +218,26 @@ void rc_call_checked(const rc_call_t *call, rc_buffers_t *b, rc_result_t *res)
     size_t at = 0;
     long bad;
     if (gets_result) {
-        rc_reference(c, call->size, call->count, call->salt, b->ref, c->inexact ? b->bound : NULL);
+        rc_reference(c, call->size, total, call->salt, b->ref, c->inexact ? b->bound : NULL);
+        const unsigned char *want = b->ref + (size_t)first_mine * ext;
+        const double *bound = c->inexact ? b->bound + first_mine : NULL;
         long first = 0;
-        bad = rc_compare(c, b->recv, b->ref, c->inexact ? b->bound : NULL, call->count, &first);
+        bad = rc_compare(c, b->recv, want, bound, mine, &first);
         if (bad)
-            problem(res, "%ld wrong elements of %d, first %ld: got %s want %s%s", bad, call->count, first,
-                    hex(b->recv + (size_t)first * ext, ext, h1), hex(b->ref + (size_t)first * ext, ext, h2),
+            problem(res, "%ld wrong elements of %d, first %ld: got %s want %s%s", bad, mine, first,
+                    hex(b->recv + (size_t)first * ext, ext, h1), hex(want + (size_t)first * ext, ext, h2),
                     c->inexact ? " (beyond the tolerance)" : "");
-        if (c->gaps && (bad = sentinel_damage(b->recv, 0, bytes, recv_salt, c->mask, ext, &at)))
+        if (c->gaps && (bad = sentinel_damage(b->recv, 0, result_bytes, recv_salt, c->mask, ext, &at)))
             problem(res, "%ld gap bytes of the receive buffer overwritten, first at byte %zu", bad, at);
-        if ((bad = sentinel_damage(b->recv, bytes, total, recv_salt, NULL, 1, &at)))
+        /* in place, the input after my result is MPI's to overwrite; the guards are not */
+        if ((bad = sentinel_damage(b->recv, inplace_here ? recv_bytes : result_bytes, recv_total, recv_salt, NULL, 1,
+                                   &at)))
             problem(res, "%ld guard bytes past the receive buffer overwritten", bad);
-    } else if (recvbuf && (bad = sentinel_damage(b->recv, 0, total, recv_salt, NULL, 1, &at))) {
+    } else if (recvbuf && (bad = sentinel_damage(b->recv, 0, recv_total, recv_salt, NULL, 1, &at))) {
         problem(res, "%ld bytes of a non-root's receive buffer (not significant there) overwritten, first at %zu",
                 bad, at);
     }
-    if (!inplace_here && memcmp(b->send, b->send_copy, total)) {
+    if (!inplace_here && memcmp(b->send, b->send_copy, guard_end)) {
         for (at = 0; b->send[at] == b->send_copy[at]; at++) {}
         problem(res, "the send buffer changed (first at byte %zu)", at);
     }

@@ -1,13 +1,15 @@
 /*
  * reduce_call.h - one checked papcoll_reduce_by_name /
- * papcoll_allreduce_by_name call.  Checked:
+ * papcoll_allreduce_by_name / papcoll_reduce_scatter(_block)_by_name call.
+ * Checked:
  *   - the return code: MPI_SUCCESS, or MPI_ERR_OP (error class) when the
  *     forced algorithm does not take the operation (rc_accepts below);
  *   - papcoll_last_algorithm(): the forced name; for "auto" a real name of an
  *     algorithm that takes the operation;
- *   - the result at the root (reduce) or everywhere (allreduce), element by
- *     element against the reference in rank order (rc_reference), the gaps of
- *     the datatype and guard bytes past the end untouched;
+ *   - the result at the root (reduce), everywhere (allreduce), or each
+ *     rank's block of it (reduce_scatter), element by element against the
+ *     reference in rank order (rc_reference), the gaps of the datatype and
+ *     guard bytes past the end untouched;
  *   - the send buffer unchanged (gaps and guard included);
  *   - reduce: the receive buffer of non-roots untouched (or NULL);
  *   - user operations called with the caller's datatype.
@@ -32,10 +34,11 @@ typedef struct {
 void rc_buffers_free(rc_buffers_t *b);
 
 typedef struct {
-    const char *collective;  /* "reduce" or "allreduce" */
+    const char *collective;  /* "reduce", "allreduce" or "reduce_scatter" */
     const char *algo;        /* an algorithm name or "auto" */
     const rc_case_t *c;
-    int count;
+    int count;               /* reduce_scatter: per block, see rc_block_count */
+    int block_form;          /* reduce_scatter: MPI_Reduce_scatter_block (equal blocks), else unequal ones */
     int root;                /* reduce only */
     int inplace;             /* MPI_IN_PLACE at the root (reduce) or on every process (allreduce) */
     int null_recv;           /* reduce: non-roots pass recvbuf NULL, else a buffer that must stay untouched */
@@ -55,9 +58,14 @@ typedef struct {
 /* 1 when algorithm `algo` of `collective` takes the case's operation.  The
  * library's documented restrictions: reduce_scatter_gather, hier,
  * hier_nobarrier and dynleader (reduce), ring, rabenseifner, hier and
- * dynleader (allreduce) need a commutative operation; dynleader_onesided a
+ * dynleader (allreduce), pairwise, ring, recursive_halving and hier
+ * (reduce_scatter) need a commutative operation; dynleader_onesided a
  * predefined one.  "auto" and every other algorithm take any operation. */
 int rc_accepts(const char *collective, const char *algo, const rc_case_t *c);
+
+/* reduce_scatter: elements of rank i's block: count in the block form, else
+ * count x (0, 1/2, 1) by (i + salt) mod 3, so some blocks are empty. */
+int rc_block_count(const rc_call_t *call, int i);
 
 /* Runs the call under the watchdog (the caller labels it and applies any
  * arrival delay first) and checks it. */

@@ -1,0 +1,10 @@
+/*
+ * native - the MPI library's own MPI_Allgather / MPI_Allgatherv (PMPI_*) on
+ * papcoll's private communicator, with the caller's arguments: the baseline
+ * every other allgather is measured against, and what the rules pick where
+ * the library does best.
+ * Cost and late arrival: those of the library's algorithm.
+ */
+#include "allgather/allgather.h"
+
+int pc_allgather_native(const pc_call_t *a) { return a->coll->library(a, a->ctx->comm); }

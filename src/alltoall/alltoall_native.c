@@ -1,0 +1,24 @@
+/*
+ * native - the MPI library's own MPI_Alltoall / MPI_Alltoallv (PMPI_*) on papcoll's
+ * private communicator, with the caller's arguments: the baseline every
+ * other alltoall is measured against, and what the rules pick where the library
+ * does best.
+ * One adjustment: MPICH 4.0.2 rejects sendbuf == recvbuf with
+ * MPI_ERR_BUFFER even when this process sends nothing (alltoallv with zero
+ * send counts, NULL buffers); the front has already refused real aliasing
+ * (bytes to send from the receive buffer), so then the library gets a
+ * distinct empty send buffer, which it never reads.
+ * Cost and late arrival: those of the library's algorithm.
+ */
+#include "alltoall/alltoall.h"
+
+int pc_alltoall_native(const pc_call_t *a)
+{
+    static const char nothing_to_send;
+    if (a->sendbuf == a->recvbuf && a->sendbuf != MPI_IN_PLACE) {
+        pc_call_t call = *a;
+        call.sendbuf = &nothing_to_send;
+        return a->coll->library(&call, a->ctx->comm);
+    }
+    return a->coll->library(a, a->ctx->comm);
+}

@@ -1,0 +1,110 @@
+/*
+ * block_front.c - the front of the block collectives (see block_front.h).
+ */
+#include "coll/block_front.h"
+#include "coll/entry.h"
+#include "core/args.h"
+#include "core/log.h"
+#include "core/state.h"
+
+/* MPI_IN_PLACE where the collective does not allow it: Open MPI says
+ * MPI_ERR_ARG, MPICH MPI_ERR_BUFFER (checked by the error tests). */
+#ifdef OPEN_MPI
+#define PC_ERR_MISPLACED_IN_PLACE MPI_ERR_ARG
+#else
+#define PC_ERR_MISPLACED_IN_PLACE MPI_ERR_BUFFER
+#endif
+/* A NULL displacement array: MPI_ERR_ARG, except Open MPI 4.1.4's
+ * MPI_Allgatherv, which says MPI_ERR_BUFFER (MPICH 4.0.2 dereferences it). */
+static int null_displs_class(const pc_block_shape_t *shape)
+{
+#ifdef OPEN_MPI
+    if (shape->send == PC_SIDE_ONE && shape->recv == PC_SIDE_ALL) return MPI_ERR_BUFFER;
+#endif
+    (void)shape;
+    return MPI_ERR_ARG;
+}
+
+/* One side's counts, datatype and buffer: n blocks (counts/displs: the v
+ * forms' side with an array; MPI_ERR_ARG when it is NULL) or one count per
+ * block; *elements = all of them. */
+static int check_side(const pc_block_shape_t *shape, const void *buf, int count, int v, const int *counts,
+                      const int *displs, MPI_Datatype type, int n, long long *elements)
+{
+    int rc;
+    *elements = 0;
+    if (v) {
+        if (!counts) return MPI_ERR_ARG;
+        if (!displs) return null_displs_class(shape);
+        for (int i = 0; i < n; i++) {
+            if ((rc = pc_check_type_count(counts[i], type)) != MPI_SUCCESS) return rc;
+            *elements += counts[i];
+        }
+    } else {
+        if ((rc = pc_check_type_count(count, type)) != MPI_SUCCESS) return rc;
+        *elements = (long long)count * n;
+    }
+    return pc_check_buffer(buf, *elements > 0, type);
+}
+
+static long long block_bytes(int count, const int *counts, int i, MPI_Datatype type)
+{
+    int size;
+    PMPI_Type_size(type, &size);
+    return (long long)(counts ? counts[i] : count) * size;
+}
+
+static int check_block_args(const pc_call_t *a, MPI_Comm comm)
+{
+    const pc_block_shape_t *shape = a->coll->blocks;
+    int rank, size, rc;
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
+    int rooted = shape->send == PC_SIDE_ROOT_ALL || shape->recv == PC_SIDE_ROOT_ALL;
+    if (rooted && (rc = pc_check_root(a->root, comm)) != MPI_SUCCESS) return rc;
+    int at_root = rooted && rank == a->root;
+    int send_all = shape->send == PC_SIDE_ALL || (shape->send == PC_SIDE_ROOT_ALL && at_root);
+    int recv_all = shape->recv == PC_SIDE_ALL || (shape->recv == PC_SIDE_ROOT_ALL && at_root);
+    int sends = !(shape->send == PC_SIDE_ROOT_ALL && !at_root);
+    int receives = !(shape->recv == PC_SIDE_ROOT_ALL && !at_root);
+    /* MPI_IN_PLACE: the send side where the receive side has every block
+     * (allgather, alltoall, gather's root); the receive side at scatter's root */
+    int send_in_place = sends && a->sendbuf == MPI_IN_PLACE, recv_in_place = receives && a->recvbuf == MPI_IN_PLACE;
+    if (send_in_place && !recv_all) return PC_ERR_MISPLACED_IN_PLACE;
+    if (recv_in_place && !(shape->send == PC_SIDE_ROOT_ALL && at_root)) return PC_ERR_MISPLACED_IN_PLACE;
+    long long sent = 0, received = 0;
+    if (sends && !send_in_place &&
+        (rc = check_side(shape, a->sendbuf, a->sendcount, send_all && a->vform, a->sendcounts, a->sdispls, a->sendtype,
+                         send_all ? size : 1, &sent)) != MPI_SUCCESS)
+        return rc;
+    if (receives && !recv_in_place &&
+        (rc = check_side(shape, a->recvbuf, a->recvcount, recv_all && a->vform, a->recvcounts, a->displs, a->recvtype,
+                         recv_all ? size : 1, &received)) != MPI_SUCCESS)
+        return rc;
+    if (sends && receives && !send_in_place && !recv_in_place && a->sendbuf == a->recvbuf && a->sendbuf != NULL &&
+        sent > 0)
+        return MPI_ERR_BUFFER;
+    /* the data this process sends to itself must fit where it receives it */
+    if (sends && receives && !send_in_place && !recv_in_place) {
+        int to_me_s = send_all ? rank : 0, to_me_r = recv_all ? rank : 0;
+        if (block_bytes(a->sendcount, send_all && a->vform ? a->sendcounts : NULL, to_me_s, a->sendtype) >
+            block_bytes(a->recvcount, recv_all && a->vform ? a->recvcounts : NULL, to_me_r, a->recvtype))
+            return MPI_ERR_TRUNCATE;
+    }
+    return MPI_SUCCESS;
+}
+
+int pc_blocks_enter(pc_call_t *a, MPI_Comm comm, const char *forced, const char *source)
+{
+    int rc = pc_check_comm(comm);
+    if (rc != MPI_SUCCESS) return pc_error(MPI_COMM_WORLD, rc);
+    if (pc_is_intercomm(comm)) {
+        pc_log(PC_LOG_DEBUG, "%s on an intercommunicator: fallback to the MPI library", a->coll->name);
+        pc_set_last_algorithm("native");
+        return a->coll->library(a, comm);
+    }
+    if ((rc = check_block_args(a, comm)) != MPI_SUCCESS) return pc_error(comm, rc);
+    a->op = MPI_OP_NULL;
+    a->inplace = a->sendbuf == MPI_IN_PLACE || a->recvbuf == MPI_IN_PLACE;
+    return pc_coll_run(a, comm, forced, source);
+}

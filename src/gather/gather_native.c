@@ -1,0 +1,10 @@
+/*
+ * native - the MPI library's own MPI_Gather / MPI_Gatherv (PMPI_*) on papcoll's
+ * private communicator, with the caller's arguments: the baseline every
+ * other gather is measured against, and what the rules pick where the library
+ * does best.
+ * Cost and late arrival: those of the library's algorithm.
+ */
+#include "gather/gather.h"
+
+int pc_gather_native(const pc_call_t *a) { return a->coll->library(a, a->ctx->comm); }

@@ -1,0 +1,128 @@
+/*
+ * reduce_scatter.c - papcoll_reduce_scatter and papcoll_reduce_scatter_block:
+ * MPI's argument checks, the MPI library on an intercommunicator, then the
+ * one entry path (coll/entry.c) with the element view of the reductions.
+ * Both forms are one collective: the block form is the v form with equal
+ * counts.  Algorithms: algorithms.list (the build generates their table);
+ * built-in rules: reduce_scatter_default_rules.inc.
+ */
+#include "reduce_scatter/reduce_scatter.h"
+#include "coll/entry.h"
+#include "core/args.h"
+#include "core/log.h"
+#include "core/state.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+static const char default_rules[] =
+#include "reduce_scatter_default_rules.inc"
+    ;
+
+const pc_coll_t pc_reduce_scatter_coll = {
+    .name = "reduce_scatter",
+    .id = 7,
+    .algorithms = pc_reduce_scatter_algorithms,
+    .nalgorithms = PC_REDUCE_SCATTER_ALGORITHM_COUNT,
+    .default_rules = default_rules,
+    .inner_fallback = "native",
+    .rooted = 0,
+    .moves_bytes = 0,
+    .single = pc_red_single,
+};
+
+long *pc_rs_offsets(const pc_call_t *a)
+{
+    int p = a->ctx->size;
+    long *first = malloc((size_t)(p + 1) * sizeof *first);
+    if (!first) return NULL;
+    first[0] = 0;
+    for (int i = 0; i < p; i++) first[i + 1] = first[i] + pc_rs_count(a, i);
+    return first;
+}
+
+static int library(const void *sendbuf, void *recvbuf, int vform, const int *recvcounts, int recvcount,
+                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    if (vform) return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+    return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+}
+
+/* MPI's checks: the counts, then those of a reduction of all the elements
+ * (datatype, op, buffers: the receive buffer holds my block only). */
+static int check_args(const void *sendbuf, void *recvbuf, int vform, const int *recvcounts, int recvcount,
+                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, long long *total, int *mine)
+{
+    int rank, size, rc;
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
+    if (vform && !recvcounts) return MPI_ERR_ARG;
+    *total = 0;
+    for (int i = 0; i < size; i++) {
+        int n = vform ? recvcounts[i] : recvcount;
+        if (n < 0) return MPI_ERR_COUNT;
+        *total += n;
+    }
+    if (*total > INT_MAX) return MPI_ERR_COUNT;
+    *mine = vform ? recvcounts[rank] : recvcount;
+    if (recvbuf == MPI_IN_PLACE) return MPI_ERR_BUFFER;
+    if (sendbuf != MPI_IN_PLACE && sendbuf == recvbuf && sendbuf != NULL && *total > 0) return MPI_ERR_BUFFER;
+    if (op == MPI_OP_NULL) return MPI_ERR_OP;
+    if ((rc = pc_check_type_count((int)*total, datatype)) != MPI_SUCCESS) return rc == MPI_ERR_TYPE ? MPI_ERR_OP : rc;
+    if ((rc = pc_check_op_type(op, datatype)) != MPI_SUCCESS) return rc;
+    if (sendbuf != MPI_IN_PLACE && (rc = pc_check_buffer(sendbuf, (int)*total, datatype)) != MPI_SUCCESS) return rc;
+    return pc_check_buffer(recvbuf, sendbuf == MPI_IN_PLACE ? (int)*total : *mine, datatype);
+}
+
+static int reduce_scatter(const char *forced, const char *source, const void *sendbuf, void *recvbuf, int vform,
+                          const int *recvcounts, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    int rc = pc_check_comm(comm);
+    if (rc != MPI_SUCCESS) return pc_error(MPI_COMM_WORLD, rc);
+    if (pc_is_intercomm(comm)) {
+        pc_log(PC_LOG_DEBUG, "reduce_scatter on an intercommunicator: fallback to the MPI library");
+        pc_set_last_algorithm("native");
+        return library(sendbuf, recvbuf, vform, recvcounts, recvcount, datatype, op, comm);
+    }
+    long long total;
+    int mine;
+    rc = check_args(sendbuf, recvbuf, vform, recvcounts, recvcount, datatype, op, comm, &total, &mine);
+    if (rc != MPI_SUCCESS) return pc_error(comm, rc);
+    int inplace = sendbuf == MPI_IN_PLACE;
+    pc_call_t a = {.coll = &pc_reduce_scatter_coll, .sendbuf = inplace ? recvbuf : sendbuf, .recvbuf = recvbuf,
+                   .count = (int)total, .datatype = datatype, .op = op, .inplace = inplace, .vform = vform,
+                   .recvcounts = recvcounts, .recvcount = recvcount};
+    return pc_coll_run(&a, comm, forced, source);
+}
+
+int papcoll_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm)
+{
+    return reduce_scatter(pc_params()->reduce_scatter.algorithm, "PAPCOLL_REDUCE_SCATTER", sendbuf, recvbuf, 1,
+                          recvcounts, 0, datatype, op, comm);
+}
+
+int papcoll_reduce_scatter_by_name(const char *algorithm, const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    int rc = pc_coll_check_name(&pc_reduce_scatter_coll, algorithm, comm);
+    if (rc != MPI_SUCCESS) return rc;
+    return reduce_scatter(algorithm, "papcoll_reduce_scatter_by_name", sendbuf, recvbuf, 1, recvcounts, 0, datatype,
+                          op, comm);
+}
+
+int papcoll_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                                 MPI_Comm comm)
+{
+    return reduce_scatter(pc_params()->reduce_scatter.algorithm, "PAPCOLL_REDUCE_SCATTER", sendbuf, recvbuf, 0, NULL,
+                          recvcount, datatype, op, comm);
+}
+
+int papcoll_reduce_scatter_block_by_name(const char *algorithm, const void *sendbuf, void *recvbuf, int recvcount,
+                                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    int rc = pc_coll_check_name(&pc_reduce_scatter_coll, algorithm, comm);
+    if (rc != MPI_SUCCESS) return rc;
+    return reduce_scatter(algorithm, "papcoll_reduce_scatter_block_by_name", sendbuf, recvbuf, 0, NULL, recvcount,
+                          datatype, op, comm);
+}

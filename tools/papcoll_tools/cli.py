@@ -8,7 +8,8 @@
     papcoll sim reproduce seed004 [--out=DIR]    seed 004's questions 1-5 (docs/results/seed004)
     papcoll sim reproduce seed000 [--out=DIR]    seed 000's Figs. 12-17, CP vs P broadcasts (docs/results/seed000)
     papcoll sim reproduce seed002 [--out=DIR]    seed 002's Figs. 7-10 (docs/results/seed002)
-    papcoll sim reproduce seed001 [--out=DIR] [--budget=S]   seed 001's broadcast Table 3.7, Figs. 3.21-3.22
+    papcoll sim reproduce seed001 [--out=DIR] [--budget=S]   seed 001's broadcast Table 3.7, Figs. 3.21-3.22, then
+                                                 its reduce Table 3.6, Figs. 3.19-3.20 (each part --budget seconds)
 
 SPEC: see papcoll_tools.sim.platform (cluster:16x8, cluster:16x8,preset=gige, ring:100, fattree:..., a file.xml).
 """
@@ -65,8 +66,8 @@ def main(argv=None):
     rr.add_argument("--out", help="output directory (default docs/results/SEED of the repository)")
     rr.add_argument("--jobs", type=int, default=1, help="simulations at a time (default 1: 100-rank runs need 1 GB each)")
     rr.add_argument("--bench", help="path of papcoll-bench-smpi")
-    rr.add_argument("--budget", type=float, help="seed001: start no new tier of runs after this many seconds "
-                    "(default 1500; a rerun resumes)")
+    rr.add_argument("--budget", type=float, help="seed001: start no new tier of runs after this many seconds, "
+                    "for the broadcast part and again for the reduce part (default 1500 each; 0: report only; a rerun resumes)")
     args = ap.parse_args(argv)
     try:
         if args.cmd == "sweep":

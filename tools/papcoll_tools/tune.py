@@ -2,8 +2,8 @@
 
 Reads one or more CSV files written by ``papcoll-bench --format=csv`` (fields
 coll, algo, size, pattern, p, e_bar, ...), finds for every process count and
-message size the best papcoll algorithm (``native`` and SMPI baselines are
-never chosen), and writes rules in papcoll's tune grammar (src/tune.h).  Under
+message size the best papcoll algorithm (``native``, ``auto`` and SMPI
+baselines are never chosen), and writes rules in papcoll's tune grammar (src/tune.h).  Under
 balanced arrival only, the best is the fastest.  When the sweeps also hold
 imbalanced patterns (uniform:..., late:..., microbench:...), the best is, among
 the algorithms within --balanced-tolerance (10%) of the fastest balanced one,
@@ -41,7 +41,8 @@ def read_times(paths, coll):
         with open(path, newline="") as f:
             rows = (line for line in f if not line.startswith("#"))
             for row in csv.DictReader(rows):
-                if row["coll"] != coll or row["algo"] == "native" or row["algo"].startswith("smpi:"):
+                # never candidates: the MPI library's own (native, SMPI baselines) and auto (the rules' own choice)
+                if row["coll"] != coll or row["algo"] in ("native", "auto") or row["algo"].startswith("smpi:"):
                     continue
                 seconds = float(row["e_bar"] if "e_bar" in row else row["avg"])
                 if seconds != seconds:  # nan: no valid repetition
@@ -50,13 +51,15 @@ def read_times(paths, coll):
     return table
 
 
-def scores(by_pattern, balanced_tolerance):
+def scores(by_pattern, balanced_tolerance, balanced_slack=0.0):
     """{algo: score}, lower is better, for one process count and size.
 
     Only balanced arrival: the time itself.  With imbalanced patterns too:
     the candidates are the algorithms within balanced_tolerance of the best
-    balanced time (never much worse when everyone arrives together); each
-    scores its worst ratio to the best algorithm over the imbalanced patterns.
+    balanced time (never much worse when everyone arrives together), or within
+    balanced_slack seconds of it (differences below a message latency are
+    ties); each scores its worst ratio to the best algorithm over the
+    imbalanced patterns.
     """
     balanced = by_pattern.get("balanced")
     others = {k: v for k, v in by_pattern.items() if k != "balanced"}
@@ -65,18 +68,18 @@ def scores(by_pattern, balanced_tolerance):
     best = min(balanced.values())
     out = {}
     for algo, t in balanced.items():
-        if t > best * (1 + balanced_tolerance) or not all(algo in times for times in others.values()):
+        if t > max(best * (1 + balanced_tolerance), best + balanced_slack) or not all(algo in times for times in others.values()):
             continue
         out[algo] = max(times[algo] / min(times.values()) for times in others.values())
     return out
 
 
-def read_sweeps(paths, coll, balanced_tolerance=0.10):
+def read_sweeps(paths, coll, balanced_tolerance=0.10, balanced_slack=0.0):
     """{p: {size: {algo: score}}} (see scores)."""
     table = defaultdict(dict)
     for p, by_size in read_times(paths, coll).items():
         for size, by_pattern in by_size.items():
-            table[p][size] = scores(by_pattern, balanced_tolerance)
+            table[p][size] = scores(by_pattern, balanced_tolerance, balanced_slack)
     return table
 
 
@@ -118,9 +121,12 @@ def main(argv=None):
                     help="with imbalanced patterns in the sweeps: candidates are within this fraction of the "
                          "best balanced time, and the one with the best worst-case ratio over the imbalanced "
                          "patterns wins")
+    ap.add_argument("--balanced-slack", type=float, default=0.0,
+                    help="seconds: a balanced time within this much of the best is also a candidate (default 0; "
+                         "sub-microsecond e_bar differences, as in reductions, are ties)")
     ap.add_argument("--format", choices=("rules", "c"), default="rules")
     args = ap.parse_args(argv)
-    table = read_sweeps(args.csv, args.coll, args.balanced_tolerance)
+    table = read_sweeps(args.csv, args.coll, args.balanced_tolerance, args.balanced_slack)
     if not table:
         sys.exit(f"papcoll-tune: no {args.coll} rows in {', '.join(args.csv)}")
     rules = rules_for(table, args.coll, args.tolerance)

@@ -6,7 +6,8 @@
 # arrival, uniform:{p/8, p}, late:0.2:p and microbench:1000.
 #   tools/sweeps/reduce_perf.sh COLL NODES CORES OUTDIR
 # Writes OUTDIR/<coll>_<pattern>_<sizes>_<who>.csv (one file per run, an existing file is kept:
-# rerun to resume), then OUTDIR/perf.md and OUTDIR/perf_<coll>_<size>.png (perf_report --coll).
+# rerun to resume), then OUTDIR/perf_<coll>.md and OUTDIR/perf_<coll>_<size>.png (perf_report --coll; not
+# perf.md, which is the broadcast's in the shared directories).
 # BUILD (default build), ITERS (default 3), ALGOS (default all,auto), BASELINES, PATTERNS, SIZES
 # and BASELINE_SIZES (space-separated MIN:MAX:FACTOR ranges, each one process launch; default
 # "8:4K:8 64K:1M:4" = 8, 64, 512, 4K, 64K, 256K, 1M bytes) and WHO (default papcoll: names
@@ -60,4 +61,11 @@ for pattern in $patterns; do
     done
   done
 done
-PYTHONPATH=tools${PYTHONPATH:+:$PYTHONPATH} python3 -m papcoll_tools.perf_report --coll="$coll" "$out"/"$coll"_*.csv -o "$out"
+# perf_report writes OUTDIR/perf.md, which holds the broadcast's tables in the shared perf_* directories:
+# report into a scratch directory and keep the collective's name on every file.
+report=$(mktemp -d)
+trap 'rm -rf "$report"' EXIT
+PYTHONPATH=tools${PYTHONPATH:+:$PYTHONPATH} python3 -m papcoll_tools.perf_report --coll="$coll" "$out"/"$coll"_*.csv -o "$report"
+mv "$report/perf.md" "$out/perf_$coll.md"
+mv "$report"/perf_"$coll"_*.png "$out"/
+echo "$out/perf_$coll.md" >&2

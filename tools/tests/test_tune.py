@@ -65,6 +65,20 @@ class TuneTest(unittest.TestCase):
         self.assertEqual(tune.rules_for(tune.read_sweeps([self.path], "bcast", 0.05), "bcast", 0.05),
                          ["bcast=binomial"])
 
+    def test_balanced_slack_and_auto(self):
+        # sub-microsecond balanced times (reductions' e_bar): dynleader is 20% slower balanced but only 0.1 us,
+        # and 5x better under imbalance; auto (the rules' own choice) is never a candidate
+        rows = ["coll,algo,size,pattern,p,e_bar"]
+        for algo, bal, uni in (("hier", 0.5e-6, 100e-6), ("dynleader", 0.6e-6, 20e-6), ("auto", 0.1e-6, 1e-6)):
+            rows += [f"reduce,{algo},8,balanced,64,{bal}", f"reduce,{algo},8,uniform:8,64,{uni}"]
+        with open(self.path, "w") as f:
+            f.write("\n".join(rows) + "\n")
+        self.assertEqual(tune.rules_for(tune.read_sweeps([self.path], "reduce"), "reduce", 0.05), ["reduce=hier"])
+        self.assertEqual(tune.rules_for(tune.read_sweeps([self.path], "reduce", 0.10, 0.25e-6), "reduce", 0.05),
+                         ["reduce=dynleader"])
+        self.assertEqual(tune.rules_for(tune.read_sweeps([self.path], "reduce", 0.10, 0.05e-6), "reduce", 0.05),
+                         ["reduce=hier"])
+
     def test_size_text(self):
         self.assertEqual(tune.size_text(65536), "64K")
         self.assertEqual(tune.size_text(3 << 20), "3M")

@@ -1,4 +1,5 @@
-"""Seed 001 reproduced: Parsons' imbalance-aware broadcast (thesis section 3.9.2, Table 3.7, Figs. 3.21-3.22).
+"""Seed 001 reproduced: Parsons' imbalance-aware broadcast (thesis section 3.9.2, Table 3.7, Figs. 3.21-3.22);
+its reductions (section 3.9.1, Table 3.6, Figs. 3.19-3.20) are seed001_reduce.py, run after it.
 
     papcoll sim reproduce seed001 [--out=DIR] [--budget=SECONDS] [--bench=PATH]
     papcoll sim reproduce seed001 --budget=0        (no simulation: the report from the runs done)
@@ -443,15 +444,22 @@ def markdown(res, rows, rel_dir, wall, cmd, sweep_dir):
     return "\n".join(L) + "\n"
 
 
-def write(out, md_path, wall, cmd):
-    """Figures into OUT, the Markdown into MD_PATH, from OUT/sweep/sweep.csv."""
+def write(out, md_path, wall, cmd, reduce_wall=None):
+    """Figures into OUT, the Markdown into MD_PATH, from OUT/sweep/sweep.csv; then the reduce part's
+    (seed001_reduce, from OUT/reduce_sweep/sweep.csv; REDUCE_WALL: its simulations' wall time) after it."""
+    from . import seed001_reduce
     sweep_dir = os.path.join(out, "sweep")
     csv_path = os.path.join(sweep_dir, "sweep.csv")
     res = load(csv_path)
     rows = sweep_report.read(csv_path) if os.path.exists(csv_path) else []
     figures(res, out)
-    text = markdown(res, rows, os.path.relpath(out, os.path.dirname(os.path.abspath(md_path))), wall, cmd, sweep_dir)
-    return common.write_markdown(md_path, text + "\n" + comparison(res, rows, sweep_dir))
+    md_dir = os.path.dirname(os.path.abspath(md_path))
+    text = markdown(res, rows, os.path.relpath(out, md_dir), wall, cmd, sweep_dir)
+    if reduce_wall is None:
+        reduce_csv = os.path.join(out, "reduce_sweep", "sweep.csv")
+        reduce_wall = common.sweep_wall(reduce_csv) if os.path.exists(reduce_csv) and sweep_report.read(reduce_csv) else 0.0
+    return common.write_markdown(md_path, text + "\n" + comparison(res, rows, sweep_dir) + "\n"
+                                 + seed001_reduce.write(out, reduce_wall, cmd, md_dir))
 
 
 def _sp(res, world, algos=ALGOS, base=BASE, levels=None, sizes=None):
@@ -599,17 +607,26 @@ def run_tiers(out, bench=None, budget=BUDGET, log=sys.stderr, runner=None, jobs=
 
 
 def main(out=None, jobs=1, bench=None, budget=BUDGET):
+    """The broadcast tiers, then the reduce tiers (seed001_reduce), each with BUDGET seconds; then the report."""
+    from . import seed001_reduce
     out = os.path.abspath(out or common.default_out("seed001"))
     t0 = time.monotonic()
     merged, skipped, failures = run_tiers(out, bench, budget, jobs=jobs)
+    onesided = seed001_reduce.has_onesided()
+    r_merged, r_skipped, r_failures = seed001_reduce.run_tiers(out, bench, budget, jobs=jobs, onesided=onesided)
     elapsed = time.monotonic() - t0
     done = len({r["point"] for r in sweep_report.read(merged)}) if os.path.exists(merged) else 0
+    r_done = len({r["point"] for r in sweep_report.read(r_merged)}) if os.path.exists(r_merged) else 0
     wall = common.sweep_wall(merged) if done else 0.0
-    md = write(out, os.path.join(os.path.dirname(out), "seed001.md"), wall, common.command("seed001", out))
-    print(f"{md}: {done} of {len(all_points())} runs done; simulations {wall:.0f} s in total, this call "
-          f"{elapsed:.0f} s" + (f"; tiers not started (budget): {skipped}" if skipped else "")
-          + (f"; {len(failures)} FAILED" if failures else ""))
-    return 1 if failures else 0
+    r_wall = common.sweep_wall(r_merged) if r_done else 0.0
+    md = write(out, os.path.join(os.path.dirname(out), "seed001.md"), wall, common.command("seed001", out), r_wall)
+    skipped += [f"reduce: {label}" for label in r_skipped]
+    print(f"{md}: broadcast {done} of {len(all_points())} runs done, reduce {r_done} of "
+          f"{len(seed001_reduce.all_points(onesided))}" + ("" if onesided else " (no dynleader_onesided in this tree)")
+          + f"; simulations {wall + r_wall:.0f} s in total, this call {elapsed:.0f} s"
+          + (f"; tiers not started (budget): {skipped}" if skipped else "")
+          + (f"; {len(failures) + len(r_failures)} FAILED" if failures or r_failures else ""))
+    return 1 if failures or r_failures else 0
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,7 +1,7 @@
 /*
  * papcoll-bench - the arrival-pattern benchmark: compares collective
- * algorithms (--coll=bcast|reduce|allreduce|allgather|allgatherv,
- * collective.h) side by side under
+ * algorithms (--coll=bcast|reduce|allreduce|reduce_scatter(_block)|
+ * allgather(v)|alltoall(v)|gather(v)|scatter(v), collective.h) side by side under
  * controlled process arrival patterns and reports the per-process metrics of
  * seeds 002 and 001 (metrics.h).
  *
@@ -142,20 +142,38 @@ static int ppn_setting(void)
 /* How `bound` (and root_bound) is computed for this collective (metrics.h). */
 static const char *bound_text(bench_coll_t coll)
 {
+    if (bench_coll_fan_out(coll))
+        return bench_coll_vform(coll)
+                   ? "seed 002 Lemma 2 (blocking model): (max a - a_root + (n-1) T) / n, T = the transfer of the smallest block"
+                   : "seed 002 Lemma 2 (blocking model): (max a - a_root + (n-1) T) / n";
     switch (coll) {
     case BENCH_REDUCE:
         return "data dependence (holds with eager sends): root_bound = max(0, max_{j!=root} a_j + T - a_root), "
                "others 0; bound = root_bound / n";
+    case BENCH_GATHER:
+    case BENCH_GATHERV:
+        return bench_coll_vform(coll)
+                   ? "data dependence (holds with eager sends): the root needs every block, root_bound = max(0, "
+                     "max_{j!=root} a_j + T - a_root), others 0; bound = root_bound / n; T = the transfer of the "
+                     "smallest block"
+                   : "data dependence (holds with eager sends): the root needs every block, root_bound = max(0, "
+                     "max_{j!=root} a_j + T - a_root), others 0; bound = root_bound / n";
     case BENCH_ALLREDUCE:
         return "data dependence (holds with eager sends): mean over i of max(0, max_{j!=i} a_j + T - a_i)";
-    case BENCH_ALLGATHER:
-        return "data dependence (holds with eager sends): every process needs every block, so mean over i of "
-               "max(0, max_{j!=i} a_j + T - a_i) (the wait for the last arrival, plus T = one block's transfer)";
-    case BENCH_ALLGATHERV:
-        return "data dependence (holds with eager sends): every process needs every block, so mean over i of "
-               "max(0, max_{j!=i} a_j + T - a_i), T = the transfer of the smallest block";
-    default:
-        return "seed 002 Lemma 2 (blocking model): (max a - a_root + (n-1) T) / n";
+    case BENCH_REDUCE_SCATTER:
+    case BENCH_REDUCE_SCATTER_BLOCK:
+        return bench_coll_vform(coll)
+                   ? "data dependence (holds with eager sends): every result block depends on every input, so mean "
+                     "over i of max(0, max_{j!=i} a_j + T - a_i), T = the transfer of the smallest result block"
+                   : "data dependence (holds with eager sends): every result block depends on every input, so mean "
+                     "over i of max(0, max_{j!=i} a_j + T - a_i) (T = one result block's transfer)";
+    default: /* allgather(v), alltoall(v) */
+        return bench_coll_vform(coll)
+                   ? "data dependence (holds with eager sends): every process needs a block of every process, so mean "
+                     "over i of max(0, max_{j!=i} a_j + T - a_i), T = the transfer of the smallest block"
+                   : "data dependence (holds with eager sends): every process needs a block of every process, so mean "
+                     "over i of max(0, max_{j!=i} a_j + T - a_i) (the wait for the last arrival, plus T = one "
+                     "block's transfer)";
     }
 }
 
@@ -178,7 +196,7 @@ static void describe_run(report_t *rep, const options_t *o, const gclock_t *clk,
     if (o->unit_time > 0) report_meta(rep, "unit_time", "%g s (given)", o->unit_time);
     else
         report_meta(rep, "unit_time", "auto (ping-pong rank 0 <-> rank p-1 per size: median of 20 half round trips%s)",
-                    o->coll_kind == BENCH_ALLGATHERV ? " of the smallest block, floor(size / 2) rounded down to elements" : "");
+                    bench_coll_vform(o->coll_kind) ? " of the smallest block, floor(size / 2) rounded down to elements" : "");
     if (SIMULATED) {
         report_meta(rep, "simulated", "yes: SimGrid SMPI, times are simulated");
         const char *settings = getenv("PAPCOLL_SMPI_SETTINGS");
@@ -210,7 +228,7 @@ int main(int argc, char **argv)
         if (!rc && rank == 0) {
             if (o.list_params) list_params(o.format);
             else {
-                const char *catalogue = bench_coll_catalogue(o.coll_kind); /* allgatherv: allgather's algorithms */
+                const char *catalogue = bench_coll_catalogue(o.coll_kind); /* v forms: the base collective's */
                 for (int i = 0; i < papcoll_algorithm_count(catalogue); i++)
                     printf("%s %-24s %s\n", o.coll, papcoll_algorithm_name(catalogue, i),
                            papcoll_algorithm_description(catalogue, i));

@@ -6,8 +6,8 @@
  *   after_last e_root root_bound delta_bar omega if_avg if_worst bound ratio T
  *   check
  * Times in seconds in CSV and JSON, microseconds in the table; a quantity
- * that does not apply (e_root of an allreduce or allgather, root_bound but
- * of a reduce) is nan in CSV, null in JSON and - in the table.
+ * that does not apply (e_root of a collective without a root, root_bound but
+ * of a reduce or gather) is nan in CSV, null in JSON and - in the table.
  */
 #ifndef PB_OUTPUT_H
 #define PB_OUTPUT_H

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end checks of papcoll-bench, run by ctest (one check per test), for each collective it
-measures (--coll=bcast|reduce|allreduce|allgather|allgatherv).
+measures (--coll=bcast|reduce|allreduce|allgather|allgatherv|reduce_scatter|reduce_scatter_block|alltoall|
+alltoallv|gather|gatherv|scatter|scatterv).
 
 Environment (set by tests/CMakeLists.txt): PAPCOLL_BENCH, PAPCOLL_MPIRUN (command
 prefix, shell words), and for simulated checks PAPCOLL_BENCH_SMPI,
@@ -18,7 +19,13 @@ import sys
 import tempfile
 from collections import defaultdict
 
-ROOTLESS = ("allreduce", "allgather", "allgatherv")  # no root: e_root does not apply, bound = mean b_i
+# no root: e_root does not apply, bound = mean b_i
+ROOTLESS = ("allreduce", "allgather", "allgatherv", "reduce_scatter", "reduce_scatter_block", "alltoall", "alltoallv")
+FAN_IN = ("reduce", "gather", "gatherv")  # the root waits for everybody: root_bound = b_root, bound = b_root / n
+FAN_OUT = ("bcast", "scatter", "scatterv")  # everybody waits for the root: seed 002 Lemma 2
+# the collectives added after allgather, each with the --dtype its checks use
+BLOCK_COLLS = (("reduce_scatter", "int"), ("reduce_scatter_block", "double"), ("alltoall", "char"),
+               ("alltoallv", "int"), ("gather", "double"), ("gatherv", "char"), ("scatter", "int"), ("scatterv", "double"))
 
 def run(cmd, env=None, expect_rc=0):
     full_env = dict(os.environ, **(env or {}))
@@ -103,7 +110,7 @@ def formats():
                 else:
                     check(same_number(value, jr[key]), f"{key}: {jr[key]} != {value} ({extra})")
             coll = jr["coll"]
-            check((jr["e_root"] is None) == (coll in ROOTLESS) and (jr["root_bound"] is None) == (coll != "reduce"),
+            check((jr["e_root"] is None) == (coll in ROOTLESS) and (jr["root_bound"] is None) == (coll not in FAN_IN),
                   f"e_root / root_bound of {coll}: {jr['e_root']} / {jr['root_bound']}")
         check(j["meta"]["pattern"] == "uniform:4" and j["meta"]["simulated"].startswith("yes"), "JSON metadata")
         check(j["meta"]["coll"] == crows[0]["coll"], "JSON metadata: coll")
@@ -140,9 +147,9 @@ def check_metrics(coll, out, raw_rows):
         q = per[(algo, size)]
         q["after_last"].append(max(f.values()) - max(a.values()))
         q["e_root"].append(f[root] - a[root])
-        if coll == "bcast":
+        if coll in FAN_OUT:
             q["bound"].append((max(a.values()) - a[root] + (n - 1) * t) / n)  # seed 002 Lemma 2
-        elif coll == "reduce":
+        elif coll in FAN_IN:
             q["root_bound"].append(needs_all(root))
             q["bound"].append(needs_all(root) / n)
         else:
@@ -150,7 +157,7 @@ def check_metrics(coll, out, raw_rows):
     for r in rows(out):
         q = per[(r["algo"], int(r["size"]))]
         for key in ("after_last", "e_root", "root_bound", "bound"):
-            if (key == "root_bound" and coll != "reduce") or (key == "e_root" and coll in ROOTLESS):
+            if (key == "root_bound" and coll not in FAN_IN) or (key == "e_root" and coll in ROOTLESS):
                 check(r[key] == "nan", f"{coll} {key} = {r[key]}, expected nan")
                 continue
             want = statistics.median(q[key])
@@ -198,6 +205,58 @@ def smpi_arrivals():
     print("smpi-arrivals: bcast, reduce, allreduce, allgather and allgatherv metrics recomputed from the raw arrivals: OK")
 
 
+def block_args(coll, dtype):
+    return [f"--coll={coll}", f"--dtype={dtype}", "--algo=all,auto", "-m", "1K:8K:8", "-k", "rotate", "-i", "2", "-x", "0",
+            "-c", "--format=csv"]
+
+
+def blocks_native():
+    """-c on each collective added after allgather (2 native processes, every algorithm and auto, rotating root,
+    three element types): all Pass."""
+    for coll, dtype in BLOCK_COLLS:
+        good = rows(run(native(2, *block_args(coll, dtype))).stdout)
+        check(good and all(r["check"] == "Pass" for r in good), f"{coll}: clean run not all Pass")
+    print("blocks-native:", ", ".join(c for c, _ in BLOCK_COLLS), "Pass")
+
+
+def blocks_corrupt():
+    """With PAPCOLL_BENCH_CORRUPT the check fails (Fail rows, exit 1) for alltoall, reduce_scatter (a result element
+    damaged on a non-root rank), gather (at the root) and scatterv (a non-root's block); --list of a v form (and of
+    reduce_scatter_block) is its base collective's algorithm list."""
+    corrupt = ("alltoall", "reduce_scatter", "gather", "scatterv")
+    for coll, dtype in BLOCK_COLLS:
+        if coll in corrupt:
+            bad = run(native(2, *block_args(coll, dtype)), env={"PAPCOLL_BENCH_CORRUPT": "1"}, expect_rc=None)
+            check(bad.returncode != 0, f"{coll}: corrupted run exited 0")
+            check(rows(bad.stdout) and all(r["check"] == "Fail" for r in rows(bad.stdout)),
+                  f"{coll}: corrupted run not reported as Fail")
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
+    for coll, base in (("reduce_scatter_block", "reduce_scatter"), ("alltoallv", "alltoall"), ("gatherv", "gather"),
+                       ("scatterv", "scatter")):
+        with open(os.path.join(src, base, "algorithms.list")) as f:
+            names = [l.split("|")[0].strip() for l in f if l.strip() and not l.startswith("#")]
+        out = run(native(1, f"--coll={coll}", "--list")).stdout.split("\n")
+        check([l.split()[1] for l in out if l.strip()] == names, f"{coll} --list: {out} != {names}")
+    print("blocks-corrupt: corruption caught for", ", ".join(corrupt), "; v forms list their base's algorithms: OK")
+
+
+def smpi_blocks():
+    """-c on each collective added after allgather, simulated on 16 ranks (4 x 4, uneven arrivals, rotating
+    root): all Pass, and the reported after_last, e_root and bounds equal those recomputed from the raw arrivals
+    and exits (gather like reduce, scatter like bcast, the others like allreduce)."""
+    for coll, dtype in BLOCK_COLLS:
+        with tempfile.TemporaryDirectory() as d:
+            raw = os.path.join(d, "raw.csv")
+            out = run(simulated(16, f"--coll={coll}", f"--dtype={dtype}", "--algo=all,auto", "-k", "rotate", "-c",
+                                "-m", "4K:4K", "-i", "4", "-x", "1", "--pattern=uniform:8", f"--raw={raw}",
+                                "--format=csv")).stdout
+            with open(raw) as f:
+                rr = list(csv.DictReader(f))
+        check(rows(out) and all(r["check"] == "Pass" for r in rows(out)), f"{coll}: simulated validation failed")
+        check_metrics(coll, out, rr)
+    print("smpi-blocks:", ", ".join(c for c, _ in BLOCK_COLLS), "Pass and metrics recomputed from the raw arrivals: OK")
+
+
 def first_child_late():
     """Seed 002 Theorem 2: binomial's e_bar grows with the lateness of the root's children."""
     e = []
@@ -213,4 +272,5 @@ def first_child_late():
 
 if __name__ == "__main__":
     {"validate-corrupt": validate_corrupt, "formats": formats, "native-arrivals": lambda: arrivals(False),
-     "smpi-arrivals": smpi_arrivals, "first-child-late": first_child_late}[sys.argv[1]]()
+     "smpi-arrivals": smpi_arrivals, "first-child-late": first_child_late, "blocks-native": blocks_native,
+     "blocks-corrupt": blocks_corrupt, "smpi-blocks": smpi_blocks}[sys.argv[1]]()

@@ -49,52 +49,47 @@
 #include <papcoll.h>
 
 #include "harness/bcast_call.h"
+#include "harness/buffers.h"
+#include "harness/errors.h"
 #include "harness/gather_call.h"
 #include "harness/lists.h"
+#include "harness/matrix.h"
 #include "harness/shapes.h"
 #include "harness/watchdog.h"
 #include "test_random.h"
 
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const int counts[] = {0, 1, 7, 4097, 65537};
-enum { NCOUNTS = sizeof counts / sizeof counts[0], NARRIVALS = 2 };
+enum { NCOUNTS = sizeof counts / sizeof counts[0] };
 static const char *const forms[2] = {"alltoall", "alltoallv"};
 
-static struct {
-    double sample;
-    unsigned long long seed;
-    int min_count, max_count, delay_us, call_timeout;
-    const char *algos, *forms, *cases;
-} opt = {1.0, 12345, 0, 65537, 1000, 120, NULL, "alltoall,alltoallv", NULL};
+static const char *forms_opt = "alltoall,alltoallv"; /* --forms */
+static const harness_opt_t own_options[] = {{"forms", HARNESS_OPT_STRING, &forms_opt}, {NULL}};
+static void print_list(void);
+static int known_case(const char *name);
+static const matrix_spec_t spec = {
+    counts, NCOUNTS, 1000,
+    "  --forms=a,b       forms among alltoall,alltoallv (default both)\n"
+    "  --algos=a,b       algorithm names (and auto) to run, 'x*' for a prefix (default: the library's\n"
+    "                    list + auto)\n"
+    "  --cases=a,b       datatype case names, e.g. MPI_INT,struct_cdi2/packed_cdi2 (default all)\n",
+    own_options, ag_cases_init, print_list, known_case};
 
-static int world_rank, world_size;
+static matrix_t m;
+static harness_matrix_shapes_t shapes;
+static char **algos;
+static int nalgo;
 
 /* ---- one checked call ------------------------------------------------------ */
 
-typedef struct {
-    int vform;          /* papcoll_alltoallv_by_name, else papcoll_alltoall_by_name */
-    const char *algo;   /* an algorithm name or "auto" */
-    const ag_case_t *c;
-    int count;          /* elements per block (plain), the scale of the drawn counts (v) */
-    int inplace;
-    MPI_Comm comm;
-    int rank, size;
-    uint64_t salt;      /* the same on every process of the call */
-    int mpi_library;    /* call PMPI_Alltoall(v) instead (probes of the MPI library) */
-} a2a_call_t;
-
-typedef struct {
-    int rc;
-    const char *ran;
-    int problems;
-    char first[480];
-} a2a_result_t;
+/* A call: ag_call_t (tests/harness/gather_call.h) with count the elements
+ * per block (plain form) or the scale of the drawn counts (v form), and
+ * vform papcoll_alltoallv_by_name, else papcoll_alltoall_by_name; or, for
+ * the probes of the MPI library, PMPI_Alltoall(v). */
 
 /* Scratch buffers, grown as needed. */
 typedef struct {
@@ -109,56 +104,26 @@ typedef struct {
 
 static a2a_buffers_t buffers;
 
-static void *grow(void *p, size_t bytes)
-{
-    void *q = realloc(p, bytes ? bytes : 1);
-    if (!q) {
-        fprintf(stderr, "rank %d: out of memory (%zu bytes)\n", world_rank, bytes);
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
-    return q;
-}
-
-static void reserve(unsigned char **p, size_t *cap, size_t bytes)
-{
-    if (bytes <= *cap) return;
-    *p = grow(*p, bytes);
-    *cap = bytes;
-}
-
 static void reserve_ranks(a2a_buffers_t *b, int p)
 {
     if (p <= b->ranks_cap) return;
     size_t n = (size_t)p * sizeof(int);
-    b->elems = grow(b->elems, n);
-    b->relems = grow(b->relems, n);
-    b->scounts = grow(b->scounts, n);
-    b->sdispls = grow(b->sdispls, n);
-    b->rcounts = grow(b->rcounts, n);
-    b->rdispls = grow(b->rdispls, n);
-    b->copies = grow(b->copies, 4 * n);
+    int **arrays[] = {&b->elems, &b->relems, &b->scounts, &b->sdispls, &b->rcounts, &b->rdispls};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) *arrays[i] = harness_grow(*arrays[i], n);
+    b->copies = harness_grow(b->copies, 4 * n);
     b->ranks_cap = p;
 }
 
 static void buffers_free(a2a_buffers_t *b)
 {
-    free(b->send);
-    free(b->send_copy);
-    free(b->recv);
-    free(b->ref);
-    free(b->stream);
-    free(b->elems);
-    free(b->relems);
-    free(b->scounts);
-    free(b->sdispls);
-    free(b->rcounts);
-    free(b->rdispls);
-    free(b->copies);
+    void *all[] = {b->send, b->send_copy, b->recv, b->ref, b->stream, b->elems, b->relems,
+                   b->scounts, b->sdispls, b->rcounts, b->rdispls, b->copies};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i]);
     memset(b, 0, sizeof *b);
 }
 
 /* Elements from process i to process j: the same on every process. */
-static int elements(const a2a_call_t *call, int i, int j)
+static int elements(const ag_call_t *call, int i, int j)
 {
     if (!call->vform) return call->count;
     if (call->count == 0) return 0;
@@ -175,8 +140,9 @@ static int elements(const a2a_call_t *call, int i, int j)
 
 /* Displacements (in units of `factor` datatypes per element) of n blocks of
  * elems[] elements: rank order (plain form), else a shuffled order with
- * gaps, empty blocks anywhere; returns the datatypes the blocks span. */
-static long lay_displs(const a2a_call_t *call, const int *elems, int factor, int *displs, uint64_t stream)
+ * gaps, empty blocks anywhere (ag_place_blocks); returns the datatypes the
+ * blocks span. */
+static long lay_displs(const ag_call_t *call, const int *elems, int factor, int *displs, uint64_t stream)
 {
     int p = call->size;
     if (!call->vform) {
@@ -185,91 +151,18 @@ static long lay_displs(const a2a_call_t *call, const int *elems, int factor, int
     }
     test_rng_t g;
     test_rng_seed(&g, mix(call->salt ^ stream));
-    int *order = malloc((size_t)p * sizeof(int));
-    for (int r = 0; r < p; r++) order[r] = r;
-    for (int r = p - 1; r > 0; r--) {
-        int j = test_rng_below(&g, r + 1), t = order[r];
-        order[r] = order[j];
-        order[j] = t;
-    }
-    if (p > 1) {
-        int increasing = 1;
-        for (int r = 1; r < p; r++) increasing &= order[r] > order[r - 1];
-        if (increasing) order[0] = 1, order[1] = 0;
-    }
-    long at = test_rng_below(&g, 3);
-    for (int i = 0; i < p; i++) {
-        int r = order[i];
-        if (!elems[r]) continue;
-        displs[r] = (int)at;
-        at += (long)elems[r] * factor + (test_rng_below(&g, 3) ? test_rng_below(&g, 3) : 0);
-    }
-    for (int r = 0; r < p; r++)
-        if (!elems[r]) displs[r] = test_rng_below(&g, (int)at + 1);
-    free(order);
-    return at;
+    return ag_place_blocks(&g, p, elems, factor, displs);
 }
 
-static unsigned char data_byte(size_t k, int from, int to, uint64_t salt)
-{
-    return (unsigned char)(k + (k >> 8) * 7 + (k >> 16) * 13 + salt + (uint64_t)from * 101u + (uint64_t)to * 37u);
-}
-
-/* Lays out the block from `from` to `to` (n elements) in buf as n x factor `type`. */
-static void lay_out(a2a_buffers_t *b, const a2a_call_t *call, int from, int to, int n, MPI_Datatype type,
+/* Lays out the block from `from` to `to` (n elements) in buf as n x factor
+ * `type`: bytes distinct per (from, to, offset, call). */
+static void lay_out(a2a_buffers_t *b, const ag_call_t *call, int from, int to, int n, MPI_Datatype type,
                     int factor, void *buf)
 {
-    size_t bytes = (size_t)n * call->c->bytes;
-    if (!bytes) return;
-    reserve(&b->stream, &b->stream_cap, bytes);
-    for (size_t k = 0; k < bytes; k++) b->stream[k] = data_byte(k, from, to, call->salt);
-    int pos = 0;
-    MPI_Unpack(b->stream, (int)bytes, &pos, buf, n * factor, type, MPI_COMM_SELF);
+    ag_lay_out(&b->stream, &b->stream_cap, call->c, from, n, type, factor, call->salt + (uint64_t)to * 37u, buf);
 }
 
-static void problem(a2a_result_t *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void problem(a2a_result_t *res, const char *fmt, ...)
-{
-    if (res->problems++) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(res->first, sizeof res->first, fmt, ap);
-    va_end(ap);
-}
-
-static const char *class_name(int rc)
-{
-    static char s[MPI_MAX_ERROR_STRING];
-    int cls = rc, len;
-    if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
-    MPI_Error_string(cls, s, &len);
-    return s;
-}
-
-/* Where offset `at` of the receive area (front guard included) lies. */
-static void describe(const a2a_call_t *call, const a2a_buffers_t *b, size_t span, size_t at, char *out, size_t len)
-{
-    const ag_case_t *c = call->c;
-    if (at < HARNESS_GUARD) {
-        snprintf(out, len, "the guard before the receive buffer (byte %ld)", (long)at - HARNESS_GUARD);
-        return;
-    }
-    size_t o = at - HARNESS_GUARD;
-    if (o >= span) {
-        snprintf(out, len, "the guard past the receive buffer (byte %zu past its end)", o - span);
-        return;
-    }
-    for (int r = 0; r < call->size; r++) {
-        size_t start = (size_t)b->rdispls[r] * (size_t)c->rext, end = start + (size_t)b->rcounts[r] * (size_t)c->rext;
-        if (!b->rcounts[r] || o < start || o >= end) continue;
-        snprintf(out, len, "rank %d's block (receive datatype %zu of %d, byte %zu of the block)", r,
-                 (o - start) / (size_t)c->rext, b->rcounts[r], o - start);
-        return;
-    }
-    snprintf(out, len, "outside every block, where nothing is to be written (byte %zu of the buffer)", o);
-}
-
-static void call_checked(const a2a_call_t *call, a2a_buffers_t *b, a2a_result_t *res)
+static void call_checked(const ag_call_t *call, int mpi_library, a2a_buffers_t *b, ag_result_t *res)
 {
     const ag_case_t *c = call->c;
     const int p = call->size, me = call->rank;
@@ -283,11 +176,11 @@ static void call_checked(const a2a_call_t *call, a2a_buffers_t *b, a2a_result_t 
     long rspan_types = lay_displs(call, b->relems, c->rfactor, b->rdispls, 0x7ecULL + (uint64_t)me * 977);
     size_t span = (size_t)rspan_types * (size_t)c->rext, total = HARNESS_GUARD + span + HARNESS_GUARD;
     for (int r = 0; r < p; r++) b->rcounts[r] = b->relems[r] * c->rfactor;
-    reserve(&b->recv, &b->recv_cap, total);
-    b->ref = grow(b->ref, b->recv_cap);
+    harness_reserve(&b->recv, &b->recv_cap, total);
+    b->ref = harness_grow(b->ref, b->recv_cap);
     unsigned char *recv = b->recv + HARNESS_GUARD;
     const uint64_t recv_salt = call->salt ^ 0x7e7e7eULL, send_salt = call->salt ^ 0x5e5e5eULL;
-    for (size_t i = 0; i < total; i++) b->recv[i] = harness_pattern_byte(i, recv_salt);
+    harness_fill_pattern(b->recv, total, recv_salt);
     memcpy(b->ref, b->recv, total);
     for (int r = 0; r < p; r++)
         lay_out(b, call, r, me, b->relems[r], c->rtype, c->rfactor,
@@ -305,9 +198,9 @@ static void call_checked(const a2a_call_t *call, a2a_buffers_t *b, a2a_result_t 
         long sspan_types = lay_displs(call, b->elems, c->sfactor, b->sdispls, 0x5ecULL + (uint64_t)me * 991);
         for (int r = 0; r < p; r++) b->scounts[r] = b->elems[r] * c->sfactor;
         send_bytes = (size_t)sspan_types * (size_t)c->sext + HARNESS_GUARD;
-        reserve(&b->send, &b->send_cap, send_bytes);
-        b->send_copy = grow(b->send_copy, b->send_cap);
-        for (size_t i = 0; i < send_bytes; i++) b->send[i] = harness_pattern_byte(i, send_salt);
+        harness_reserve(&b->send, &b->send_cap, send_bytes);
+        b->send_copy = harness_grow(b->send_copy, b->send_cap);
+        harness_fill_pattern(b->send, send_bytes, send_salt);
         for (int r = 0; r < p; r++)
             lay_out(b, call, me, r, b->elems[r], c->stype, c->sfactor, b->send + (size_t)b->sdispls[r] * (size_t)c->sext);
         memcpy(b->send_copy, b->send, send_bytes);
@@ -324,7 +217,7 @@ static void call_checked(const a2a_call_t *call, a2a_buffers_t *b, a2a_result_t 
     int rcount = call->count * c->rfactor;
     harness_watchdog_arm();
     int rc;
-    if (call->mpi_library)
+    if (mpi_library)
         rc = call->vform ? PMPI_Alltoallv(sendbuf, b->scounts, b->sdispls, sendtype, recv, b->rcounts, b->rdispls,
                                           c->rtype, call->comm)
                          : PMPI_Alltoall(sendbuf, sendcount, sendtype, recv, rcount, c->rtype, call->comm);
@@ -335,32 +228,26 @@ static void call_checked(const a2a_call_t *call, a2a_buffers_t *b, a2a_result_t 
                                                     call->comm);
     harness_watchdog_call_done();
     res->rc = rc;
-    res->ran = call->mpi_library ? "the MPI library" : papcoll_last_algorithm();
+    res->ran = mpi_library ? "the MPI library" : papcoll_last_algorithm();
     if (call->vform && (memcmp(b->copies, b->scounts, nb) || memcmp(b->copies + p, b->sdispls, nb) ||
                         memcmp(b->copies + 2 * p, b->rcounts, nb) || memcmp(b->copies + 3 * p, b->rdispls, nb)))
-        problem(res, "the counts or displacement arrays changed");
+        HARNESS_PROBLEM(res, "the counts or displacement arrays changed");
     if (rc != MPI_SUCCESS) {
-        problem(res, "returned %s", class_name(rc));
+        HARNESS_PROBLEM(res, "returned %s", harness_class_name(rc));
         return;
     }
-    if (!call->mpi_library && (!harness_ran_ok(call->algo, res->ran) ||
+    if (!mpi_library && (!harness_ran_ok(call->algo, res->ran) ||
                                (!strcmp(call->algo, "auto") && !harness_is_algorithm("alltoall", res->ran))))
-        problem(res, "papcoll_last_algorithm()=\"%s\"", res->ran);
-    if (memcmp(b->recv, b->ref, total)) {
-        size_t first = 0;
-        long bad = 0;
-        for (size_t i = 0; i < total; i++)
-            if (b->recv[i] != b->ref[i] && !bad++) first = i;
-        char where[200];
-        describe(call, b, span, first, where, sizeof where);
-        problem(res, "%ld wrong bytes in the receive buffer; the first in %s: got %02x want %02x", bad, where,
-                b->recv[first], b->ref[first]);
-    }
-    if (send_bytes && memcmp(b->send, b->send_copy, send_bytes)) {
-        size_t at = 0;
-        while (b->send[at] == b->send_copy[at]) at++;
-        problem(res, "the send buffer changed (first at byte %zu of %zu)", at, send_bytes - HARNESS_GUARD);
-    }
+        HARNESS_PROBLEM(res, "papcoll_last_algorithm()=\"%s\"", res->ran);
+    size_t first = 0;
+    char where[200];
+    long bad = ag_receive_differences(c, p, b->copies + 2 * p, b->copies + 3 * p, span, b->recv, b->ref, &first,
+                                      where, sizeof where);
+    if (bad)
+        HARNESS_PROBLEM(res, "%ld wrong bytes in the receive buffer; the first in %s: got %02x want %02x", bad, where,
+                        b->recv[first], b->ref[first]);
+    if (send_bytes && harness_differences(b->send, b->send_copy, send_bytes, &first))
+        HARNESS_PROBLEM(res, "the send buffer changed (first at byte %zu of %zu)", first, send_bytes - HARNESS_GUARD);
 }
 
 /* 1 where the MPI library aborts on case c of form vform instead of
@@ -387,11 +274,11 @@ static int mpi_library_ok(int vform, const ag_case_t *c, MPI_Comm comm, int larg
     MPI_Comm_size(comm, &size);
     for (int inplace = 0; inplace < 2; inplace++)
         for (int n = 7;; n = large) {
-            a2a_call_t call = {vform, "native", c, n, inplace, comm, rank, size, mix(0xa2a0beULL + (uint64_t)inplace), 1};
-            a2a_result_t res;
+            ag_call_t call = {vform, "native", c, n, inplace, comm, rank, size, mix(0xa2a0beULL + (uint64_t)inplace)};
+            ag_result_t res;
             harness_watchdog_label("probe of the MPI library: %s case=%s count=%d%s",
                                    vform ? "MPI_Alltoallv" : "MPI_Alltoall", c->name, n, inplace ? " in-place" : "");
-            call_checked(&call, &buffers, &res);
+            call_checked(&call, 1, &buffers, &res);
             bad |= res.problems != 0;
             if (n >= large) break;
         }
@@ -401,63 +288,18 @@ static int mpi_library_ok(int vform, const ag_case_t *c, MPI_Comm comm, int larg
 
 /* ---- the matrix ------------------------------------------------------------ */
 
-static void usage(const char *prog, int code)
-{
-    if (world_rank == 0)
-        fprintf(code ? stderr : stdout,
-                "usage: %s [options]\n"
-                "  --sample=F        keep each combination with probability F x its case's weight (default 1)\n"
-                "  --seed=N          seed of the sampling and of the data (default 12345); printed\n"
-                "  --min-count=N     smallest count of {0,1,7,4097,65537} to run (default 0)\n"
-                "  --max-count=N     largest count to run (default 65537)\n"
-                "  --forms=a,b       forms among alltoall,alltoallv (default both)\n"
-                "  --algos=a,b       algorithm names (and auto) to run, 'x*' for a prefix (default: the library's\n"
-                "                    list + auto)\n"
-                "  --cases=a,b       datatype case names, e.g. MPI_INT,struct_cdi2/packed_cdi2 (default all)\n"
-                "  --delay-us=D      largest random arrival delay of the delayed arrival (default 1000)\n"
-                "  --call-timeout=S  watchdog: abort with the call's description after S s (default 120)\n"
-                "  --list            print the cases and the algorithms, and exit\n"
-                "  --help            this text\n",
-                prog);
-    if (code) MPI_Abort(MPI_COMM_WORLD, code);
-}
-
 /* Count-0 calls while PAPCOLL_PPN is set build the communicator's context. */
 static int create_contexts(MPI_Comm comm) { return papcoll_alltoall(NULL, 0, MPI_INT, NULL, 0, MPI_INT, comm); }
 
-/* A hash of a string (the combination key is built from names, not indices,
- * so that filtering does not change which combinations are drawn). */
-static uint64_t name_hash(const char *s)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
-}
-
+static int known_case(const char *name) { return ag_case_find(name) != NULL; }
+/* --list (rank 0) */
 static void print_list(void)
 {
-    if (world_rank != 0) return;
-    printf("cases (%d): send datatype x sfactor / receive datatype x rfactor per element\n", ag_case_count());
-    for (int i = 0; i < ag_case_count(); i++) {
-        const ag_case_t *c = ag_case_at(i);
-        printf("  %-26s %2zu data bytes, send %d x extent %2ld, receive %d x extent %2ld%s, weight %d\n", c->name,
-               c->bytes, c->sfactor, (long)c->sext, c->rfactor, (long)c->rext, c->gaps ? ", gaps" : "", c->weight);
-    }
-    char **algos;
-    int n = harness_algorithms("alltoall", NULL, &algos);
-    printf("alltoall algorithms:");
-    for (int a = 0; a < n; a++) printf(" %s", algos[a]);
-    printf("\n");
-    harness_list_free(algos, n);
+    ag_cases_print();
+    harness_print_algorithms("alltoall");
 }
+static int known_form(const char *name) { return !strcmp(name, forms[0]) || !strcmp(name, forms[1]); }
 
-typedef struct {
-    const char *form, *algo;
-    const ag_case_t *c;
-    int count, delayed, shape, inplace;
-} combination_t;
-
-static long calls, failures, skipped;
 static char *library_ok; /* [form][case][shape] */
 #define LIBRARY_OK(f, ci, s) library_ok[((f) * ag_case_count() + (ci)) * HARNESS_NSHAPES + (s)]
 
@@ -466,11 +308,11 @@ static int largest_count(void)
 {
     int large = 7;
     for (int n = 0; n < NCOUNTS; n++)
-        if (counts[n] >= opt.min_count && counts[n] <= opt.max_count && counts[n] > large) large = counts[n];
+        if (matrix_count_selected(&m, counts[n]) && counts[n] > large) large = counts[n];
     return large;
 }
 
-static void probe_mpi_library(const MPI_Comm *comms)
+static void probe_mpi_library(void)
 {
     library_ok = malloc((size_t)2 * (size_t)ag_case_count() * HARNESS_NSHAPES);
     for (int f = 0; f < 2; f++)
@@ -478,15 +320,15 @@ static void probe_mpi_library(const MPI_Comm *comms)
             for (int s = 0; s < HARNESS_NSHAPES; s++) {
                 if (library_aborts(f, ag_case_at(ci))) {
                     LIBRARY_OK(f, ci, s) = 0;
-                    if (world_rank == 0)
+                    if (m.world_rank == 0)
                         printf("note: the MPI library's own %s aborts on case %s: papcoll's native and auto are "
                                "skipped there\n", f ? "MPI_Alltoallv" : "MPI_Alltoall", ag_case_at(ci)->name);
                     continue;
                 }
-                int ok = mpi_library_ok(f, ag_case_at(ci), comms[s], largest_count()), all_ok; /* shapes split the world: agree */
+                int ok = mpi_library_ok(f, ag_case_at(ci), shapes.comm[s], largest_count()), all_ok; /* shapes split the world: agree */
                 MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
                 LIBRARY_OK(f, ci, s) = (char)all_ok;
-                if (!all_ok && world_rank == 0)
+                if (!all_ok && m.world_rank == 0)
                     printf("note: the MPI library's own %s gets case %s wrong on shape %s: papcoll's native and auto "
                            "(which may choose native) are skipped there\n",
                            f ? "MPI_Alltoallv" : "MPI_Alltoall", ag_case_at(ci)->name, harness_shape_names[s]);
@@ -494,156 +336,52 @@ static void probe_mpi_library(const MPI_Comm *comms)
     fflush(stdout);
 }
 
-static uint64_t combination_key(const combination_t *m)
+/* Runs point p of the matrix if the sample draws it, and reports problems. */
+static void run_combination(const matrix_point_t *p)
 {
-    return mix(name_hash(m->form) ^
-               mix(name_hash(m->algo) ^
-                   mix(name_hash(m->c->name) ^ mix(((uint64_t)m->count << 24) ^ ((uint64_t)m->delayed << 20) ^
-                                                   ((uint64_t)m->shape << 16) ^ (uint64_t)m->inplace))));
+    const char *form = forms[p->group], *algo = algos[p->algo];
+    const ag_case_t *c = ag_case_at(p->case_index);
+    const int s = p->shape;
+    if ((!strcmp(algo, "native") || !strcmp(algo, "auto")) && !LIBRARY_OK(p->group, p->case_index, s)) {
+        m.skipped++;
+        return;
+    }
+    uint64_t salt;
+    if (!matrix_point_drawn(&m, p, form, algo, c->name, c->weight, &salt)) return;
+    ag_call_t call = {p->group, algo, c, p->count, p->inplace, shapes.comm[s], shapes.rank[s], shapes.size[s], salt};
+    matrix_label(form, algo, c->name, call.count, s, call.size, -1, p->inplace, p->delayed);
+    ag_result_t res;
+    call_checked(&call, 0, &buffers, &res);
+    char selection[64];
+    snprintf(selection, sizeof selection, "--forms=%s", form);
+    matrix_report(&m, res.problems, res.ran, res.rc, res.first, selection, algo, c->name, call.count);
 }
 
-static void run_combination(const combination_t *m, MPI_Comm comm, int rank, int size)
-{
-    uint64_t key = combination_key(m);
-    if (!test_sampled(opt.seed, key, opt.sample * m->c->weight)) return;
-    uint64_t salt = mix(key ^ (opt.seed << 20));
-    a2a_call_t call = {m->form == forms[1], m->algo, m->c, m->count, m->inplace, comm, rank, size, salt, 0};
-    long delay = m->delayed ? (long)(mix(salt ^ (uint64_t)world_rank) % (uint64_t)(opt.delay_us + 1)) : 0;
-    harness_watchdog_label("%s algo=%s case=%s count=%d shape=%s p=%d%s arrival=%s", m->form, call.algo,
-                           m->c->name, call.count, harness_shape_names[m->shape], size,
-                           m->inplace ? " in-place" : "", m->delayed ? "delayed" : "together");
-    if (delay) usleep((useconds_t)delay);
-    a2a_result_t res;
-    call_checked(&call, &buffers, &res);
-    calls++;
-    if (!res.problems) return;
-    if (failures++ < 10)
-        fprintf(stderr, "FAIL rank %d: %s (ran %s, rc %d): %s\n", world_rank, harness_watchdog_current(), res.ran,
-                res.rc, res.first);
-    if (failures == 1)
-        fprintf(stderr,
-                "  replay: --seed=%llu --sample=%g --forms=%s --algos=%s --cases=%s --min-count=%d --max-count=%d\n",
-                opt.seed, opt.sample, m->form, call.algo, m->c->name, call.count, call.count);
-}
-
-static void check_names(void)
-{
-    char **names;
-    int nnames = opt.cases ? harness_list_split(opt.cases, &names) : 0;
-    for (int i = 0; i < nnames; i++)
-        if (!ag_case_find(names[i])) {
-            if (world_rank == 0) fprintf(stderr, "unknown case \"%s\" (--list prints them)\n", names[i]);
-            MPI_Abort(MPI_COMM_WORLD, 2);
-        }
-    if (opt.cases) harness_list_free(names, nnames);
-    nnames = harness_list_split(opt.forms, &names);
-    for (int i = 0; i < nnames; i++)
-        if (strcmp(names[i], forms[0]) && strcmp(names[i], forms[1])) {
-            if (world_rank == 0) fprintf(stderr, "unknown form \"%s\" (alltoall, alltoallv)\n", names[i]);
-            MPI_Abort(MPI_COMM_WORLD, 2);
-        }
-    harness_list_free(names, nnames);
-}
+static int form_selected(int f) { return harness_list_has(forms_opt, forms[f]); }
+static const char *case_name(int ci) { return ag_case_at(ci)->name; }
+static int algorithms(int f) { return (void)f, nalgo; }
 
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &world_size);
-    int list_only = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = strchr(a, '=');
-        v = v ? v + 1 : "";
-#define OPT(name) (!strncmp(a, "--" name "=", strlen(name) + 3))
-        if (OPT("sample")) opt.sample = atof(v);
-        else if (OPT("seed")) opt.seed = strtoull(v, NULL, 10);
-        else if (OPT("min-count")) opt.min_count = atoi(v);
-        else if (OPT("max-count")) opt.max_count = atoi(v);
-        else if (OPT("forms")) opt.forms = v;
-        else if (OPT("algos")) opt.algos = v;
-        else if (OPT("cases")) opt.cases = v;
-        else if (OPT("delay-us")) opt.delay_us = atoi(v);
-        else if (OPT("call-timeout")) opt.call_timeout = atoi(v);
-        else if (!strcmp(a, "--list")) list_only = 1;
-        else if (!strcmp(a, "--help")) {
-            usage(argv[0], 0);
-            MPI_Finalize();
-            return 0;
-        } else usage(argv[0], 2);
-#undef OPT
-    }
-    ag_cases_init();
-    if (list_only) {
-        print_list();
-        ag_cases_free();
-        MPI_Finalize();
-        return 0;
-    }
-    check_names(); /* a typo must not pass silently */
-    char **algos;
-    int nalgo = harness_algorithms("alltoall", opt.algos, &algos);
-    if (nalgo == 0 || papcoll_algorithm_count("alltoall") < 1) {
-        if (world_rank == 0)
-            fprintf(stderr, "no alltoall algorithm to run (library lists %d; --algos=%s)\n",
-                    papcoll_algorithm_count("alltoall"), opt.algos ? opt.algos : "(all)");
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
-    if (world_rank == 0) {
-        printf("test_alltoall_matrix: np=%d seed=%llu sample=%g algorithms:", world_size, opt.seed, opt.sample);
-        for (int a = 0; a < nalgo; a++) printf(" %s", algos[a]);
-        printf("\n");
-        fflush(stdout);
-    }
-    harness_watchdog_init(opt.call_timeout, 0, world_rank);
-
-    MPI_Comm comms[HARNESS_NSHAPES];
-    int csize[HARNESS_NSHAPES], crank[HARNESS_NSHAPES];
-    for (int s = 0; s < HARNESS_NSHAPES; s++) {
-        comms[s] = harness_matrix_shape(s, create_contexts);
-        MPI_Comm_set_errhandler(comms[s], MPI_ERRORS_RETURN);
-        MPI_Comm_size(comms[s], &csize[s]);
-        MPI_Comm_rank(comms[s], &crank[s]);
-    }
-    probe_mpi_library(comms);
-
-    for (int f = 0; f < 2; f++) {
-        if (!harness_list_has(opt.forms, forms[f])) continue;
-        for (int ci = 0; ci < ag_case_count(); ci++) {
-            const ag_case_t *c = ag_case_at(ci);
-            if (opt.cases && !harness_list_has(opt.cases, c->name)) continue;
-            for (int n = 0; n < NCOUNTS; n++) {
-                if (counts[n] < opt.min_count || counts[n] > opt.max_count) continue;
-                for (int arr = 0; arr < NARRIVALS; arr++)
-                    for (int s = 0; s < HARNESS_NSHAPES; s++)
-                        for (int inplace = 0; inplace < 2; inplace++)
-                            for (int a = 0; a < nalgo; a++) {
-                                int library = !strcmp(algos[a], "native") || !strcmp(algos[a], "auto");
-                                if (library && !LIBRARY_OK(f, ci, s)) {
-                                    skipped++;
-                                    continue;
-                                }
-                                combination_t m = {forms[f], algos[a], c, counts[n], arr, s, inplace};
-                                run_combination(&m, comms[s], crank[s], csize[s]);
-                            }
-            }
-        }
-    }
+    matrix_init(&m, &spec, argc, argv);
+    harness_list_require(forms_opt, known_form, "unknown form ", " (alltoall, alltoallv)");
+    nalgo = matrix_algorithms(&m, "alltoall", 1, &algos);
+    matrix_banner(&m, "test_alltoall_matrix", algos, nalgo);
+    harness_watchdog_init(m.opt.call_timeout, 0, m.world_rank);
+    harness_matrix_shapes_init(&shapes, create_contexts, 1);
+    probe_mpi_library();
+    const matrix_loops_t loops = {2, form_selected, ag_case_count(), case_name, NULL, algorithms, run_combination};
+    matrix_run(&m, &loops);
     harness_watchdog_off();
-    long totals[3], mine[3] = {calls, failures, skipped};
-    MPI_Reduce(mine, totals, 3, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (world_rank == 0)
-        printf("test_alltoall_matrix: np=%d forms=%s algorithms=%d cases=%d shapes=%d counts=[%d,%d] arrivals=%d "
-               "sample=%g seed=%llu: %ld calls (summed over processes), %ld failures; %ld combinations (summed, before "
-               "sampling) skipped where the MPI library itself is wrong\n",
-               world_size, opt.forms, nalgo, ag_case_count(), HARNESS_NSHAPES, opt.min_count, opt.max_count,
-               NARRIVALS, opt.sample, opt.seed, totals[0], totals[1], totals[2]);
-    for (int s = 0; s < HARNESS_NSHAPES; s++) MPI_Comm_free(&comms[s]);
+    long totals[4];
+    matrix_totals(&m, totals);
+    matrix_forms_summary(&m, "test_alltoall_matrix", forms_opt, nalgo, ag_case_count(), totals,
+                         "where the MPI library itself is wrong");
+    harness_matrix_shapes_free(&shapes);
     harness_list_free(algos, nalgo);
     buffers_free(&buffers);
     free(library_ok);
     ag_cases_free();
-    int failed = world_rank == 0 ? totals[1] != 0 : 0;
-    MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    MPI_Finalize();
-    return failed;
+    return matrix_finalize(totals[1] != 0);
 }

@@ -45,6 +45,7 @@
  */
 #include <papcoll.h>
 
+#include "harness/adversarial.h"
 #include "harness/arrival.h"
 #include "harness/bcast_call.h"
 #include "harness/lists.h"
@@ -60,16 +61,11 @@
 
 /* ---- options ------------------------------------------------------------ */
 
-static struct {
-    const char *algos, *parts, *patterns, *sizes;
-    int ppn, calls, delay_us, stress_calls, stress_max, stress_big, stress_delay_us, comms, comm_cycles, comm_max,
-        call_timeout;
-    double stress_big_prob;
-    unsigned long long seed;
-} opt = {NULL, "patterns,stress,comms",
-         "together,root_last,all_but_root_late,leaders_last,other_first,node_late,binomial_reverse,rank_reverse,random",
-         "1,4099,65543,300007", 3, 2, 2000, 1000, 300 * 1024, 1300 * 1024, 200, 100, 2, 16384, 120, 0.01,
-         20261123ULL};
+static harness_adversarial_options_t opt = {
+    NULL, "patterns,stress,comms",
+    "together,root_last,all_but_root_late,leaders_last,other_first,node_late,binomial_reverse,rank_reverse,random", 3,
+    2, 2000, 1000, 300 * 1024, 1300 * 1024, 200, 100, 2, 16384, 120, 0.01, 20261123ULL};
+static const char *sizes_opt = "1,4099,65543,300007"; /* --sizes */
 
 static int world_rank, world_size;
 static long failures, calls_done;
@@ -153,16 +149,11 @@ static void select_algorithms(void)
 
 static void part_patterns(void)
 {
-    enum { NSHAPES = 4 };
+    enum { NSHAPES = HARNESS_NPATTERN_SHAPES };
     harness_shape_t shapes[NSHAPES];
-    shape_init(&shapes[0], "world", harness_split(0, world_rank));
-    shape_init(&shapes[1], "reversed", harness_split(0, world_size - world_rank));
-    shape_init(&shapes[2], "interleaved", harness_split(0, harness_interleaved_key()));
-    shape_init(&shapes[3], "shuffled", harness_split(0, harness_shuffled_key(opt.seed)));
-    if (world_rank == 0)
-        for (int s = 0; s < NSHAPES; s++) harness_shape_print(&shapes[s]);
+    harness_pattern_shapes_init(shapes, opt.ppn, harness_bcast_context, opt.seed);
     char **sizes;
-    int nsizes = harness_list_split(opt.sizes, &sizes);
+    int nsizes = harness_list_split(sizes_opt, &sizes);
     long k = 0;
     for (int pat = 0; pat < HARNESS_NPATTERNS; pat++) {
         if (!harness_list_has(opt.patterns, harness_pattern_names[pat])) continue;
@@ -217,13 +208,7 @@ static void part_comms(void)
     char (*names)[32] = malloc((size_t)n * sizeof *names);
     for (int cycle = 0; cycle < opt.comm_cycles; cycle++) {
         for (int i = 0; i < n; i++) {
-            MPI_Comm c;
-            switch (i % 4) {
-            case 0: MPI_Comm_dup(MPI_COMM_WORLD, &c); snprintf(names[i], 32, "comm%d(dup)", i); break;
-            case 1: c = harness_split(0, world_size - world_rank); snprintf(names[i], 32, "comm%d(reversed)", i); break;
-            case 2: c = harness_split(0, harness_interleaved_key()); snprintf(names[i], 32, "comm%d(interleaved)", i); break;
-            default: c = harness_split(world_rank % 2, world_size - world_rank); snprintf(names[i], 32, "comm%d(half)", i);
-            }
+            MPI_Comm c = harness_numbered_comm(i, names[i], sizeof names[i]);
             /* context creation is interleaved with use: the first call on
              * comm i happens in round 0 below, not here, for half of them */
             if (i % 2 == 0) shape_init(&sh[i], names[i], c);
@@ -259,17 +244,7 @@ static void part_comms(void)
 
 /* ---- main ---------------------------------------------------------------- */
 
-static void check_patterns(const char *list)
-{
-    char **v;
-    int n = harness_list_split(list, &v);
-    for (int i = 0; i < n; i++)
-        if (harness_pattern_index(v[i]) < 0) {
-            if (world_rank == 0) fprintf(stderr, "unknown pattern \"%s\"\n", v[i]);
-            MPI_Abort(MPI_COMM_WORLD, 2);
-        }
-    harness_list_free(v, n);
-}
+static int known_pattern(const char *name) { return harness_pattern_index(name) >= 0; }
 
 static void usage(const char *prog)
 {
@@ -288,32 +263,9 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &world_size);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = strchr(a, '=');
-        if (!v || strncmp(a, "--", 2)) usage(argv[0]);
-        v++;
-#define OPT(name) (!strncmp(a, "--" name "=", strlen(name) + 3))
-        if (OPT("algos")) opt.algos = v;
-        else if (OPT("parts")) opt.parts = v;
-        else if (OPT("patterns")) opt.patterns = v;
-        else if (OPT("sizes")) opt.sizes = v;
-        else if (OPT("ppn")) opt.ppn = atoi(v);
-        else if (OPT("seed")) opt.seed = strtoull(v, NULL, 10);
-        else if (OPT("calls")) opt.calls = atoi(v);
-        else if (OPT("delay-us")) opt.delay_us = atoi(v);
-        else if (OPT("stress-calls")) opt.stress_calls = atoi(v);
-        else if (OPT("stress-max")) opt.stress_max = atoi(v);
-        else if (OPT("stress-big")) opt.stress_big = atoi(v);
-        else if (OPT("stress-big-prob")) opt.stress_big_prob = atof(v);
-        else if (OPT("stress-delay-us")) opt.stress_delay_us = atoi(v);
-        else if (OPT("comms")) opt.comms = atoi(v);
-        else if (OPT("comm-cycles")) opt.comm_cycles = atoi(v);
-        else if (OPT("comm-max")) opt.comm_max = atoi(v);
-        else if (OPT("call-timeout")) opt.call_timeout = atoi(v);
-        else usage(argv[0]);
-#undef OPT
-    }
-    check_patterns(opt.patterns);
+    const harness_opt_t own[] = {{"sizes", HARNESS_OPT_STRING, &sizes_opt}, {NULL}};
+    if (harness_adversarial_parse(&opt, own, argc, argv)) usage(argv[0]);
+    harness_list_require(opt.patterns, known_pattern, "unknown pattern ", "");
     harness_watchdog_init(opt.call_timeout, 0, world_rank);
     select_algorithms();
     harness_node_key_init(opt.ppn);
@@ -323,35 +275,8 @@ int main(int argc, char **argv)
         printf("\n");
         fflush(stdout);
     }
-    static const struct {
-        const char *name;
-        void (*fn)(void);
-    } parts[] = {{"patterns", part_patterns}, {"stress", part_stress}, {"comms", part_comms}};
-    long total_failures = 0;
-    for (int p = 0; p < 3; p++) {
-        if (!harness_list_has(opt.parts, parts[p].name)) continue;
-        long f0 = failures, c0 = calls_done, part_failures, part_calls;
-        MPI_Barrier(MPI_COMM_WORLD);
-        double t0 = MPI_Wtime();
-        parts[p].fn();
-        MPI_Barrier(MPI_COMM_WORLD);
-        double t = MPI_Wtime() - t0;
-        long f = failures - f0, c = calls_done - c0;
-        MPI_Allreduce(&f, &part_failures, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-        MPI_Allreduce(&c, &part_calls, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-        total_failures += part_failures;
-        if (world_rank == 0) {
-            printf("  part %-8s %6ld calls per process, %ld failures, %.2f s%s\n", parts[p].name,
-                   part_calls / world_size, part_failures, t,
-#ifdef PAPCOLL_SMPI
-                   " (simulated)"
-#else
-                   ""
-#endif
-            );
-            fflush(stdout);
-        }
-    }
+    static const harness_part_t parts[] = {{"patterns", part_patterns}, {"stress", part_stress}, {"comms", part_comms}};
+    long total_failures = harness_run_parts(parts, 3, opt.parts, &failures, &calls_done, NULL);
     harness_watchdog_off(); /* every rank is past the parts' closing barrier and reductions */
     if (world_rank == 0)
         printf("test_bcast_adversarial: %s (%ld failures)\n", total_failures ? "FAILED" : "OK", total_failures);

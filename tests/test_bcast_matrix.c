@@ -14,6 +14,7 @@
 
 #include "harness/bcast_call.h"
 #include "harness/lists.h"
+#include "harness/matrix.h"
 #include "harness/shapes.h"
 #include "test_random.h"
 
@@ -80,14 +81,10 @@ int main(int argc, char **argv)
     char **algos;
     int nalgo = harness_algorithms("bcast", only, &algos);
 
-    MPI_Comm comms[NSHAPES];
-    int csize[NSHAPES], crank[NSHAPES], max_csize = 0;
-    for (int s = 0; s < NSHAPES; s++) {
-        comms[s] = harness_matrix_shape(s, harness_bcast_context);
-        MPI_Comm_size(comms[s], &csize[s]);
-        MPI_Comm_rank(comms[s], &crank[s]);
-        if (csize[s] > max_csize) max_csize = csize[s];
-    }
+    harness_matrix_shapes_t shapes; /* errors fatal: a failed call could leave the ranks out of step */
+    harness_matrix_shapes_init(&shapes, harness_bcast_context, 0);
+    const MPI_Comm *comms = shapes.comm;
+    const int *csize = shapes.size, *crank = shapes.rank, max_csize = shapes.max_size;
     MPI_Datatype types[NTYPES];
     MPI_Aint extents[NTYPES];
     for (int t = 0; t < NTYPES; t++) {
@@ -142,22 +139,18 @@ int main(int argc, char **argv)
                             }
                         }
         }
-    long total_calls, total_failures;
-    MPI_Reduce(&calls, &total_calls, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-    MPI_Reduce(&failures, &total_failures, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    long totals[2] = {calls, failures};
+    matrix_sum_at_root(totals, 2);
+    long total_calls = totals[0], total_failures = totals[1];
     if (world_rank == 0)
         printf("test_bcast_matrix: np=%d algorithms=%d shapes=%d types=%d counts=[%d,%d] arrivals=%d sample=%g seed=%llu: "
                "%ld broadcast calls (summed over processes), %ld failures\n",
                world_size, nalgo, NSHAPES, NTYPES, min_count, max_count, NARRIVALS, sample, seed, total_calls, total_failures);
     for (int t = 3; t < NTYPES; t++) MPI_Type_free(&types[t]);
-    for (int s = 0; s < NSHAPES; s++) MPI_Comm_free(&comms[s]);
+    harness_matrix_shapes_free(&shapes);
     free(buf);
     free(mask);
     free(ones);
     harness_list_free(algos, nalgo);
-    int failed = 0;
-    if (world_rank == 0) failed = total_failures != 0;
-    MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    MPI_Finalize();
-    return failed;
+    return matrix_finalize(total_failures != 0);
 }

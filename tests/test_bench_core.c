@@ -1,7 +1,8 @@
 /*
- * test_bench_core - papcoll-bench's metrics, arrival patterns and the
- * gathers' blocks, without MPI, against hand-computed values (including seed
- * 002's Lemma 2 bound and the allgather's wait for the last arrival).
+ * test_bench_core - papcoll-bench's metrics, arrival patterns, collective
+ * names and block layouts, without MPI, against hand-computed values
+ * (including seed 002's Lemma 2 bound, the allgather's wait for the last
+ * arrival, and the bounds of gather, scatter, alltoall and reduce_scatter).
  */
 #include "blocks.h"
 #include "check.h"
@@ -38,10 +39,40 @@ int main(void)
               "%s bound %g ratio %g", bench_coll_name((bench_coll_t)c), m.bound, m.ratio);
         CHECK(isnan(m.e_root) && isnan(m.root_bound), "%s has no root", bench_coll_name((bench_coll_t)c));
     }
+    /* gather(v) like reduce: root_bound = b_root = max(0, 5 + 2 - 2) = 5, bound 5 / 4; scatter(v) like bcast (2.25);
+     * alltoall(v), reduce_scatter(_block) like allgather (4.5); e_root for the rooted ones only */
+    const bench_coll_t fan_in[] = {BENCH_REDUCE, BENCH_GATHER, BENCH_GATHERV},
+                       fan_out[] = {BENCH_BCAST, BENCH_SCATTER, BENCH_SCATTERV},
+                       all_to_all[] = {BENCH_ALLREDUCE, BENCH_ALLTOALL, BENCH_ALLTOALLV, BENCH_REDUCE_SCATTER,
+                                       BENCH_REDUCE_SCATTER_BLOCK};
+    for (int i = 0; i < 3; i++) {
+        metrics_of_call(fan_in[i], a, f, 4, 1, 2.0, &m);
+        CHECK(near(m.root_bound, 5) && near(m.bound, 1.25) && near(m.e_root, 5), "%s: root_bound %g bound %g",
+              bench_coll_name(fan_in[i]), m.root_bound, m.bound);
+        metrics_of_call(fan_out[i], a, f, 4, 1, 2.0, &m);
+        CHECK(near(m.bound, 2.25) && isnan(m.root_bound) && near(m.e_root, 5), "%s: bound %g",
+              bench_coll_name(fan_out[i]), m.bound);
+    }
+    for (int i = 0; i < 5; i++) {
+        metrics_of_call(all_to_all[i], a, f, 4, 1, 2.0, &m);
+        CHECK(near(m.bound, 4.5) && isnan(m.root_bound) && isnan(m.e_root), "%s: bound %g",
+              bench_coll_name(all_to_all[i]), m.bound);
+    }
+    metrics_of_call(BENCH_GATHER, a, f, 1, 0, 2.0, &m);
+    CHECK(m.root_bound == 0 && m.bound == 0, "one process: bounds 0");
+
     bench_coll_t parsed;
     CHECK(bench_coll_parse("allgatherv", &parsed) == 0 && parsed == BENCH_ALLGATHERV &&
           !strcmp(bench_coll_catalogue(parsed), "allgather") && bench_coll_parse("allgatherw", &parsed) == -1,
           "allgatherv runs allgather's algorithms");
+    const char *forms[][2] = {{"reduce_scatter", "reduce_scatter"}, {"reduce_scatter_block", "reduce_scatter"},
+                              {"alltoallv", "alltoall"}, {"gatherv", "gather"}, {"scatterv", "scatter"}, {"scatter", "scatter"}};
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+        CHECK(bench_coll_parse(forms[i][0], &parsed) == 0 && !strcmp(bench_coll_name(parsed), forms[i][0]) &&
+              !strcmp(bench_coll_catalogue(parsed), forms[i][1]), "--coll=%s", forms[i][0]);
+    CHECK(bench_coll_parse("reduce_scatterv", &parsed) == -1 && bench_coll_parse("", &parsed) == -1, "unknown --coll");
+    CHECK(bench_coll_vform(BENCH_REDUCE_SCATTER) && !bench_coll_vform(BENCH_REDUCE_SCATTER_BLOCK) &&
+          bench_coll_rooted(BENCH_SCATTERV) && !bench_coll_rooted(BENCH_ALLTOALL), "collective classes");
 
     /* allgather: 2 ints each, rank order; allgatherv (8 B, ints): 4, 8, 12, 4 bytes = 1, 2, 3, 1 elements,
      * reverse rank order: rank 3 at 0, rank 2 at 1, rank 1 at 4, rank 0 at 6 */
@@ -54,6 +85,28 @@ int main(void)
     CHECK(blocks_layout(1, 3, 4, 4, counts, displs) == 1 && counts[2] == 1 && blocks_layout(1, 1, 4, 4, counts, displs) == 0,
           "below one element");
     CHECK(blocks_layout(0, (size_t)1 << 30, 1, 4, counts, displs) == -1, "counts beyond INT_MAX accepted");
+    /* reduce_scatter (8 B, ints): 1, 2, 3, 1 elements in rank order */
+    CHECK(blocks_rank_layout(1, 8, 4, 4, counts, displs) == 7 && counts[2] == 3 && displs[0] == 0 && displs[1] == 1 &&
+          displs[2] == 3 && displs[3] == 6, "reduce_scatter layout");
+    /* alltoallv (8 B, ints, p = 3): s sends d blocks_count(1, 8, 4, (s + 2 d) mod 3) = 1, 2, 3 elements for 0, 1, 2;
+     * rank 1 sends 0, 1, 2: 2, 1, 3 elements, placed 2 first: displs 4, 3, 0; receives from 0, 1, 2: 3, 1, 2 */
+    CHECK(blocks_pair_layout(1, 8, 4, 3, 1, 1, counts, displs) == 6 && counts[0] == 2 && counts[1] == 1 &&
+          counts[2] == 3 && displs[2] == 0 && displs[1] == 3 && displs[0] == 4, "alltoallv send layout");
+    CHECK(blocks_pair_layout(1, 8, 4, 3, 1, 0, counts, displs) == 6 && counts[0] == 3 && counts[1] == 1 &&
+          counts[2] == 2 && displs[2] == 0 && displs[1] == 2 && displs[0] == 3, "alltoallv receive layout");
+    CHECK(blocks_pair_layout(0, 8, 4, 3, 1, 0, counts, displs) == 6 && counts[2] == 2 && displs[2] == 4, "alltoall layout");
+    { /* what s sends d is what d receives from s */
+        int sc[5], sd[5], rc[5], rd[5], agree = 1;
+        for (int s = 0; s < 5; s++)
+            for (int d = 0; d < 5; d++) {
+                blocks_pair_layout(1, 100, 1, 5, s, 1, sc, sd);
+                blocks_pair_layout(1, 100, 1, 5, d, 0, rc, rd);
+                agree &= sc[d] == rc[s];
+            }
+        CHECK(agree, "alltoallv send and receive counts agree");
+    }
+    CHECK(blocks_pair_seed(0, 1, 0) != blocks_pair_seed(1, 0, 0) && blocks_pair_seed(2, 3, 1) != blocks_pair_seed(2, 3, 2) &&
+          blocks_pair_seed(2, 3, 1) != blocks_pair_seed(2, 4, 1), "pair seeds depend on sender, receiver, repetition");
     /* values in [1, vmax], a function of (rank, element, repetition): different inputs, different values */
     int same = 0;
     for (int r = 0; r < 8; r++)

@@ -37,54 +37,18 @@
 #include "harness/watchdog.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static int rank, size;
 
-/* papcoll_allgather(v)_by_name(algo, ...) against PMPI_Allgather(v)(...):
- * the same class, and the MPI library's class `want` (harness/errors.h). */
-#define GATHER_VS_MPI(what, want, algo, ...)                                                                     \
-    do {                                                                                                         \
-        char label_[200];                                                                                        \
-        snprintf(label_, sizeof label_, "allgather (%s): %s", algo, what);                                       \
-        harness_watchdog_label("%s", label_);                                                                    \
-        harness_watchdog_arm();                                                                                  \
-        int ours_ = papcoll_allgather_by_name(algo, __VA_ARGS__), theirs_ = PMPI_Allgather(__VA_ARGS__);         \
-        harness_watchdog_call_done();                                                                            \
-        failures += harness_errors_compare(label_, want, ours_, theirs_);                                        \
-    } while (0)
-
-#define GATHERV_VS_MPI(what, want, algo, ...)                                                                    \
-    do {                                                                                                         \
-        char label_[200];                                                                                        \
-        snprintf(label_, sizeof label_, "allgatherv (%s): %s", algo, what);                                      \
-        harness_watchdog_label("%s", label_);                                                                    \
-        harness_watchdog_arm();                                                                                  \
-        int ours_ = papcoll_allgatherv_by_name(algo, __VA_ARGS__), theirs_ = PMPI_Allgatherv(__VA_ARGS__);       \
-        harness_watchdog_call_done();                                                                            \
-        failures += harness_errors_compare(label_, want, ours_, theirs_);                                        \
-    } while (0)
-
-/* Where the MPI library cannot be asked: papcoll must return want or want2. */
-#define PAPCOLL_ONLY(what, want, want2, call)                                                                    \
-    do {                                                                                                         \
-        harness_watchdog_label("%s", what);                                                                      \
-        harness_watchdog_arm();                                                                                  \
-        int ours_ = call;                                                                                        \
-        harness_watchdog_call_done();                                                                            \
-        failures += harness_errors_expect(what, want, want2, ours_);                                             \
-    } while (0)
-
-#ifdef OPEN_MPI /* the faults Open MPI 4.1 lets through or crashes on: papcoll gives MPICH's class */
-#define GATHER_STRICT(what, want, algo, ...)                                                                     \
-    PAPCOLL_ONLY("allgather (" algo "): " what, want, want, papcoll_allgather_by_name(algo, __VA_ARGS__))
-#define GATHERV_STRICT(what, want, algo, ...)                                                                    \
-    PAPCOLL_ONLY("allgatherv (" algo "): " what, want, want, papcoll_allgatherv_by_name(algo, __VA_ARGS__))
-#else
-#define GATHER_STRICT GATHER_VS_MPI
-#define GATHERV_STRICT GATHERV_VS_MPI
-#endif
+/* papcoll_allgather(v)_by_name(algo, ...) against PMPI_Allgather(v)(...)
+ * (harness/errors.h); STRICT: papcoll alone, with MPICH's class, where Open
+ * MPI 4.1 lets the fault through or crashes. */
+#define GATHER_VS_MPI(...) HARNESS_VS_MPI(allgather, PMPI_Allgather, __VA_ARGS__)
+#define GATHERV_VS_MPI(...) HARNESS_VS_MPI(allgatherv, PMPI_Allgatherv, __VA_ARGS__)
+#define GATHER_STRICT(...) HARNESS_STRICT(allgather, PMPI_Allgather, __VA_ARGS__)
+#define GATHERV_STRICT(...) HARNESS_STRICT(allgatherv, PMPI_Allgatherv, __VA_ARGS__)
+#define PAPCOLL_ONLY HARNESS_PAPCOLL_ONLY
 
 static int a[64], b[512], counts[64], displs[64], negative[64];
 
@@ -92,11 +56,7 @@ static int a[64], b[512], counts[64], displs[64], negative[64];
 static void init_arrays(void)
 {
     for (int i = 0; i < 64; i++) a[i] = 100 * rank + i;
-    for (int r = 0; r < size; r++) {
-        counts[r] = 2;
-        displs[r] = 2 * (size - 1 - r);
-        negative[r] = r == size - 1 ? -1 : 2;
-    }
+    harness_errors_blocks(size, size, counts, displs, negative);
 }
 
 /* Faults every process sees, with "auto". */
@@ -179,20 +139,10 @@ static void per_algorithm_errors(MPI_Comm comm)
         GATHERV_VS_MPI("recvtype MPI_DATATYPE_NULL", MPI_ERR_TYPE, algo, a, 2, MPI_INT, b, counts, displs,
                        MPI_DATATYPE_NULL, comm);
         GATHER_VS_MPI("uncommitted sendtype", MPI_ERR_TYPE, algo, a, 1, uncommitted, b, 2, MPI_INT, comm);
-#ifdef OPEN_MPI
-        char what[120];
-        snprintf(what, sizeof what, "allgatherv (%s): uncommitted recvtype", algo);
-        PAPCOLL_ONLY(what, MPI_ERR_TYPE, MPI_ERR_TYPE,
-                     papcoll_allgatherv_by_name(algo, a, 2, MPI_INT, b, counts, displs, uncommitted, comm));
-        snprintf(what, sizeof what, "allgatherv (%s): recvcounts[p-1] = -1", algo);
-        PAPCOLL_ONLY(what, MPI_ERR_COUNT, MPI_ERR_COUNT,
-                     papcoll_allgatherv_by_name(algo, a, 2, MPI_INT, b, negative, displs, MPI_INT, comm));
-#else
-        GATHERV_VS_MPI("uncommitted recvtype", MPI_ERR_TYPE, algo, a, 2, MPI_INT, b, counts, displs, uncommitted,
+        GATHERV_STRICT("uncommitted recvtype", MPI_ERR_TYPE, algo, a, 2, MPI_INT, b, counts, displs, uncommitted,
                        comm);
-        GATHERV_VS_MPI("recvcounts[p-1] = -1", MPI_ERR_COUNT, algo, a, 2, MPI_INT, b, negative, displs, MPI_INT,
+        GATHERV_STRICT("recvcounts[p-1] = -1", MPI_ERR_COUNT, algo, a, 2, MPI_INT, b, negative, displs, MPI_INT,
                        comm);
-#endif
     }
     MPI_Type_free(&uncommitted);
 }
@@ -207,6 +157,26 @@ static int gathered_ok(const int *at, int n, int span)
     for (int r = 0; r < size; r++)
         for (int i = 0; i < n; i++) expected[at[r] + i] = 100 * r + i;
     return !memcmp(b, expected, (size_t)span * sizeof(int));
+}
+
+/* After the errors: algo gathers 2 ints of every rank right (v: the blocks
+ * in reverse rank order). */
+static int gather_after(const char *algo, int v, MPI_Comm comm, int *data_ok)
+{
+    int at[64];
+    for (int k = 0; k < 512; k++) b[k] = -1;
+    for (int r = 0; r < size; r++) at[r] = 2 * r;
+    int rc = v ? papcoll_allgatherv_by_name(algo, a, 2, MPI_INT, b, counts, displs, MPI_INT, comm)
+               : papcoll_allgather_by_name(algo, a, 2, MPI_INT, b, 2, MPI_INT, comm);
+    *data_ok = rc == MPI_SUCCESS && gathered_ok(v ? displs : at, 2, 2 * size + 8);
+    return rc;
+}
+
+/* ... and still reports a bad argument: recvcount -1 (plain), MPI_DATATYPE_NULL (v). */
+static int gather_bad(const char *algo, int v, MPI_Comm comm)
+{
+    return v ? papcoll_allgatherv_by_name(algo, a, 2, MPI_INT, b, counts, displs, MPI_DATATYPE_NULL, comm)
+             : papcoll_allgather_by_name(algo, a, 2, MPI_INT, b, -1, MPI_INT, comm);
 }
 
 /* Valid edge cases, then every algorithm on real data after the errors. */
@@ -251,33 +221,8 @@ static void valid_calls(MPI_Comm comm)
     MPI_Comm_free(&single);
     harness_watchdog_call_done();
 
-    int n = papcoll_algorithm_count("allgather");
-    CHECK(n > 0, "papcoll_algorithm_count(\"allgather\") = %d", n);
-    for (int i = 0; i < n; i++) {
-        const char *algo = papcoll_algorithm_name("allgather", i);
-        for (int v = 0; v < 2; v++) {
-            int want_calls = harness_handler_calls() + 1;
-            harness_watchdog_label("%s (%s) after the errors", v ? "allgatherv" : "allgather", algo);
-            harness_watchdog_arm();
-            for (int k = 0; k < 512; k++) b[k] = -1;
-            for (int r = 0; r < size; r++) at[r] = 2 * r;
-            int rc = v ? papcoll_allgatherv_by_name(algo, a, 2, MPI_INT, b, counts, displs, MPI_INT, comm)
-                       : papcoll_allgather_by_name(algo, a, 2, MPI_INT, b, 2, MPI_INT, comm);
-            CHECK(rc == MPI_SUCCESS && gathered_ok(v ? displs : at, 2, 2 * size + 8),
-                  "%s (%s) after the errors: %s%s", v ? "allgatherv" : "allgather", algo, harness_class_name(rc),
-                  rc == MPI_SUCCESS ? ", wrong data" : "");
-            CHECK(rc != MPI_SUCCESS || !strcmp(papcoll_last_algorithm(), algo), "%s (%s): papcoll_last_algorithm()=%s",
-                  v ? "allgatherv" : "allgather", algo, papcoll_last_algorithm());
-            rc = v ? papcoll_allgatherv_by_name(algo, a, 2, MPI_INT, b, counts, displs, MPI_DATATYPE_NULL, comm)
-                   : papcoll_allgather_by_name(algo, a, 2, MPI_INT, b, -1, MPI_INT, comm);
-            harness_watchdog_call_done();
-            int want = v ? MPI_ERR_TYPE : MPI_ERR_COUNT;
-            CHECK(harness_error_class(rc) == want && harness_handler_calls() == want_calls &&
-                      harness_error_class(harness_last_handler_code()) == want,
-                  "%s (%s): bad argument: %s, %d handler calls", v ? "allgatherv" : "allgather", algo,
-                  harness_class_name(rc), harness_handler_calls() - want_calls + 1);
-        }
-    }
+    static const int want[2] = {MPI_ERR_COUNT, MPI_ERR_TYPE};
+    failures += harness_errors_after("allgather", "allgatherv", comm, gather_after, gather_bad, want);
 }
 
 int main(int argc, char **argv)
@@ -285,53 +230,21 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int timeout = 30;
-    for (int i = 1; i < argc; i++) {
-        if (!strncmp(argv[i], "--call-timeout=", 15)) timeout = atoi(argv[i] + 15);
-        else {
-            if (rank == 0)
-                fprintf(strcmp(argv[i], "--help") ? stderr : stdout,
-                        "usage: %s [--call-timeout=S]\n"
-                        "  --call-timeout=S  watchdog: abort naming the call after S s (default 30)\n",
-                        argv[0]);
-            MPI_Finalize();
-            return strcmp(argv[i], "--help") ? 2 : 0;
-        }
-    }
-    if (size > 64) {
-        if (rank == 0) fprintf(stderr, "test_errors_allgather: at most 64 processes\n");
-        MPI_Finalize();
-        return 2;
-    }
-    harness_watchdog_init(timeout, 0, rank);
+    harness_errors_init("test_errors_allgather", argc, argv, 64);
     init_arrays();
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     argument_errors(MPI_COMM_WORLD);
     per_algorithm_errors(MPI_COMM_WORLD);
 
     /* the communicator's own error handler is the one invoked */
-    MPI_Comm comm;
-    MPI_Errhandler eh = harness_counting_errhandler();
-    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-    MPI_Comm_set_errhandler(comm, eh);
+    MPI_Errhandler eh;
+    MPI_Comm comm = harness_errors_counting_comm(&eh);
     int rc = papcoll_allgather(a, 2, MPI_INT, b, 2, MPI_DATATYPE_NULL, comm);
-    CHECK(harness_handler_calls() == 1 && harness_error_class(harness_last_handler_code()) == MPI_ERR_TYPE &&
-              harness_error_class(rc) == MPI_ERR_TYPE,
-          "allgather, custom handler: %d calls, code %s", harness_handler_calls(),
-          harness_class_name(harness_last_handler_code()));
+    failures += harness_errors_handled("allgather, custom handler", rc, MPI_ERR_TYPE, 1);
     rc = papcoll_allgatherv_by_name("no_such_algorithm", a, 2, MPI_INT, b, counts, displs, MPI_INT, comm);
-    CHECK(harness_handler_calls() == 2 && harness_error_class(harness_last_handler_code()) == MPI_ERR_ARG &&
-              harness_error_class(rc) == MPI_ERR_ARG,
-          "allgatherv, unknown algorithm, custom handler: %d calls, code %s", harness_handler_calls(),
-          harness_class_name(harness_last_handler_code()));
+    failures += harness_errors_handled("allgatherv, unknown algorithm, custom handler", rc, MPI_ERR_ARG, 2);
     valid_calls(comm);
     MPI_Comm_free(&comm);
     MPI_Errhandler_free(&eh);
     harness_watchdog_off();
-
-    int total;
-    MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0) printf("test_errors_allgather: np=%d, %d failures\n", size, total);
-    MPI_Finalize();
-    return total != 0;
+    return harness_errors_finish("test_errors_allgather", failures);
 }

@@ -33,71 +33,37 @@
 #include "harness/watchdog.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static int rank, size;
 
-/* papcoll_alltoall(v)_by_name(algo, ...) against PMPI_Alltoall(v)(...):
- * the same class, and the MPI library's class `want` (harness/errors.h). */
-#define A2A_VS_MPI(what, want, algo, ...)                                                                        \
-    do {                                                                                                         \
-        char label_[200];                                                                                        \
-        snprintf(label_, sizeof label_, "alltoall (%s): %s", algo, what);                                        \
-        harness_watchdog_label("%s", label_);                                                                    \
-        harness_watchdog_arm();                                                                                  \
-        int ours_ = papcoll_alltoall_by_name(algo, __VA_ARGS__), theirs_ = PMPI_Alltoall(__VA_ARGS__);           \
-        harness_watchdog_call_done();                                                                            \
-        failures += harness_errors_compare(label_, want, ours_, theirs_);                                        \
-    } while (0)
-
-#define A2AV_VS_MPI(what, want, algo, ...)                                                                       \
-    do {                                                                                                         \
-        char label_[200];                                                                                        \
-        snprintf(label_, sizeof label_, "alltoallv (%s): %s", algo, what);                                       \
-        harness_watchdog_label("%s", label_);                                                                    \
-        harness_watchdog_arm();                                                                                  \
-        int ours_ = papcoll_alltoallv_by_name(algo, __VA_ARGS__), theirs_ = PMPI_Alltoallv(__VA_ARGS__);         \
-        harness_watchdog_call_done();                                                                            \
-        failures += harness_errors_compare(label_, want, ours_, theirs_);                                        \
-    } while (0)
-
-/* Where the MPI library cannot be asked: papcoll must return want or want2. */
-#define PAPCOLL_ONLY(what, want, want2, call)                                                                    \
-    do {                                                                                                         \
-        harness_watchdog_label("%s", what);                                                                      \
-        harness_watchdog_arm();                                                                                  \
-        int ours_ = call;                                                                                        \
-        harness_watchdog_call_done();                                                                            \
-        failures += harness_errors_expect(what, want, want2, ours_);                                             \
-    } while (0)
-
-#ifdef OPEN_MPI /* the faults Open MPI 4.1 lets through or crashes on: papcoll gives MPICH's class */
-#define A2A_STRICT(what, want, algo, ...)                                                                        \
-    PAPCOLL_ONLY("alltoall (" algo "): " what, want, want, papcoll_alltoall_by_name(algo, __VA_ARGS__))
-#define A2AV_STRICT(what, want, algo, ...)                                                                       \
-    PAPCOLL_ONLY("alltoallv (" algo "): " what, want, want, papcoll_alltoallv_by_name(algo, __VA_ARGS__))
+/* papcoll_alltoall(v)_by_name(algo, ...) against PMPI_Alltoall(v)(...)
+ * (harness/errors.h); STRICT: papcoll alone, with MPICH's class, where Open
+ * MPI 4.1 lets the fault through or crashes; ARRAYS: papcoll alone where
+ * MPICH 4.0.2 dereferences NULL count and displacement arrays. */
+#define A2A_VS_MPI(...) HARNESS_VS_MPI(alltoall, PMPI_Alltoall, __VA_ARGS__)
+#define A2AV_VS_MPI(...) HARNESS_VS_MPI(alltoallv, PMPI_Alltoallv, __VA_ARGS__)
+#define A2A_STRICT(...) HARNESS_STRICT(alltoall, PMPI_Alltoall, __VA_ARGS__)
+#define A2AV_STRICT(...) HARNESS_STRICT(alltoallv, PMPI_Alltoallv, __VA_ARGS__)
+#ifdef OPEN_MPI
 #define A2AV_ARRAYS A2AV_VS_MPI
-#else /* MPICH 4.0.2 dereferences NULL count and displacement arrays */
-#define A2A_STRICT A2A_VS_MPI
-#define A2AV_STRICT A2AV_VS_MPI
-#define A2AV_ARRAYS(what, want, algo, ...)                                                                       \
-    PAPCOLL_ONLY("alltoallv (" algo "): " what, want, want, papcoll_alltoallv_by_name(algo, __VA_ARGS__))
+#else
+#define A2AV_ARRAYS(...) HARNESS_PAPCOLL_BY_NAME(alltoallv, __VA_ARGS__)
 #endif
+#define PAPCOLL_ONLY HARNESS_PAPCOLL_ONLY
 
 /* a: rank r's block for j is ints [2j, 2j + 2) = 1000 r + 10 j + i; b: receive */
 static int a[128], b[512], counts[64], displs[64], negative[64], zeros[64];
+/* rank order: blocks of 2 ints at 2r */
+static int rank_order[64], two[64];
 
 /* counts 2 each, blocks in reverse rank order; negative: the last rank's count -1 */
 static void init_arrays(void)
 {
     for (int j = 0; j < 64; j++)
         for (int i = 0; i < 2; i++) a[2 * j + i] = 1000 * rank + 10 * j + i;
-    for (int r = 0; r < size; r++) {
-        counts[r] = 2;
-        displs[r] = 2 * (size - 1 - r);
-        negative[r] = r == size - 1 ? -1 : 2;
-    }
+    harness_errors_blocks(size, size, counts, displs, negative);
+    for (int r = 0; r < size; r++) rank_order[r] = 2 * r, two[r] = 2;
 }
 
 /* Faults every process sees, with "auto". */
@@ -200,11 +166,27 @@ static void clear(void)
     for (int i = 0; i < 512; i++) b[i] = -1;
 }
 
+/* After the errors: algo exchanges 2 ints per block right (v: my send
+ * blocks in rank order, the receive blocks in reverse rank order). */
+static int exchange_after(const char *algo, int v, MPI_Comm comm, int *data_ok)
+{
+    clear();
+    int rc = v ? papcoll_alltoallv_by_name(algo, a, two, rank_order, MPI_INT, b, counts, displs, MPI_INT, comm)
+               : papcoll_alltoall_by_name(algo, a, 2, MPI_INT, b, 2, MPI_INT, comm);
+    *data_ok = rc == MPI_SUCCESS && exchanged_ok(v ? displs : rank_order, 2, 2 * size + 8);
+    return rc;
+}
+
+/* ... and still reports a bad argument: recvcount -1 (plain), MPI_DATATYPE_NULL (v). */
+static int exchange_bad(const char *algo, int v, MPI_Comm comm)
+{
+    return v ? papcoll_alltoallv_by_name(algo, a, two, rank_order, MPI_INT, b, counts, displs, MPI_DATATYPE_NULL, comm)
+             : papcoll_alltoall_by_name(algo, a, 2, MPI_INT, b, -1, MPI_INT, comm);
+}
+
 /* Valid edge cases, then every algorithm on real data after the errors. */
 static void valid_calls(MPI_Comm comm)
 {
-    int at[64], two[64];
-    for (int r = 0; r < size; r++) at[r] = 2 * r, two[r] = 2;
     harness_watchdog_label("valid edge cases");
     harness_watchdog_arm();
     CHECK(papcoll_alltoall(NULL, 0, MPI_INT, NULL, 0, MPI_INT, comm) == MPI_SUCCESS, "alltoall: count 0, NULL buffers");
@@ -218,7 +200,7 @@ static void valid_calls(MPI_Comm comm)
     for (int r = 0; r < size; r++)
         for (int i = 0; i < 2; i++) b[2 * r + i] = 1000 * rank + 10 * r + i;
     CHECK(papcoll_alltoall(MPI_IN_PLACE, -1, MPI_DATATYPE_NULL, b, 2, MPI_INT, comm) == MPI_SUCCESS &&
-              exchanged_ok(at, 2, 2 * size + 8),
+              exchanged_ok(rank_order, 2, 2 * size + 8),
           "alltoall: MPI_IN_PLACE with sendcount -1 and MPI_DATATYPE_NULL (ignored)");
     clear();
     for (int r = 0; r < size; r++)
@@ -246,32 +228,8 @@ static void valid_calls(MPI_Comm comm)
     MPI_Comm_free(&single);
     harness_watchdog_call_done();
 
-    int n = papcoll_algorithm_count("alltoall");
-    CHECK(n > 0, "papcoll_algorithm_count(\"alltoall\") = %d", n);
-    for (int i = 0; i < n; i++) {
-        const char *algo = papcoll_algorithm_name("alltoall", i);
-        for (int v = 0; v < 2; v++) {
-            int want_calls = harness_handler_calls() + 1;
-            harness_watchdog_label("%s (%s) after the errors", v ? "alltoallv" : "alltoall", algo);
-            harness_watchdog_arm();
-            clear();
-            int rc = v ? papcoll_alltoallv_by_name(algo, a, two, at, MPI_INT, b, counts, displs, MPI_INT, comm)
-                       : papcoll_alltoall_by_name(algo, a, 2, MPI_INT, b, 2, MPI_INT, comm);
-            CHECK(rc == MPI_SUCCESS && exchanged_ok(v ? displs : at, 2, 2 * size + 8),
-                  "%s (%s) after the errors: %s%s", v ? "alltoallv" : "alltoall", algo, harness_class_name(rc),
-                  rc == MPI_SUCCESS ? ", wrong data" : "");
-            CHECK(rc != MPI_SUCCESS || !strcmp(papcoll_last_algorithm(), algo), "%s (%s): papcoll_last_algorithm()=%s",
-                  v ? "alltoallv" : "alltoall", algo, papcoll_last_algorithm());
-            rc = v ? papcoll_alltoallv_by_name(algo, a, two, at, MPI_INT, b, counts, displs, MPI_DATATYPE_NULL, comm)
-                   : papcoll_alltoall_by_name(algo, a, 2, MPI_INT, b, -1, MPI_INT, comm);
-            harness_watchdog_call_done();
-            int want = v ? MPI_ERR_TYPE : MPI_ERR_COUNT;
-            CHECK(harness_error_class(rc) == want && harness_handler_calls() == want_calls &&
-                      harness_error_class(harness_last_handler_code()) == want,
-                  "%s (%s): bad argument: %s, %d handler calls", v ? "alltoallv" : "alltoall", algo,
-                  harness_class_name(rc), harness_handler_calls() - want_calls + 1);
-        }
-    }
+    static const int want[2] = {MPI_ERR_COUNT, MPI_ERR_TYPE};
+    failures += harness_errors_after("alltoall", "alltoallv", comm, exchange_after, exchange_bad, want);
 }
 
 int main(int argc, char **argv)
@@ -279,53 +237,21 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int timeout = 30;
-    for (int i = 1; i < argc; i++) {
-        if (!strncmp(argv[i], "--call-timeout=", 15)) timeout = atoi(argv[i] + 15);
-        else {
-            if (rank == 0)
-                fprintf(strcmp(argv[i], "--help") ? stderr : stdout,
-                        "usage: %s [--call-timeout=S]\n"
-                        "  --call-timeout=S  watchdog: abort naming the call after S s (default 30)\n",
-                        argv[0]);
-            MPI_Finalize();
-            return strcmp(argv[i], "--help") ? 2 : 0;
-        }
-    }
-    if (size > 64) {
-        if (rank == 0) fprintf(stderr, "test_errors_alltoall: at most 64 processes\n");
-        MPI_Finalize();
-        return 2;
-    }
-    harness_watchdog_init(timeout, 0, rank);
+    harness_errors_init("test_errors_alltoall", argc, argv, 64);
     init_arrays();
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     argument_errors(MPI_COMM_WORLD);
     per_algorithm_errors(MPI_COMM_WORLD);
 
     /* the communicator's own error handler is the one invoked */
-    MPI_Comm comm;
-    MPI_Errhandler eh = harness_counting_errhandler();
-    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-    MPI_Comm_set_errhandler(comm, eh);
+    MPI_Errhandler eh;
+    MPI_Comm comm = harness_errors_counting_comm(&eh);
     int rc = papcoll_alltoall(a, 2, MPI_INT, b, 2, MPI_DATATYPE_NULL, comm);
-    CHECK(harness_handler_calls() == 1 && harness_error_class(harness_last_handler_code()) == MPI_ERR_TYPE &&
-              harness_error_class(rc) == MPI_ERR_TYPE,
-          "alltoall, custom handler: %d calls, code %s", harness_handler_calls(),
-          harness_class_name(harness_last_handler_code()));
+    failures += harness_errors_handled("alltoall, custom handler", rc, MPI_ERR_TYPE, 1);
     rc = papcoll_alltoallv_by_name("no_such_algorithm", a, counts, displs, MPI_INT, b, counts, displs, MPI_INT, comm);
-    CHECK(harness_handler_calls() == 2 && harness_error_class(harness_last_handler_code()) == MPI_ERR_ARG &&
-              harness_error_class(rc) == MPI_ERR_ARG,
-          "alltoallv, unknown algorithm, custom handler: %d calls, code %s", harness_handler_calls(),
-          harness_class_name(harness_last_handler_code()));
+    failures += harness_errors_handled("alltoallv, unknown algorithm, custom handler", rc, MPI_ERR_ARG, 2);
     valid_calls(comm);
     MPI_Comm_free(&comm);
     MPI_Errhandler_free(&eh);
     harness_watchdog_off();
-
-    int total;
-    MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0) printf("test_errors_alltoall: np=%d, %d failures\n", size, total);
-    MPI_Finalize();
-    return total != 0;
+    return harness_errors_finish("test_errors_alltoall", failures);
 }

@@ -38,60 +38,25 @@
 #include "harness/watchdog.h"
 
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 static int rank, size;
 
-/* papcoll_<coll>_by_name(algo, ...) against PMPI_<Coll>(...): the same class,
- * and the MPI library's class `want` (harness/errors.h). */
-#define VS_MPI(coll, pmpi, what, want, algo, ...)                                                                \
-    do {                                                                                                         \
-        char label_[200];                                                                                        \
-        snprintf(label_, sizeof label_, "%s (%s): %s", #coll, algo, what);                                      \
-        harness_watchdog_label("%s", label_);                                                                    \
-        harness_watchdog_arm();                                                                                  \
-        int ours_ = papcoll_##coll##_by_name(algo, __VA_ARGS__), theirs_ = pmpi(__VA_ARGS__);                    \
-        harness_watchdog_call_done();                                                                            \
-        failures += harness_errors_compare(label_, want, ours_, theirs_);                                        \
-    } while (0)
-#define GATHER_VS_MPI(...) VS_MPI(gather, PMPI_Gather, __VA_ARGS__)
-#define GATHERV_VS_MPI(...) VS_MPI(gatherv, PMPI_Gatherv, __VA_ARGS__)
-#define SCATTER_VS_MPI(...) VS_MPI(scatter, PMPI_Scatter, __VA_ARGS__)
-#define SCATTERV_VS_MPI(...) VS_MPI(scatterv, PMPI_Scatterv, __VA_ARGS__)
-
-/* Where the MPI library cannot be asked: papcoll must return want or want2. */
-#define PAPCOLL_ONLY(what, want, want2, call)                                                                    \
-    do {                                                                                                         \
-        harness_watchdog_label("%s", what);                                                                      \
-        harness_watchdog_arm();                                                                                  \
-        int ours_ = call;                                                                                        \
-        harness_watchdog_call_done();                                                                            \
-        failures += harness_errors_expect(what, want, want2, ours_);                                             \
-    } while (0)
-
-/* Faults Open MPI 4.1.4 lets through or crashes on: papcoll gives MPICH's class. */
-#ifdef OPEN_MPI
-#define STRICT(coll, pmpi, what, want, algo, ...)                                                                \
-    do {                                                                                                         \
-        char what_[200];                                                                                         \
-        snprintf(what_, sizeof what_, "%s (%s): %s", #coll, algo, what);                                         \
-        PAPCOLL_ONLY(what_, want, want, papcoll_##coll##_by_name(algo, __VA_ARGS__));                            \
-    } while (0)
-#else
-#define STRICT VS_MPI
-#endif
+/* papcoll_<coll>_by_name(algo, ...) against PMPI_<Coll>(...)
+ * (harness/errors.h); STRICT: papcoll alone, with MPICH's class, where Open
+ * MPI 4.1.4 lets the fault through or crashes. */
+#define GATHER_VS_MPI(...) HARNESS_VS_MPI(gather, PMPI_Gather, __VA_ARGS__)
+#define GATHERV_VS_MPI(...) HARNESS_VS_MPI(gatherv, PMPI_Gatherv, __VA_ARGS__)
+#define SCATTER_VS_MPI(...) HARNESS_VS_MPI(scatter, PMPI_Scatter, __VA_ARGS__)
+#define SCATTERV_VS_MPI(...) HARNESS_VS_MPI(scatterv, PMPI_Scatterv, __VA_ARGS__)
+#define STRICT HARNESS_STRICT
+#define PAPCOLL_ONLY HARNESS_PAPCOLL_ONLY
 
 static int a[64], b[512], counts[64], displs[64], negative[64], minus_one[1] = {-1};
 
 static void init_arrays(void)
 {
     for (int i = 0; i < 64; i++) a[i] = 100 * rank + i;
-    for (int r = 0; r < 64; r++) {
-        counts[r] = 2;
-        displs[r] = 2 * (size - 1 - r);
-        negative[r] = r == size - 1 ? -1 : 2;
-    }
+    harness_errors_blocks(64, size, counts, displs, negative);
 }
 
 /* Faults every process sees, with "auto", on comm. */
@@ -245,50 +210,21 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int timeout = 30;
-    for (int i = 1; i < argc; i++) {
-        if (!strncmp(argv[i], "--call-timeout=", 15)) timeout = atoi(argv[i] + 15);
-        else {
-            if (rank == 0)
-                fprintf(strcmp(argv[i], "--help") ? stderr : stdout,
-                        "usage: %s [--call-timeout=S]\n"
-                        "  --call-timeout=S  watchdog: abort naming the call after S s (default 30)\n",
-                        argv[0]);
-            MPI_Finalize();
-            return strcmp(argv[i], "--help") ? 2 : 0;
-        }
-    }
-    if (size > 60) {
-        if (rank == 0) fprintf(stderr, "test_errors_gather_scatter: at most 60 processes\n");
-        MPI_Finalize();
-        return 2;
-    }
-    harness_watchdog_init(timeout, 0, rank);
+    harness_errors_init("test_errors_gather_scatter", argc, argv, 60);
     init_arrays();
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     shared_errors(MPI_COMM_WORLD);
     root_errors();
     per_algorithm_errors(MPI_COMM_WORLD);
 
     /* the communicator's own error handler is the one invoked */
-    MPI_Comm comm;
-    MPI_Errhandler eh = harness_counting_errhandler();
-    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-    MPI_Comm_set_errhandler(comm, eh);
+    MPI_Errhandler eh;
+    MPI_Comm comm = harness_errors_counting_comm(&eh);
     int rc = papcoll_scatter(a, 2, MPI_INT, b, 2, MPI_DATATYPE_NULL, 0, comm);
-    CHECK(harness_handler_calls() == 1 && harness_error_class(harness_last_handler_code()) == MPI_ERR_TYPE &&
-              harness_error_class(rc) == MPI_ERR_TYPE,
-          "scatter, custom handler: %d calls, code %s", harness_handler_calls(),
-          harness_class_name(harness_last_handler_code()));
+    failures += harness_errors_handled("scatter, custom handler", rc, MPI_ERR_TYPE, 1);
     valid_calls(comm);
     MPI_Comm_free(&comm);
     MPI_Errhandler_free(&eh);
     harness_watchdog_off();
-
-    int total;
-    MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0) printf("test_errors_gather_scatter: np=%d, %d failures\n", size, total);
-    MPI_Finalize();
-    return total != 0;
+    return harness_errors_finish("test_errors_gather_scatter", failures);
 }

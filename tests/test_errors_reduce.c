@@ -27,7 +27,6 @@
 #include "harness/watchdog.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static int rank, size;
@@ -35,53 +34,20 @@ static int rank, size;
 enum { ALL, ROOT_ONLY, NONROOTS_ONLY };
 static int in_scope(int scope) { return scope == ALL || (scope == ROOT_ONLY) == (rank == 0); }
 
-/* papcoll's class must be the MPI library's (harness_errors_compare); where
- * the MPI library crashes: papcoll must return want or want2. */
-static void compare(const char *what, int want, int ours, int theirs)
-{
-    failures += harness_errors_compare(what, want, ours, theirs);
-}
-
-static void expect(const char *what, int want, int want2, int ours)
-{
-    failures += harness_errors_expect(what, want, want2, ours);
-}
-
+/* papcoll_(all)reduce_by_name(algo, ...) against PMPI_(All)reduce(...)
+ * (harness/errors.h), made by the processes of `scope` alone; PAPCOLL_ONLY:
+ * where the MPI library crashes, papcoll must return want or want2. */
 #define REDUCE_VS_MPI(what, want, scope, algo, ...)                                                              \
     do {                                                                                                         \
-        if (in_scope(scope)) {                                                                                   \
-            harness_watchdog_label("reduce (%s): %s", algo, what);                                               \
-            harness_watchdog_arm();                                                                              \
-            int ours_ = papcoll_reduce_by_name(algo, __VA_ARGS__), theirs_ = PMPI_Reduce(__VA_ARGS__);           \
-            harness_watchdog_call_done();                                                                        \
-            char label_[160];                                                                                    \
-            snprintf(label_, sizeof label_, "reduce (%s): %s", algo, what);                                      \
-            compare(label_, want, ours_, theirs_);                                                               \
-        }                                                                                                        \
+        if (in_scope(scope)) HARNESS_VS_MPI(reduce, PMPI_Reduce, what, want, algo, __VA_ARGS__);                 \
     } while (0)
-
 #define ALLREDUCE_VS_MPI(what, want, scope, algo, ...)                                                           \
     do {                                                                                                         \
-        if (in_scope(scope)) {                                                                                   \
-            harness_watchdog_label("allreduce (%s): %s", algo, what);                                            \
-            harness_watchdog_arm();                                                                              \
-            int ours_ = papcoll_allreduce_by_name(algo, __VA_ARGS__), theirs_ = PMPI_Allreduce(__VA_ARGS__);     \
-            harness_watchdog_call_done();                                                                        \
-            char label_[160];                                                                                    \
-            snprintf(label_, sizeof label_, "allreduce (%s): %s", algo, what);                                   \
-            compare(label_, want, ours_, theirs_);                                                               \
-        }                                                                                                        \
+        if (in_scope(scope)) HARNESS_VS_MPI(allreduce, PMPI_Allreduce, what, want, algo, __VA_ARGS__);           \
     } while (0)
-
 #define PAPCOLL_ONLY(coll, what, want, want2, scope, call)                                                       \
     do {                                                                                                         \
-        if (in_scope(scope)) {                                                                                   \
-            harness_watchdog_label("%s: %s", coll, what);                                                        \
-            harness_watchdog_arm();                                                                              \
-            int ours_ = call;                                                                                    \
-            harness_watchdog_call_done();                                                                        \
-            expect(coll ": " what, want, want2, ours_);                                                          \
-        }                                                                                                        \
+        if (in_scope(scope)) HARNESS_PAPCOLL_ONLY(coll ": " what, want, want2, call);                            \
     } while (0)
 
 /* Faults every process sees, with "auto". */
@@ -213,12 +179,10 @@ static void refused_operations(MPI_Comm comm)
                 CHECK(rc == MPI_SUCCESS, "%s (%s): non-commutative user operation: %s", colls[k], algo,
                       harness_class_name(rc));
             } else {
-                CHECK(harness_error_class(rc) == MPI_ERR_OP,
-                      "%s (%s) does not take a non-commutative operation: returned %s", colls[k], algo,
-                      harness_class_name(rc));
-                CHECK(harness_handler_calls() == calls_before + 1 &&
-                          harness_error_class(harness_last_handler_code()) == MPI_ERR_OP,
-                      "%s (%s): the error handler was not called with MPI_ERR_OP", colls[k], algo);
+                char what[120];
+                snprintf(what, sizeof what, "%s (%s), which does not take a non-commutative operation", colls[k],
+                         algo);
+                failures += harness_errors_handled(what, rc, MPI_ERR_OP, calls_before + 1);
             }
         }
     }
@@ -267,18 +231,16 @@ static void valid_calls(MPI_Comm comm)
             int rc = k == 0 ? papcoll_reduce_by_name(algo, a, b, 4, MPI_INT, MPI_SUM, root, comm)
                             : papcoll_allreduce_by_name(algo, a, b, 4, MPI_INT, MPI_SUM, comm);
             harness_watchdog_call_done();
-            CHECK(rc == MPI_SUCCESS, "%s (%s) after the errors: %s", colls[k], algo, harness_class_name(rc));
+            char what[120];
+            snprintf(what, sizeof what, "%s (%s) after the errors", colls[k], algo);
+            failures += harness_errors_valid(what, NULL, rc, 1);
             if (rc == MPI_SUCCESS && (k == 1 || rank == root))
                 for (int e = 0; e < 4; e++)
                     CHECK(b[e] == 10 * size * (size - 1) / 2 + size * e, "%s (%s) after the errors: element %d = %d",
                           colls[k], algo, e, b[e]);
             rc = k == 0 ? papcoll_reduce_by_name(algo, a, b, 4, MPI_INT, MPI_SUM, -2, comm)
                         : papcoll_allreduce_by_name(algo, a, b, 4, MPI_INT, MPI_OP_NULL, comm);
-            CHECK(harness_error_class(rc) == (k == 0 ? MPI_ERR_ROOT : MPI_ERR_OP) &&
-                      harness_handler_calls() == want_calls &&
-                      harness_error_class(harness_last_handler_code()) == harness_error_class(rc),
-                  "%s (%s): bad argument: %s, %d handler calls", colls[k], algo, harness_class_name(rc),
-                  harness_handler_calls() - want_calls + 1);
+            failures += harness_errors_handled(what, rc, k == 0 ? MPI_ERR_ROOT : MPI_ERR_OP, want_calls);
         }
     }
 }
@@ -288,51 +250,24 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int timeout = 30;
-    for (int i = 1; i < argc; i++) {
-        if (!strncmp(argv[i], "--call-timeout=", 15)) timeout = atoi(argv[i] + 15);
-        else {
-            if (rank == 0)
-                fprintf(strcmp(argv[i], "--help") ? stderr : stdout,
-                        "usage: %s [--call-timeout=S]\n"
-                        "  --call-timeout=S  watchdog: abort naming the call after S s (default 30)\n",
-                        argv[0]);
-            MPI_Finalize();
-            return strcmp(argv[i], "--help") ? 2 : 0;
-        }
-    }
-    harness_watchdog_init(timeout, 0, rank);
+    harness_errors_init("test_errors_reduce", argc, argv, 0);
     rc_cases_init();
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     argument_errors(MPI_COMM_WORLD);
     operation_errors(MPI_COMM_WORLD);
 
     /* the communicator's own error handler is the one invoked */
-    MPI_Comm comm;
-    MPI_Errhandler eh = harness_counting_errhandler();
-    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-    MPI_Comm_set_errhandler(comm, eh);
+    MPI_Errhandler eh;
+    MPI_Comm comm = harness_errors_counting_comm(&eh);
     int a = 1, b;
     int rc = papcoll_reduce(&a, &b, 1, MPI_INT, MPI_SUM, size + 3, comm);
-    CHECK(harness_handler_calls() == 1 && harness_error_class(harness_last_handler_code()) == MPI_ERR_ROOT &&
-              harness_error_class(rc) == MPI_ERR_ROOT,
-          "reduce, custom handler: %d calls, code %s", harness_handler_calls(),
-          harness_class_name(harness_last_handler_code()));
+    failures += harness_errors_handled("reduce, custom handler", rc, MPI_ERR_ROOT, 1);
     rc = papcoll_allreduce(&a, &b, 1, MPI_INT, MPI_OP_NULL, comm);
-    CHECK(harness_handler_calls() == 2 && harness_error_class(harness_last_handler_code()) == MPI_ERR_OP &&
-              harness_error_class(rc) == MPI_ERR_OP,
-          "allreduce, custom handler: %d calls, code %s", harness_handler_calls(),
-          harness_class_name(harness_last_handler_code()));
+    failures += harness_errors_handled("allreduce, custom handler", rc, MPI_ERR_OP, 2);
     refused_operations(comm);
     valid_calls(comm);
     MPI_Comm_free(&comm);
     MPI_Errhandler_free(&eh);
     harness_watchdog_off();
     rc_cases_free();
-
-    int total;
-    MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0) printf("test_errors_reduce: np=%d, %d failures\n", size, total);
-    MPI_Finalize();
-    return total != 0;
+    return harness_errors_finish("test_errors_reduce", failures);
 }

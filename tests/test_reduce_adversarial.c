@@ -43,6 +43,7 @@
  */
 #include <papcoll.h>
 
+#include "harness/adversarial.h"
 #include "harness/arrival.h"
 #include "harness/bcast_call.h"
 #include "harness/lists.h"
@@ -60,15 +61,11 @@
 
 /* ---- options ------------------------------------------------------------ */
 
-static struct {
-    const char *algos, *colls, *parts, *patterns, *counts;
-    int ppn, calls, delay_us, stress_calls, stress_max, stress_big, stress_delay_us, comms, comm_cycles, comm_max,
-        call_timeout;
-    double stress_big_prob;
-    unsigned long long seed;
-} opt = {NULL, "reduce,allreduce", "patterns,stress,comms",
-         "together,all_but_root_late,root_last,node_late,node_last_very_late,leaders_last,random", "1,4099,65543", 3,
-         2, 2000, 1000, 16384, 300000, 200, 20, 1, 4096, 120, 0.01, 20261123ULL};
+static harness_adversarial_options_t opt = {
+    NULL, "patterns,stress,comms",
+    "together,all_but_root_late,root_last,node_late,node_last_very_late,leaders_last,random", 3, 2, 2000, 1000, 16384,
+    300000, 200, 20, 1, 4096, 120, 0.01, 20261123ULL};
+static const char *colls = "reduce,allreduce", *counts_opt = "1,4099,65543"; /* --colls, --counts */
 
 static const char *const collectives[3] = {"bcast", "reduce", "allreduce"};
 static int world_rank, world_size;
@@ -157,19 +154,14 @@ static const rc_case_t *random_accepted_case(int k, const char *algo)
 
 static void part_patterns(void)
 {
-    enum { NSHAPES = 4 };
+    enum { NSHAPES = HARNESS_NPATTERN_SHAPES };
     harness_shape_t shapes[NSHAPES];
-    shape_init(&shapes[0], "world", harness_split(0, world_rank));
-    shape_init(&shapes[1], "reversed", harness_split(0, world_size - world_rank));
-    shape_init(&shapes[2], "interleaved", harness_split(0, harness_interleaved_key()));
-    shape_init(&shapes[3], "shuffled", harness_split(0, harness_shuffled_key(opt.seed)));
-    if (world_rank == 0)
-        for (int s = 0; s < NSHAPES; s++) harness_shape_print(&shapes[s]);
+    harness_pattern_shapes_init(shapes, opt.ppn, create_contexts, opt.seed);
     char **counts;
-    int ncounts = harness_list_split(opt.counts, &counts);
+    int ncounts = harness_list_split(counts_opt, &counts);
     long n = 0;
     for (int k = 1; k < 3; k++) {
-        if (!harness_list_has(opt.colls, collectives[k])) continue;
+        if (!harness_list_has(colls, collectives[k])) continue;
         for (int pat = 0; pat < HARNESS_NPATTERNS; pat++) {
             if (!harness_list_has(opt.patterns, harness_pattern_names[pat])) continue;
             for (int s = 0; s < NSHAPES; s++)
@@ -200,7 +192,7 @@ static void part_stress(void)
     MPI_Datatype btypes[3] = {MPI_BYTE, MPI_INT, MPI_DOUBLE};
     int ks[3], nk = 0;
     for (int k = 0; k < 3; k++)
-        if (k == 0 || harness_list_has(opt.colls, collectives[k])) ks[nk++] = k;
+        if (k == 0 || harness_list_has(colls, collectives[k])) ks[nk++] = k;
     test_rng_seed(&rng, mix(opt.seed ^ 0x57e55edULL));
     for (long i = 0; i < opt.stress_calls; i++) {
         int k = ks[test_rng_below(&rng, nk)];
@@ -236,13 +228,7 @@ static void part_comms(void)
     char (*names)[32] = malloc((size_t)n * sizeof *names);
     for (int cycle = 0; cycle < opt.comm_cycles; cycle++) {
         for (int i = 0; i < n; i++) {
-            MPI_Comm c;
-            switch (i % 4) {
-            case 0: MPI_Comm_dup(MPI_COMM_WORLD, &c); snprintf(names[i], 32, "comm%d(dup)", i); break;
-            case 1: c = harness_split(0, world_size - world_rank); snprintf(names[i], 32, "comm%d(reversed)", i); break;
-            case 2: c = harness_split(0, harness_interleaved_key()); snprintf(names[i], 32, "comm%d(interleaved)", i); break;
-            default: c = harness_split(world_rank % 2, world_size - world_rank); snprintf(names[i], 32, "comm%d(half)", i);
-            }
+            MPI_Comm c = harness_numbered_comm(i, names[i], sizeof names[i]);
             shape_init(&sh[i], names[i], c);
         }
         for (int round = 0; round < nrounds; round++) {
@@ -254,8 +240,8 @@ static void part_comms(void)
             }
             for (int o = 0; o < n; o++) {
                 int i = order[o], k = 1 + (i + round) % 2;
-                if (!harness_list_has(opt.colls, collectives[k])) k = 3 - k;
-                if (!harness_list_has(opt.colls, collectives[k])) continue;
+                if (!harness_list_has(colls, collectives[k])) k = 3 - k;
+                if (!harness_list_has(colls, collectives[k])) continue;
                 const char *algo = algos[k][(i + round) % nalgo[k]];
                 int root = test_rng_below(&rng, sh[i].size);
                 const rc_case_t *c = random_accepted_case(k, algo);
@@ -274,6 +260,8 @@ static void part_comms(void)
 }
 
 /* ---- main ---------------------------------------------------------------- */
+
+static int known_pattern(const char *name) { return harness_pattern_index(name) >= 0; }
 
 static void usage(const char *prog, int code)
 {
@@ -309,47 +297,19 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &world_size);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = strchr(a, '=');
-        if (!strcmp(a, "--help")) {
-            usage(argv[0], 0);
-            MPI_Finalize();
-            return 0;
-        }
-        if (!v || strncmp(a, "--", 2)) usage(argv[0], 2);
-        v++;
-#define OPT(name) (!strncmp(a, "--" name "=", strlen(name) + 3))
-        if (OPT("algos")) opt.algos = v;
-        else if (OPT("colls")) opt.colls = v;
-        else if (OPT("parts")) opt.parts = v;
-        else if (OPT("patterns")) opt.patterns = v;
-        else if (OPT("counts")) opt.counts = v;
-        else if (OPT("ppn")) opt.ppn = atoi(v);
-        else if (OPT("seed")) opt.seed = strtoull(v, NULL, 10);
-        else if (OPT("calls")) opt.calls = atoi(v);
-        else if (OPT("delay-us")) opt.delay_us = atoi(v);
-        else if (OPT("stress-calls")) opt.stress_calls = atoi(v);
-        else if (OPT("stress-max")) opt.stress_max = atoi(v);
-        else if (OPT("stress-big")) opt.stress_big = atoi(v);
-        else if (OPT("stress-big-prob")) opt.stress_big_prob = atof(v);
-        else if (OPT("stress-delay-us")) opt.stress_delay_us = atoi(v);
-        else if (OPT("comms")) opt.comms = atoi(v);
-        else if (OPT("comm-cycles")) opt.comm_cycles = atoi(v);
-        else if (OPT("comm-max")) opt.comm_max = atoi(v);
-        else if (OPT("call-timeout")) opt.call_timeout = atoi(v);
-        else usage(argv[0], 2);
-#undef OPT
+    const harness_opt_t own[] = {
+        {"colls", HARNESS_OPT_STRING, &colls}, {"counts", HARNESS_OPT_STRING, &counts_opt}, {NULL}};
+    const char *unknown = harness_adversarial_parse(&opt, own, argc, argv);
+    if (unknown && !strcmp(unknown, "--help")) {
+        usage(argv[0], 0);
+        MPI_Finalize();
+        return 0;
     }
-    char **v;
-    int nv = harness_list_split(opt.patterns, &v);
-    for (int i = 0; i < nv; i++)
-        if (harness_pattern_index(v[i]) < 0) {
-            if (world_rank == 0) fprintf(stderr, "unknown pattern \"%s\"\n", v[i]);
-            MPI_Abort(MPI_COMM_WORLD, 2);
-        }
-    harness_list_free(v, nv);
+    if (unknown) usage(argv[0], 2);
+    harness_list_require(opt.patterns, known_pattern, "unknown pattern ", "");
     if (opt.algos) { /* every name must be an algorithm of reduce or allreduce: a typo must not pass silently */
-        nv = harness_list_split(opt.algos, &v);
+        char **v;
+        int nv = harness_list_split(opt.algos, &v);
         for (int i = 0; i < nv; i++) {
             char **m[2];
             int n0 = harness_algorithms("reduce", v[i], &m[0]), n1 = harness_algorithms("allreduce", v[i], &m[1]);
@@ -383,35 +343,8 @@ int main(int argc, char **argv)
         printf("\n");
         fflush(stdout);
     }
-    static const struct {
-        const char *name;
-        void (*fn)(void);
-    } parts[] = {{"patterns", part_patterns}, {"stress", part_stress}, {"comms", part_comms}};
-    long total_failures = 0;
-    for (int p = 0; p < 3; p++) {
-        if (!harness_list_has(opt.parts, parts[p].name)) continue;
-        long mine[3] = {failures, calls_done, refused}, sums[3];
-        MPI_Barrier(MPI_COMM_WORLD);
-        double t0 = MPI_Wtime();
-        parts[p].fn();
-        MPI_Barrier(MPI_COMM_WORLD);
-        double t = MPI_Wtime() - t0;
-        mine[0] = failures - mine[0], mine[1] = calls_done - mine[1], mine[2] = refused - mine[2];
-        MPI_Allreduce(mine, sums, 3, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-        total_failures += sums[0];
-        if (world_rank == 0) {
-            printf("  part %-8s %6ld calls per process (%ld refused with MPI_ERR_OP as expected), %ld failures, "
-                   "%.2f s%s\n",
-                   parts[p].name, sums[1] / world_size, sums[2] / world_size, sums[0], t,
-#ifdef PAPCOLL_SMPI
-                   " (simulated)"
-#else
-                   ""
-#endif
-            );
-            fflush(stdout);
-        }
-    }
+    static const harness_part_t parts[] = {{"patterns", part_patterns}, {"stress", part_stress}, {"comms", part_comms}};
+    long total_failures = harness_run_parts(parts, 3, opt.parts, &failures, &calls_done, &refused);
     harness_watchdog_off(); /* every rank is past the parts' closing barrier and reductions */
     if (world_rank == 0)
         printf("test_reduce_adversarial: %s (%ld failures)\n", total_failures ? "FAILED" : "OK", total_failures);

@@ -92,6 +92,8 @@ const pc_param_def_t pc_param_table[] = {
      "Alltoall and alltoallv algorithm: a name from `papcoll-bench --coll=alltoall --list`, or auto."},
     {"PAPCOLL_ALLTOALL_INTER", NULL, PC_PARAM_STRING, "auto", FIELD(alltoall.inter), NULL,
      "Alltoall among node leaders in hier: any flat alltoall algorithm name, native, or auto."},
+    {"PAPCOLL_ALLTOALL_MIN_FRAGMENT", NULL, PC_PARAM_SIZE, "4K", FIELD(alltoall_min_fragment), NULL,
+     "Alltoall aware, aware_barrier: smallest fragment a node's sender sends while part of its node's data for a destination node is still missing (a run that closes a gap goes at any size)."},
     {"PAPCOLL_GATHER", NULL, PC_PARAM_STRING, "auto", FIELD(gather.algorithm), NULL,
      "Gather and gatherv algorithm: a name from `papcoll-bench --coll=gather --list`, or auto."},
     {"PAPCOLL_GATHER_INTER", NULL, PC_PARAM_STRING, "auto", FIELD(gather.inter), NULL,

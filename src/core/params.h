@@ -72,6 +72,7 @@ typedef struct pc_params {
     pc_allreduce_params_t allreduce;
     pc_allgather_params_t allgather;
     pc_block_params_t alltoall, gather, scatter, reduce_scatter;
+    size_t alltoall_min_fragment; /* PAPCOLL_ALLTOALL_MIN_FRAGMENT: smallest partial fragment of aware */
 } pc_params_t;
 
 typedef enum { PC_PARAM_SIZE, PC_PARAM_LONG, PC_PARAM_DOUBLE, PC_PARAM_STRING } pc_param_type_t;

@@ -76,7 +76,9 @@ enum {
     PC_TAG_ALLTOALL_BRUCK = 701,       /* bruck: the forwarded positions of one step */
     PC_TAG_ALLTOALL_BRUCK_SIZES = 702, /* bruck, v form: their sizes, ahead of them */
     PC_TAG_ALLTOALL_NODE_IN = 710,     /* hier: a process's blocks -> its node leader (node communicator) */
-    PC_TAG_ALLTOALL_NODE_OUT = 711     /* hier: the node leader -> a process, the blocks for it */
+    PC_TAG_ALLTOALL_NODE_OUT = 711,    /* hier: the node leader -> a process, the blocks for it */
+    PC_TAG_ALLTOALL_FRAGMENT = 720     /* aware, aware_barrier: a node's sender -> a destination node's receiver,
+                                          one fragment (a header, then a run of segments) */
 };
 
 enum {

@@ -7,30 +7,7 @@
 
 #include <papcoll.h>
 
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-void harness_buffer_reserve(harness_buffer_t *b, size_t bytes)
-{
-    if (bytes + HARNESS_GUARD <= b->cap) return;
-    free(b->buf);
-    b->cap = bytes + HARNESS_GUARD;
-    b->buf = malloc(b->cap);
-    if (!b->buf) {
-        int rank;
-        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-        fprintf(stderr, "rank %d: out of memory (%zu bytes)\n", rank, b->cap);
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
-}
-
-void harness_buffer_free(harness_buffer_t *b)
-{
-    free(b->buf);
-    b->buf = NULL;
-    b->cap = 0;
-}
 
 int harness_ran_ok(const char *algo, const char *ran)
 {

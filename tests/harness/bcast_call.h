@@ -3,32 +3,16 @@
  * follow a pattern, the other processes start from its complement, guard
  * bytes follow the data; afterwards every byte, the guard and the algorithm
  * that ran (papcoll_last_algorithm) are checked.  Thread-safe: all state is
- * in the caller's buffer and result.
+ * in the caller's buffer (harness_buffer_t, buffers.h) and result.
  */
 #ifndef PC_HARNESS_BCAST_CALL_H
 #define PC_HARNESS_BCAST_CALL_H
 
+#include "buffers.h"
+
 #include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
-
-enum { HARNESS_GUARD = 64 };
-
-/* A growing scratch buffer. */
-typedef struct {
-    unsigned char *buf;
-    size_t cap;
-} harness_buffer_t;
-/* Makes room for bytes + HARNESS_GUARD; aborts the job when out of memory. */
-void harness_buffer_reserve(harness_buffer_t *b, size_t bytes);
-void harness_buffer_free(harness_buffer_t *b);
-
-/* Byte i of the data of a call salted `salt`: differs between any two
- * offsets closer than 16 MiB, and between calls. */
-static inline unsigned char harness_pattern_byte(size_t i, uint64_t salt)
-{
-    return (unsigned char)(i + (i >> 8) * 7 + (i >> 16) * 13 + salt);
-}
 
 typedef struct {
     int rc;              /* the call's return code */

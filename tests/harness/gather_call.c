@@ -3,14 +3,14 @@
  */
 #include "gather_call.h"
 
-#include "../test_random.h"
 #include "bcast_call.h"
+#include "buffers.h"
+#include "errors.h"
 #include "lists.h"
 #include "watchdog.h"
 
 #include <papcoll.h>
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +134,16 @@ void ag_cases_free(void)
     nderived = 0;
 }
 
+void ag_cases_print(void)
+{
+    printf("cases (%d): send datatype x sfactor / receive datatype x rfactor per element\n", ncases);
+    for (int i = 0; i < ncases; i++) {
+        const ag_case_t *c = &cases[i].pub;
+        printf("  %-26s %2zu data bytes, send %d x extent %2ld, receive %d x extent %2ld%s, weight %d\n", c->name,
+               c->bytes, c->sfactor, (long)c->sext, c->rfactor, (long)c->rext, c->gaps ? ", gaps" : "", c->weight);
+    }
+}
+
 static const unsigned char *rmask_of(const ag_case_t *c) { return ((const case_t *)c)->rmask; }
 
 /* ---- buffers ------------------------------------------------------------- */
@@ -152,34 +162,15 @@ void ag_buffers_free(ag_buffers_t *b)
     memset(b, 0, sizeof *b);
 }
 
-static void *grow(void *p, size_t bytes)
-{
-    void *q = realloc(p, bytes ? bytes : 1);
-    if (!q) {
-        int rank;
-        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-        fprintf(stderr, "rank %d: out of memory (%zu bytes)\n", rank, bytes);
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
-    return q;
-}
-
 static void reserve_ranks(ag_buffers_t *b, int p)
 {
     if (p <= b->ranks_cap) return;
     size_t n = (size_t)p * sizeof(int);
-    b->counts = grow(b->counts, n);
-    b->displs = grow(b->displs, n);
-    b->counts_copy = grow(b->counts_copy, n);
-    b->displs_copy = grow(b->displs_copy, n);
+    b->counts = harness_grow(b->counts, n);
+    b->displs = harness_grow(b->displs, n);
+    b->counts_copy = harness_grow(b->counts_copy, n);
+    b->displs_copy = harness_grow(b->displs_copy, n);
     b->ranks_cap = p;
-}
-
-static void reserve(unsigned char **p, size_t *cap, size_t bytes)
-{
-    if (bytes <= *cap) return;
-    *p = grow(*p, bytes);
-    *cap = bytes;
 }
 
 /* ---- layout -------------------------------------------------------------- */
@@ -203,11 +194,16 @@ size_t ag_layout(const ag_call_t *call, int *counts, int *displs)
         counts[z] = 0;
         if (!counts[(z + 1) % p]) counts[(z + 1) % p] = call->count;
     }
+    return (size_t)ag_place_blocks(&g, p, counts, rf, displs) * (size_t)call->c->rext;
+}
+
+long ag_place_blocks(test_rng_t *g, int p, const int *elems, int factor, int *displs)
+{
     /* blocks in a shuffled order (never rank order), random gaps between them */
-    int *order = malloc((size_t)p * sizeof(int));
+    int *order = harness_grow(NULL, (size_t)p * sizeof(int));
     for (int r = 0; r < p; r++) order[r] = r;
     for (int r = p - 1; r > 0; r--) {
-        int j = test_rng_below(&g, r + 1), t = order[r];
+        int j = test_rng_below(g, r + 1), t = order[r];
         order[r] = order[j];
         order[j] = t;
     }
@@ -216,60 +212,36 @@ size_t ag_layout(const ag_call_t *call, int *counts, int *displs)
         for (int r = 1; r < p; r++) increasing &= order[r] > order[r - 1];
         if (increasing) order[0] = 1, order[1] = 0;
     }
-    long at = test_rng_below(&g, 3);
+    long at = test_rng_below(g, 3);
     for (int i = 0; i < p; i++) {
         int r = order[i];
-        if (!counts[r]) continue;
+        if (!elems[r]) continue;
         displs[r] = (int)at;
-        at += (long)counts[r] * rf + (test_rng_below(&g, 3) ? test_rng_below(&g, 3) : 0);
+        at += (long)elems[r] * factor + (test_rng_below(g, 3) ? test_rng_below(g, 3) : 0);
     }
     for (int r = 0; r < p; r++) /* anywhere: nothing may be written for an empty block */
-        if (!counts[r]) displs[r] = test_rng_below(&g, (int)at + 1);
+        if (!elems[r]) displs[r] = test_rng_below(g, (int)at + 1);
     free(order);
-    return (size_t)at * (size_t)call->c->rext;
+    return at;
 }
 
 /* ---- the checked call ------------------------------------------------------ */
 
-static void problem(ag_result_t *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void problem(ag_result_t *res, const char *fmt, ...)
+void ag_lay_out(unsigned char **stream, size_t *stream_cap, const ag_case_t *c, int r, int n, MPI_Datatype type,
+                int factor, uint64_t salt, void *buf)
 {
-    if (res->problems++) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(res->first, sizeof res->first, fmt, ap);
-    va_end(ap);
-}
-
-static const char *class_name(int rc)
-{
-    static _Thread_local char s[MPI_MAX_ERROR_STRING];
-    int cls = rc, len;
-    if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
-    MPI_Error_string(cls, s, &len);
-    return s;
-}
-
-static void fill_sentinel(unsigned char *p, size_t bytes, uint64_t salt)
-{
-    for (size_t i = 0; i < bytes; i++) p[i] = harness_pattern_byte(i, salt);
-}
-
-/* Lays out rank r's contribution (n elements) in `buf` with n x factor `type`. */
-static void lay_out(ag_buffers_t *b, const ag_call_t *call, int r, int n, MPI_Datatype type, int factor, void *buf)
-{
-    size_t bytes = (size_t)n * call->c->bytes;
+    size_t bytes = (size_t)n * c->bytes;
     if (!bytes) return;
-    reserve(&b->stream, &b->stream_cap, bytes);
-    for (size_t k = 0; k < bytes; k++) b->stream[k] = ag_data_byte(k, r, call->salt);
+    harness_reserve(stream, stream_cap, bytes);
+    for (size_t k = 0; k < bytes; k++) (*stream)[k] = ag_data_byte(k, r, salt);
     int pos = 0;
-    MPI_Unpack(b->stream, (int)bytes, &pos, buf, n * factor, type, MPI_COMM_SELF);
+    MPI_Unpack(*stream, (int)bytes, &pos, buf, n * factor, type, MPI_COMM_SELF);
 }
 
 /* Where offset `at` of the receive area (front guard included) lies. */
-static void describe(const ag_call_t *call, const ag_buffers_t *b, size_t span, size_t at, char *out, size_t len)
+static void describe(const ag_case_t *c, int p, const int *rcounts, const int *displs, size_t span, size_t at,
+                     char *out, size_t len)
 {
-    const ag_case_t *c = call->c;
     if (at < HARNESS_GUARD) {
         snprintf(out, len, "the guard before the receive buffer (byte %ld)", (long)at - HARNESS_GUARD);
         return;
@@ -279,17 +251,25 @@ static void describe(const ag_call_t *call, const ag_buffers_t *b, size_t span, 
         snprintf(out, len, "the guard past the receive buffer (byte %zu past its end)", o - span);
         return;
     }
-    for (int r = 0; r < call->size; r++) {
-        size_t start = (size_t)b->displs[r] * (size_t)c->rext,
-               end = start + (size_t)b->counts[r] * (size_t)c->rfactor * (size_t)c->rext;
-        if (!b->counts[r] || o < start || o >= end) continue;
+    for (int r = 0; r < p; r++) {
+        size_t start = (size_t)displs[r] * (size_t)c->rext, end = start + (size_t)rcounts[r] * (size_t)c->rext;
+        if (!rcounts[r] || o < start || o >= end) continue;
         size_t in_block = o - start, e = in_block / (size_t)c->rext;
         int data = rmask_of(c)[in_block % (size_t)c->rext];
         snprintf(out, len, "%s byte of rank %d's block (receive datatype %zu of %d, byte %zu of the block)",
-                 data ? "a data" : "a GAP", r, e, b->counts[r] * c->rfactor, in_block);
+                 data ? "a data" : "a GAP", r, e, rcounts[r], in_block);
         return;
     }
     snprintf(out, len, "between blocks, where nothing is to be written (byte %zu of the buffer)", o);
+}
+
+long ag_receive_differences(const ag_case_t *c, int p, const int *rcounts, const int *displs, size_t span,
+                            const unsigned char *got, const unsigned char *want, size_t *first, char *where,
+                            size_t len)
+{
+    long bad = harness_differences(got, want, HARNESS_GUARD + span + HARNESS_GUARD, first);
+    if (bad) describe(c, p, rcounts, displs, span, *first, where, len);
+    return bad;
 }
 
 void ag_call_checked(const ag_call_t *call, ag_buffers_t *b, ag_result_t *res)
@@ -300,30 +280,31 @@ void ag_call_checked(const ag_call_t *call, ag_buffers_t *b, ag_result_t *res)
     memset(res, 0, sizeof *res);
     reserve_ranks(b, p);
     const size_t span = ag_layout(call, b->counts, b->displs), total = HARNESS_GUARD + span + HARNESS_GUARD;
-    reserve(&b->recv, &b->recv_cap, total);
-    b->ref = grow(b->ref, b->recv_cap);
+    harness_reserve(&b->recv, &b->recv_cap, total);
+    b->ref = harness_grow(b->ref, b->recv_cap);
 
     /* expected receive area: sentinel, every rank's contribution in its block */
     unsigned char *recv = b->recv + HARNESS_GUARD;
-    fill_sentinel(b->recv, total, recv_salt);
+    harness_fill_pattern(b->recv, total, recv_salt);
     memcpy(b->ref, b->recv, total);
     for (int r = 0; r < p; r++)
-        lay_out(b, call, r, b->counts[r], c->rtype, c->rfactor,
-                b->ref + HARNESS_GUARD + (size_t)b->displs[r] * (size_t)c->rext);
+        ag_lay_out(&b->stream, &b->stream_cap, c, r, b->counts[r], c->rtype, c->rfactor, call->salt,
+                   b->ref + HARNESS_GUARD + (size_t)b->displs[r] * (size_t)c->rext);
     const int mine = b->counts[me];
     const void *sendbuf = MPI_IN_PLACE;
     int sendcount = 0;
     MPI_Datatype sendtype = MPI_DATATYPE_NULL; /* ignored with MPI_IN_PLACE */
     size_t send_bytes = 0;
     if (call->inplace) {
-        lay_out(b, call, me, mine, c->rtype, c->rfactor, recv + (size_t)b->displs[me] * (size_t)c->rext);
+        ag_lay_out(&b->stream, &b->stream_cap, c, me, mine, c->rtype, c->rfactor, call->salt,
+                   recv + (size_t)b->displs[me] * (size_t)c->rext);
         if (call->salt & 1) sendcount = mine * c->sfactor, sendtype = c->stype;
     } else {
         send_bytes = (size_t)mine * (size_t)c->sfactor * (size_t)c->sext + HARNESS_GUARD;
-        reserve(&b->send, &b->send_cap, send_bytes);
-        b->send_copy = grow(b->send_copy, b->send_cap);
-        fill_sentinel(b->send, send_bytes, send_salt);
-        lay_out(b, call, me, mine, c->stype, c->sfactor, b->send);
+        harness_reserve(&b->send, &b->send_cap, send_bytes);
+        b->send_copy = harness_grow(b->send_copy, b->send_cap);
+        harness_fill_pattern(b->send, send_bytes, send_salt);
+        ag_lay_out(&b->stream, &b->stream_cap, c, me, mine, c->stype, c->sfactor, call->salt, b->send);
         memcpy(b->send_copy, b->send, send_bytes);
         sendbuf = b->send;
         sendcount = mine * c->sfactor;
@@ -344,30 +325,22 @@ void ag_call_checked(const ag_call_t *call, ag_buffers_t *b, ag_result_t *res)
     const size_t ranks_bytes = (size_t)p * sizeof(int);
     if (call->vform &&
         (memcmp(b->counts, b->counts_copy, ranks_bytes) || memcmp(b->displs, b->displs_copy, ranks_bytes)))
-        problem(res, "the recvcounts or displs arrays changed");
-    for (int r = 0; r < p; r++) b->counts[r] = b->counts_copy[r] / c->rfactor; /* elements, for describe() */
-    memcpy(b->displs, b->displs_copy, ranks_bytes);
+        HARNESS_PROBLEM(res, "the recvcounts or displs arrays changed");
     if (rc != MPI_SUCCESS) {
-        problem(res, "returned %s", class_name(rc));
+        HARNESS_PROBLEM(res, "returned %s", harness_class_name(rc));
         return;
     }
     if (!harness_ran_ok(call->algo, res->ran) ||
         (!strcmp(call->algo, "auto") && !harness_is_algorithm("allgather", res->ran)))
-        problem(res, "papcoll_last_algorithm()=\"%s\"", res->ran);
+        HARNESS_PROBLEM(res, "papcoll_last_algorithm()=\"%s\"", res->ran);
 
-    if (memcmp(b->recv, b->ref, total)) {
-        size_t first = 0;
-        long bad = 0;
-        for (size_t i = 0; i < total; i++)
-            if (b->recv[i] != b->ref[i] && !bad++) first = i;
-        char where[200];
-        describe(call, b, span, first, where, sizeof where);
-        problem(res, "%ld wrong bytes in the receive buffer; the first in %s: got %02x want %02x", bad, where,
-                b->recv[first], b->ref[first]);
-    }
-    if (send_bytes && memcmp(b->send, b->send_copy, send_bytes)) {
-        size_t at = 0;
-        while (b->send[at] == b->send_copy[at]) at++;
-        problem(res, "the send buffer changed (first at byte %zu of %zu)", at, send_bytes - HARNESS_GUARD);
-    }
+    size_t first = 0;
+    char where[200];
+    long bad = ag_receive_differences(c, p, b->counts_copy, b->displs_copy, span, b->recv, b->ref, &first, where,
+                                      sizeof where);
+    if (bad)
+        HARNESS_PROBLEM(res, "%ld wrong bytes in the receive buffer; the first in %s: got %02x want %02x", bad, where,
+                        b->recv[first], b->ref[first]);
+    if (send_bytes && harness_differences(b->send, b->send_copy, send_bytes, &first))
+        HARNESS_PROBLEM(res, "the send buffer changed (first at byte %zu of %zu)", first, send_bytes - HARNESS_GUARD);
 }

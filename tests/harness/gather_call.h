@@ -37,6 +37,8 @@
 #ifndef PC_HARNESS_GATHER_CALL_H
 #define PC_HARNESS_GATHER_CALL_H
 
+#include "../test_random.h"
+
 #include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -59,6 +61,9 @@ int ag_case_count(void);
 const ag_case_t *ag_case_at(int i);
 const ag_case_t *ag_case_find(const char *name);
 void ag_cases_free(void);
+/* Prints the cases, one a line, with their datatypes' layout (on one rank:
+ * the tests' --list). */
+void ag_cases_print(void);
 
 /* ---- one call ------------------------------------------------------------ */
 
@@ -95,10 +100,30 @@ static inline unsigned char ag_data_byte(size_t k, int r, uint64_t salt)
     return (unsigned char)(k + (k >> 8) * 7 + (k >> 16) * 13 + salt + (uint64_t)r * 101u);
 }
 
+/* Lays out rank r's contribution (n elements of case c, the bytes
+ * ag_data_byte(k, r, salt)) in buf as n x factor `type`, through the
+ * scratch stream (*stream, capacity *stream_cap). */
+void ag_lay_out(unsigned char **stream, size_t *stream_cap, const ag_case_t *c, int r, int n, MPI_Datatype type,
+                int factor, uint64_t salt, void *buf);
+
 /* The v form's counts (elements of the case) and displacements (receive
  * datatypes) of every rank, the same on every process; returns the bytes
  * the blocks span.  The plain form: counts all `count`, rank order. */
 size_t ag_layout(const ag_call_t *call, int *counts, int *displs);
+/* Places p blocks of elems[r] elements (factor datatypes each) in a
+ * shuffled order drawn from g (never increasing by rank when p > 1), with
+ * random gaps between them; empty blocks get arbitrary displacements
+ * within the span.  Returns the datatypes spanned. */
+long ag_place_blocks(test_rng_t *g, int p, const int *elems, int factor, int *displs);
+
+/* Bytes of a receive area (HARNESS_GUARD bytes, `span` bytes of blocks,
+ * HARNESS_GUARD bytes) that differ from the expected one; when some do,
+ * *first is the first of them and where[len] says where it lies: a guard,
+ * a data byte or a gap of rank r's block (rcounts[r] receive datatypes of
+ * case c at displs[r] receive extents), or outside every block. */
+long ag_receive_differences(const ag_case_t *c, int p, const int *rcounts, const int *displs, size_t span,
+                            const unsigned char *got, const unsigned char *want, size_t *first, char *where,
+                            size_t len);
 
 /* Runs the call under the watchdog (the caller labels it and applies any
  * arrival delay first) and checks it. */

@@ -5,6 +5,7 @@
 
 #include <papcoll.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,20 @@ int harness_list_matches(const char *list, const char *name)
     return found;
 }
 
+void harness_list_require(const char *list, int (*known)(const char *word), const char *before, const char *after)
+{
+    if (!list) return;
+    char **words;
+    int n = harness_list_split(list, &words), rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    for (int i = 0; i < n; i++)
+        if (!known(words[i])) {
+            if (rank == 0) fprintf(stderr, "%s\"%s\"%s\n", before, words[i], after);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    harness_list_free(words, n);
+}
+
 int harness_algorithms(const char *collective, const char *only, char ***out)
 {
     int nlib = papcoll_algorithm_count(collective), n = 0;
@@ -60,6 +75,16 @@ int harness_algorithms(const char *collective, const char *only, char ***out)
     }
     *out = v;
     return n;
+}
+
+void harness_print_algorithms(const char *collective)
+{
+    char **algos;
+    int n = harness_algorithms(collective, NULL, &algos);
+    printf("%s algorithms:", collective);
+    for (int a = 0; a < n; a++) printf(" %s", algos[a]);
+    printf("\n");
+    harness_list_free(algos, n);
 }
 
 int harness_is_algorithm(const char *collective, const char *name)

@@ -16,11 +16,18 @@ int harness_list_has(const char *list, const char *word);
  * what precedes a trailing '*' ("hier*" matches hier and hier_nobarrier). */
 int harness_list_matches(const char *list, const char *name);
 
+/* Aborts the job (code 2) when a word of `list` (NULL: none) is not
+ * `known`, printing before"WORD"after on rank 0 of MPI_COMM_WORLD: a typo
+ * in an option must not pass silently. */
+void harness_list_require(const char *list, int (*known)(const char *word), const char *before, const char *after);
+
 /* The algorithms of `collective` in the library's order, then "auto"; when
  * `only` is not NULL, just those of them it matches (harness_list_matches;
  * names of other collectives are ignored).  Returns the count (0 for a
  * collective the library does not know); free with harness_list_free(). */
 int harness_algorithms(const char *collective, const char *only, char ***out);
+/* Prints "COLLECTIVE algorithms: a b ... auto" (the library's list). */
+void harness_print_algorithms(const char *collective);
 /* 1 when `name` is "auto" or an algorithm of `collective`. */
 int harness_is_algorithm(const char *collective, const char *name);
 

@@ -4,11 +4,12 @@
 #include "reduce_call.h"
 
 #include "bcast_call.h"
+#include "buffers.h"
+#include "errors.h"
 #include "watchdog.h"
 
 #include <papcoll.h>
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,61 +61,25 @@ void rc_buffers_free(rc_buffers_t *b)
     memset(b, 0, sizeof *b);
 }
 
-static void *grow(void *p, size_t bytes)
-{
-    void *q = realloc(p, bytes ? bytes : 1);
-    if (!q) {
-        int rank;
-        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-        fprintf(stderr, "rank %d: out of memory (%zu bytes)\n", rank, bytes);
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
-    return q;
-}
-
 static void reserve(rc_buffers_t *b, size_t bytes, int count)
 {
     if (bytes > b->cap) {
-        b->send = grow(b->send, bytes);
-        b->send_copy = grow(b->send_copy, bytes);
-        b->recv = grow(b->recv, bytes);
-        b->ref = grow(b->ref, bytes);
+        b->send = harness_grow(b->send, bytes);
+        b->send_copy = harness_grow(b->send_copy, bytes);
+        b->recv = harness_grow(b->recv, bytes);
+        b->ref = harness_grow(b->ref, bytes);
         b->cap = bytes;
     }
     if (count > b->bound_cap) {
-        b->bound = grow(b->bound, (size_t)count * sizeof(double));
+        b->bound = harness_grow(b->bound, (size_t)count * sizeof(double));
         b->bound_cap = count;
     }
-}
-
-static void problem(rc_result_t *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void problem(rc_result_t *res, const char *fmt, ...)
-{
-    if (res->problems++) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(res->first, sizeof res->first, fmt, ap);
-    va_end(ap);
 }
 
 static const char *hex(const unsigned char *p, size_t n, char *out)
 {
     for (size_t i = 0; i < n && i < 32; i++) sprintf(out + 2 * i, "%02x", p[i]);
     return out;
-}
-
-static const char *class_name(int rc)
-{
-    static _Thread_local char s[MPI_MAX_ERROR_STRING];
-    int cls = rc, len;
-    if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
-    MPI_Error_string(cls, s, &len);
-    return s;
-}
-
-static void fill_sentinel(unsigned char *p, size_t bytes, uint64_t salt)
-{
-    for (size_t i = 0; i < bytes; i++) p[i] = harness_pattern_byte(i, salt);
 }
 
 /* Bytes of p[from, to) that differ from the sentinel, where mask (per
@@ -150,7 +115,7 @@ void rc_call_checked(const rc_call_t *call, rc_buffers_t *b, rc_result_t *res)
     int total = call->count, first_mine = 0, mine = call->count;
     int *counts = NULL;
     if (is_rs) {
-        counts = grow(NULL, (size_t)call->size * sizeof *counts);
+        counts = harness_grow(NULL, (size_t)call->size * sizeof *counts);
         total = 0;
         for (int i = 0; i < call->size; i++) {
             counts[i] = rc_block_count(call, i);
@@ -170,13 +135,13 @@ void rc_call_checked(const rc_call_t *call, rc_buffers_t *b, rc_result_t *res)
     const size_t recv_bytes = inplace_here ? bytes : result_bytes, recv_total = recv_bytes + HARNESS_GUARD;
 
     if (!inplace_here) {
-        fill_sentinel(b->send, guard_end, send_salt);
+        harness_fill_pattern(b->send, guard_end, send_salt);
         rc_fill_input(c, call->rank, call->size, total, call->salt, b->send);
         memcpy(b->send_copy, b->send, guard_end);
     }
     void *recvbuf = NULL;
     if (gets_result || !call->null_recv) {
-        fill_sentinel(b->recv, recv_total, recv_salt);
+        harness_fill_pattern(b->recv, recv_total, recv_salt);
         if (inplace_here) rc_fill_input(c, call->rank, call->size, total, call->salt, b->recv);
         recvbuf = b->recv;
     }
@@ -193,26 +158,24 @@ void rc_call_checked(const rc_call_t *call, rc_buffers_t *b, rc_result_t *res)
     res->ran = papcoll_last_algorithm();
     res->refused = refused;
 
-    int cls = rc;
-    if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
     if (refused) {
-        if (cls != MPI_ERR_OP)
-            problem(res, "%s does not take a %s operation: expected MPI_ERR_OP, got %s", call->algo,
-                    c->commutative ? "user-defined" : "non-commutative", class_name(rc));
+        if (harness_error_class(rc) != MPI_ERR_OP)
+            HARNESS_PROBLEM(res, "%s does not take a %s operation: expected MPI_ERR_OP, got %s", call->algo,
+                            c->commutative ? "user-defined" : "non-commutative", harness_class_name(rc));
         else if (recvbuf && memcmp(b->ref, b->recv, recv_total))
-            problem(res, "refused with MPI_ERR_OP, but the receive buffer changed: it ran partly");
+            HARNESS_PROBLEM(res, "refused with MPI_ERR_OP, but the receive buffer changed: it ran partly");
         else if (!inplace_here && memcmp(b->send, b->send_copy, guard_end))
-            problem(res, "refused with MPI_ERR_OP, but the send buffer changed");
+            HARNESS_PROBLEM(res, "refused with MPI_ERR_OP, but the send buffer changed");
         return;
     }
     if (rc != MPI_SUCCESS) {
-        problem(res, "returned %s", class_name(rc));
+        HARNESS_PROBLEM(res, "returned %s", harness_class_name(rc));
         return;
     }
     if (!harness_ran_ok(call->algo, res->ran))
-        problem(res, "papcoll_last_algorithm()=\"%s\"", res->ran);
+        HARNESS_PROBLEM(res, "papcoll_last_algorithm()=\"%s\"", res->ran);
     else if (!strcmp(call->algo, "auto") && !rc_accepts(call->collective, res->ran, c))
-        problem(res, "auto chose %s, which does not take this operation", res->ran);
+        HARNESS_PROBLEM(res, "auto chose %s, which does not take this operation", res->ran);
 
     char h1[72], h2[72];
     size_t at = 0;
@@ -224,23 +187,22 @@ void rc_call_checked(const rc_call_t *call, rc_buffers_t *b, rc_result_t *res)
         long first = 0;
         bad = rc_compare(c, b->recv, want, bound, mine, &first);
         if (bad)
-            problem(res, "%ld wrong elements of %d, first %ld: got %s want %s%s", bad, mine, first,
-                    hex(b->recv + (size_t)first * ext, ext, h1), hex(want + (size_t)first * ext, ext, h2),
-                    c->inexact ? " (beyond the tolerance)" : "");
+            HARNESS_PROBLEM(res, "%ld wrong elements of %d, first %ld: got %s want %s%s", bad, mine, first,
+                            hex(b->recv + (size_t)first * ext, ext, h1), hex(want + (size_t)first * ext, ext, h2),
+                            c->inexact ? " (beyond the tolerance)" : "");
         if (c->gaps && (bad = sentinel_damage(b->recv, 0, result_bytes, recv_salt, c->mask, ext, &at)))
-            problem(res, "%ld gap bytes of the receive buffer overwritten, first at byte %zu", bad, at);
+            HARNESS_PROBLEM(res, "%ld gap bytes of the receive buffer overwritten, first at byte %zu", bad, at);
         /* in place, the input after my result is MPI's to overwrite; the guards are not */
         if ((bad = sentinel_damage(b->recv, inplace_here ? recv_bytes : result_bytes, recv_total, recv_salt, NULL, 1,
                                    &at)))
-            problem(res, "%ld guard bytes past the receive buffer overwritten", bad);
+            HARNESS_PROBLEM(res, "%ld guard bytes past the receive buffer overwritten", bad);
     } else if (recvbuf && (bad = sentinel_damage(b->recv, 0, recv_total, recv_salt, NULL, 1, &at))) {
-        problem(res, "%ld bytes of a non-root's receive buffer (not significant there) overwritten, first at %zu",
-                bad, at);
+        HARNESS_PROBLEM(res,
+                        "%ld bytes of a non-root's receive buffer (not significant there) overwritten, first at %zu",
+                        bad, at);
     }
-    if (!inplace_here && memcmp(b->send, b->send_copy, guard_end)) {
-        for (at = 0; b->send[at] == b->send_copy[at]; at++) {}
-        problem(res, "the send buffer changed (first at byte %zu)", at);
-    }
+    if (!inplace_here && harness_differences(b->send, b->send_copy, guard_end, &at))
+        HARNESS_PROBLEM(res, "the send buffer changed (first at byte %zu)", at);
     if (rc_user_op_type_errors() != type_errors)
-        problem(res, "a user operation was called with a datatype other than the caller's");
+        HARNESS_PROBLEM(res, "a user operation was called with a datatype other than the caller's");
 }

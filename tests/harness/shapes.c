@@ -39,6 +39,24 @@ MPI_Comm harness_matrix_shape(int s, harness_context_fn create_context)
     return c;
 }
 
+void harness_matrix_shapes_init(harness_matrix_shapes_t *shapes, harness_context_fn create_context,
+                                int errors_return)
+{
+    shapes->max_size = 0;
+    for (int s = 0; s < HARNESS_NSHAPES; s++) {
+        shapes->comm[s] = harness_matrix_shape(s, create_context);
+        if (errors_return) MPI_Comm_set_errhandler(shapes->comm[s], MPI_ERRORS_RETURN);
+        MPI_Comm_size(shapes->comm[s], &shapes->size[s]);
+        MPI_Comm_rank(shapes->comm[s], &shapes->rank[s]);
+        if (shapes->size[s] > shapes->max_size) shapes->max_size = shapes->size[s];
+    }
+}
+
+void harness_matrix_shapes_free(harness_matrix_shapes_t *shapes)
+{
+    for (int s = 0; s < HARNESS_NSHAPES; s++) MPI_Comm_free(&shapes->comm[s]);
+}
+
 void harness_node_key_init(int ppn)
 {
     int rank, size;
@@ -135,4 +153,33 @@ int harness_shuffled_key(uint64_t seed)
     world(&rank, &size);
     /* seeded permutation: sort by a hash of the world rank (ties by rank) */
     return (int)(mix(seed ^ 0x5eedULL ^ (uint64_t)rank) % 1000000007ULL);
+}
+
+void harness_pattern_shapes_init(harness_shape_t shapes[HARNESS_NPATTERN_SHAPES], int ppn,
+                                 harness_context_fn create_context, uint64_t seed)
+{
+    int rank, size;
+    world(&rank, &size);
+    harness_shape_init(&shapes[0], "world", harness_split(0, rank), ppn, create_context);
+    harness_shape_init(&shapes[1], "reversed", harness_split(0, size - rank), ppn, create_context);
+    harness_shape_init(&shapes[2], "interleaved", harness_split(0, harness_interleaved_key()), ppn, create_context);
+    harness_shape_init(&shapes[3], "shuffled", harness_split(0, harness_shuffled_key(seed)), ppn, create_context);
+    if (rank == 0)
+        for (int s = 0; s < HARNESS_NPATTERN_SHAPES; s++) harness_shape_print(&shapes[s]);
+}
+
+MPI_Comm harness_numbered_comm(int i, char *name, size_t len)
+{
+    static const char *const kinds[4] = {"dup", "reversed", "interleaved", "half"};
+    int rank, size;
+    world(&rank, &size);
+    MPI_Comm c;
+    switch (i % 4) {
+    case 0: MPI_Comm_dup(MPI_COMM_WORLD, &c); break;
+    case 1: c = harness_split(0, size - rank); break;
+    case 2: c = harness_split(0, harness_interleaved_key()); break;
+    default: c = harness_split(rank % 2, size - rank);
+    }
+    snprintf(name, len, "comm%d(%s)", i, kinds[i % 4]);
+    return c;
 }

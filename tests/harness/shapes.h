@@ -23,6 +23,7 @@
 #define PC_HARNESS_SHAPES_H
 
 #include <mpi.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Makes the library build the context of comm; returns an MPI error code. */
@@ -35,6 +36,18 @@ extern const char *const harness_shape_names[HARNESS_NSHAPES];
 /* Communicator of matrix shape s (see above); create_context NULL means
  * harness_bcast_context. */
 MPI_Comm harness_matrix_shape(int s, harness_context_fn create_context);
+
+/* Every matrix shape at once: communicator, this process's rank, size. */
+typedef struct {
+    MPI_Comm comm[HARNESS_NSHAPES];
+    int rank[HARNESS_NSHAPES], size[HARNESS_NSHAPES];
+    int max_size;   /* the largest size */
+} harness_matrix_shapes_t;
+/* Creates them (harness_matrix_shape); with errors_return, their error
+ * handler is MPI_ERRORS_RETURN (else the default, fatal). */
+void harness_matrix_shapes_init(harness_matrix_shapes_t *shapes, harness_context_fn create_context,
+                                int errors_return);
+void harness_matrix_shapes_free(harness_matrix_shapes_t *shapes);
 
 typedef struct {
     const char *name;
@@ -59,6 +72,17 @@ void harness_shape_init(harness_shape_t *s, const char *name, MPI_Comm comm, int
 void harness_shape_free(harness_shape_t *s);
 /* Prints "  shape NAME nodes: {0,1} {2,3}..." (call on one rank). */
 void harness_shape_print(const harness_shape_t *s);
+
+/* The shapes of the adversarial tests' patterns part: world, reversed,
+ * interleaved (even world ranks first), shuffled (seeded permutation),
+ * each harness_shape_init'ed; printed on rank 0. */
+enum { HARNESS_NPATTERN_SHAPES = 4 };
+void harness_pattern_shapes_init(harness_shape_t shapes[HARNESS_NPATTERN_SHAPES], int ppn,
+                                 harness_context_fn create_context, uint64_t seed);
+/* Communicator i of the adversarial tests' comms part, by i % 4: a dup of
+ * MPI_COMM_WORLD, reversed, interleaved, or the half of the world ranks of
+ * my parity (reversed); its name, e.g. "comm5(reversed)", in name[len]. */
+MPI_Comm harness_numbered_comm(int i, char *name, size_t len);
 
 /* MPI_Comm_split of MPI_COMM_WORLD. */
 MPI_Comm harness_split(int color, int key);

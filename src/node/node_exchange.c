@@ -1,0 +1,156 @@
+/*
+ * node_exchange.c - the node exchange area (see node_exchange.h).
+ */
+#include "node/node_exchange.h"
+#include "core/lock.h"
+#include "core/p2p.h"
+#include "core/params.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PC_LINE 64
+#define PC_XCHG_BANKS 2
+#define PC_WORDS_PER_LINE (PC_LINE / sizeof(uint64_t))
+
+struct pc_node_xchg {
+    MPI_Win win;
+    pc_shm_t *shm;
+    char *base;
+    int q, nnodes, max_ppn;
+    size_t ready_row, landed_row; /* bytes per row (whole lines) */
+    size_t ready_off, landed_off, data_off, bank_bytes;
+    uint64_t uses; /* uses taken by this process */
+};
+
+static int keyval = MPI_KEYVAL_INVALID;
+
+static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
+
+/* Freed with the node communicator (context teardown, MPI_Finalize): every
+ * node process frees it there, in the same order as the node segment. */
+static int delete_area(MPI_Comm comm, int kv, void *value, void *extra)
+{
+    (void)comm; (void)kv; (void)extra;
+    pc_node_xchg_t *x = value;
+    PMPI_Win_free(&x->win);
+    free(x);
+    return MPI_SUCCESS;
+}
+
+static int create(pc_comm_t *ctx, pc_shm_t *shm, pc_node_xchg_t **out)
+{
+    const pc_params_t *p = pc_params();
+    pc_node_xchg_t *x = calloc(1, sizeof *x);
+    if (!x) return MPI_ERR_NO_MEM;
+    x->shm = shm;
+    x->q = ctx->node_size;
+    x->nnodes = ctx->nnodes;
+    x->max_ppn = ctx->max_ppn;
+    /* a fragment is one message: a bank never exceeds PC_MAX_MSG */
+    size_t bank = p->shm_size / PC_XCHG_BANKS;
+    if (bank > PC_MAX_MSG) bank = PC_MAX_MSG;
+    x->bank_bytes = bank > PC_LINE ? bank / PC_LINE * PC_LINE : PC_LINE;
+    x->ready_row = round_up((size_t)x->nnodes * sizeof(uint64_t), PC_LINE);
+    x->landed_row = round_up(2 * (size_t)x->max_ppn * sizeof(uint64_t), PC_LINE);
+    x->ready_off = PC_XCHG_BANKS * PC_LINE;
+    x->landed_off = x->ready_off + (size_t)x->q * x->ready_row;
+    x->data_off = x->landed_off + PC_XCHG_BANKS * (size_t)x->nnodes * x->landed_row;
+    size_t total = x->data_off + PC_XCHG_BANKS * x->bank_bytes;
+    char *mine;
+    MPI_Aint qsize;
+    int disp;
+    int rc = PMPI_Win_allocate_shared(ctx->node_rank == 0 ? (MPI_Aint)total : 0, 1, MPI_INFO_NULL, ctx->node, &mine,
+                                      &x->win);
+    if (rc != MPI_SUCCESS) {
+        free(x);
+        return rc;
+    }
+    rc = PMPI_Win_shared_query(x->win, 0, &qsize, &disp, &x->base);
+    if (rc == MPI_SUCCESS && ctx->node_rank == 0) memset(x->base, 0, x->data_off); /* every word at 0 */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (rc == MPI_SUCCESS) rc = PMPI_Barrier(ctx->node); /* zeroed before anyone uses it */
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_attr(ctx->node, keyval, x);
+    if (rc != MPI_SUCCESS) {
+        PMPI_Win_free(&x->win);
+        free(x);
+        return rc;
+    }
+    *out = x;
+    return MPI_SUCCESS;
+}
+
+int pc_node_xchg_get(pc_comm_t *ctx, pc_node_xchg_t **x, pc_shm_t **shm)
+{
+    int rc = pc_shm_get(ctx, shm);
+    if (rc != MPI_SUCCESS) return rc;
+    pc_lock();
+    if (keyval == MPI_KEYVAL_INVALID) rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_area, &keyval, NULL);
+    pc_unlock();
+    if (rc != MPI_SUCCESS) return rc;
+    void *value;
+    int found;
+    rc = PMPI_Comm_get_attr(ctx->node, keyval, &value, &found);
+    if (rc != MPI_SUCCESS) return rc;
+    if (found) {
+        *x = value;
+        return MPI_SUCCESS;
+    }
+    return create(ctx, *shm, x);
+}
+
+size_t pc_node_xchg_bank_bytes(const pc_node_xchg_t *x) { return x->bank_bytes; }
+
+static _Atomic uint64_t *done_word(const pc_node_xchg_t *x, int bank)
+{
+    return (_Atomic uint64_t *)(x->base + (size_t)bank * PC_LINE);
+}
+
+_Atomic uint64_t *pc_node_xchg_ready(const pc_node_xchg_t *x, int j, int k)
+{
+    return (_Atomic uint64_t *)(x->base + x->ready_off + (size_t)j * x->ready_row) + k;
+}
+
+_Atomic uint64_t *pc_node_xchg_landed(const pc_node_xchg_t *x, uint64_t use, int k, int g)
+{
+    size_t row = (size_t)(use % PC_XCHG_BANKS) * (size_t)x->nnodes + (size_t)k;
+    return (_Atomic uint64_t *)(x->base + x->landed_off + row * x->landed_row) + 2 * (size_t)g;
+}
+
+_Atomic uint64_t *pc_node_xchg_where(const pc_node_xchg_t *x, uint64_t use, int k, int g)
+{
+    return pc_node_xchg_landed(x, use, k, g) + 1;
+}
+
+typedef struct {
+    _Atomic uint64_t *word;
+    uint64_t target;
+} at_least_t;
+
+static int reached(void *arg)
+{
+    at_least_t *w = arg;
+    return atomic_load_explicit(w->word, memory_order_acquire) >= w->target;
+}
+
+char *pc_node_xchg_begin(pc_node_xchg_t *x, uint64_t *use)
+{
+    uint64_t u = x->uses++;
+    int bank = (int)(u % PC_XCHG_BANKS);
+    at_least_t w = {done_word(x, bank), (u / PC_XCHG_BANKS) * (uint64_t)x->q};
+    pc_wait(x->shm, reached, &w);
+    *use = u;
+    return x->base + x->data_off + (size_t)bank * x->bank_bytes;
+}
+
+void pc_node_xchg_end(pc_node_xchg_t *x, uint64_t use)
+{
+    atomic_fetch_add_explicit(done_word(x, (int)(use % PC_XCHG_BANKS)), 1, memory_order_acq_rel);
+    pc_shm_notify(x->shm);
+}
+
+void pc_node_xchg_mark(pc_node_xchg_t *x, _Atomic uint64_t *word, uint64_t use)
+{
+    atomic_store_explicit(word, use + 1, memory_order_release);
+    pc_shm_notify(x->shm);
+}

@@ -32,7 +32,7 @@ const pc_param_def_t pc_param_table[] = {
     {"PAPCOLL_PPN", NULL, PC_PARAM_LONG, "0", FIELD(ppn), NULL,
      "Group processes into virtual nodes of k consecutive MPI_COMM_WORLD ranks; 0 uses the real node (MPI_COMM_TYPE_SHARED)."},
     {"PAPCOLL_SHM_SIZE", NULL, PC_PARAM_SIZE, "2M", FIELD(shm_size), NULL,
-     "Shared-memory ring per communicator and node (hierarchical algorithms); larger messages are pipelined through it, and a node's writer then waits for its slowest reader."},
+     "Shared-memory ring per communicator and node (hierarchical algorithms); larger messages are pipelined through it, and a node's writer then waits for its slowest reader. The same size is taken again, once used on a communicator, by the reduction area (hier*, dynleader* reductions), the alltoall exchange area (aware*), and 2 x ceil(log2 nodes) half-size slots by reduce dynleader_onesided's inbox."},
     {"PAPCOLL_SHM_CELL", NULL, PC_PARAM_SIZE, "32K", FIELD(shm_cell), NULL,
      "Cell (piece) size of the shared-memory ring: the granularity of intra-node copies (32K: best of 16K-128K for cp_chain at 1 MiB, simulated 16x16 ib-ddr)."},
     {"PAPCOLL_SIM_MEMBW", NULL, PC_PARAM_SIZE, "5G", FIELD(sim_membw), NULL,

@@ -58,15 +58,7 @@ static void hier_free(hier_t *h)
 static int layout(const pc_call_t *a, hier_t *h)
 {
     const pc_comm_t *c = a->ctx;
-    h->node_offset[0] = 0;
-    for (int k = 0; k < c->nnodes; k++) {
-        size_t share = 0;
-        for (int j = c->node_first[k]; j < c->node_first[k + 1]; j++) {
-            int r = c->node_members[j];
-            share += pc_blocks_span(&a->rblocks, r, r);
-        }
-        h->node_offset[k + 1] = h->node_offset[k] + share;
-    }
+    pc_blocks_node_offsets(a, &a->rblocks, h->node_offset);
     if (h->node_offset[c->nnodes] > (size_t)INT_MAX) return 0;
     for (int j = 0, pos = 0; j < c->node_size; j++) {
         int r = c->node_members[c->node_first[c->my_node] + j];

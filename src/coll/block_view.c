@@ -152,6 +152,29 @@ int pc_blocks_run(const pc_algorithm_t *algo, pc_call_t *a)
     return rc;
 }
 
+void pc_blocks_node_offsets(const pc_call_t *a, const pc_blocks_t *b, size_t *node_offset)
+{
+    const pc_comm_t *c = a->ctx;
+    node_offset[0] = 0;
+    for (int k = 0; k < c->nnodes; k++) {
+        size_t share = 0;
+        for (int j = c->node_first[k]; j < c->node_first[k + 1]; j++)
+            share += pc_blocks_span(b, c->node_members[j], c->node_members[j]);
+        node_offset[k + 1] = node_offset[k] + share;
+    }
+}
+
+void pc_blocks_to_node_order(const pc_call_t *a, const pc_blocks_t *b, char *dst)
+{
+    const pc_comm_t *c = a->ctx;
+    for (int j = 0; j < c->size; j++) { /* node_members lists the ranks node by node */
+        int r = c->node_members[j];
+        size_t len = pc_blocks_span(b, r, r);
+        if (len) memcpy(dst, pc_blocks_at(b, r), len);
+        dst += len;
+    }
+}
+
 static int nothing_else(const pc_call_t *a)
 {
     (void)a;

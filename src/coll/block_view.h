@@ -56,6 +56,13 @@ static inline size_t pc_blocks_span(const pc_blocks_t *b, int first, int last)
 }
 static inline char *pc_blocks_at(const pc_blocks_t *b, int i) { return b->base + b->offset[i]; }
 
+/* Node order (the hierarchical algorithms): node 0's processes' blocks in
+ * rank order, then node 1's, ...: each node's blocks are one contiguous
+ * range, node k's starting at node_offset[k] (nnodes + 1 entries). */
+void pc_blocks_node_offsets(const pc_call_t *a, const pc_blocks_t *b, size_t *node_offset);
+/* Copies every block of b into dst, in node order. */
+void pc_blocks_to_node_order(const pc_call_t *a, const pc_blocks_t *b, char *dst);
+
 /* Sends blocks [sfirst, slast] of `from` to dst and receives blocks
  * [rfirst, rlast] of `into` from src (dst/src may be MPI_PROC_NULL). */
 int pc_blocks_sendrecv(const pc_call_t *a, const pc_blocks_t *from, int sfirst, int slast, int dst,

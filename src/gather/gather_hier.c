@@ -60,19 +60,6 @@ static void hier_free(hier_t *h)
     free(h->share);
 }
 
-/* Every node's share from the root's counts. */
-static void node_shares(const pc_call_t *a, size_t *node_offset)
-{
-    const pc_comm_t *c = a->ctx;
-    node_offset[0] = 0;
-    for (int k = 0; k < c->nnodes; k++) {
-        size_t share = 0;
-        for (int j = c->node_first[k]; j < c->node_first[k + 1]; j++)
-            share += pc_blocks_span(&a->rblocks, c->node_members[j], c->node_members[j]);
-        node_offset[k + 1] = node_offset[k] + share;
-    }
-}
-
 /* Copy-in: my block to my node's leader, which receives them all into share. */
 static int copy_in(const pc_call_t *a, const hier_t *h, const char *mine, size_t my_bytes, char *share)
 {
@@ -142,7 +129,7 @@ int pc_gather_hier(const pc_call_t *a)
     } else if (h.size)
         for (int j = 0; j < c->node_size; j++) h.size[j] = my_size;
     if (rc == MPI_SUCCESS && h.node_offset) {
-        if (at_root) node_shares(a, h.node_offset);
+        if (at_root) pc_blocks_node_offsets(a, &a->rblocks, h.node_offset);
         else if (!a->vform)
             for (int k = 0; k <= c->nnodes; k++) h.node_offset[k] = (size_t)c->node_first[k] * my_bytes;
     }

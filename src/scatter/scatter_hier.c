@@ -63,18 +63,8 @@ static void hier_free(hier_t *h)
 /* The root's blocks in node order, with every node's share. */
 static void node_order(const pc_call_t *a, hier_t *h)
 {
-    const pc_comm_t *c = a->ctx;
-    char *to = h->all;
-    h->node_offset[0] = 0;
-    for (int k = 0; k < c->nnodes; k++) {
-        for (int j = c->node_first[k]; j < c->node_first[k + 1]; j++) {
-            int r = c->node_members[j];
-            size_t len = pc_blocks_span(&a->sblocks, r, r);
-            if (len) memcpy(to, pc_blocks_at(&a->sblocks, r), len);
-            to += len;
-        }
-        h->node_offset[k + 1] = (size_t)(to - h->all);
-    }
+    pc_blocks_node_offsets(a, &a->sblocks, h->node_offset);
+    pc_blocks_to_node_order(a, &a->sblocks, h->all);
 }
 
 /* Copy-out: my node's leader gives each process its block from share. */

@@ -49,10 +49,7 @@ int pc_allreduce_hier(const pc_call_t *a)
     for (long k = 0; k < r.nchunks; k++) {
         pc_node_chunk_t ch;
         pc_node_red_chunk(&r, k, &ch);
-        int crc = pc_node_red_copy_in(&r, &ch, a->sendbuf);
-        pc_shm_barrier(r.shm);
-        int src = pc_node_red_slice(&r, &ch);
-        pc_shm_barrier(r.shm); /* slot 0 holds the node's result */
+        int crc = pc_node_red_reduce_slots(&r, &ch, a->sendbuf); /* slot 0 holds the node's result */
         if (is_leader) {
             pc_call_t chunk = pc_node_red_chunk_call(&r, &ch);
             char *node_result = pc_node_red_slot(&r, &ch, 0);
@@ -64,7 +61,6 @@ int pc_allreduce_hier(const pc_call_t *a)
         }
         int orc = pc_node_red_copy_out(&r, &ch, a->recvbuf);
         pc_node_red_done(&r, &ch);
-        if (crc == MPI_SUCCESS) crc = src;
         if (crc == MPI_SUCCESS) crc = orc;
         if (rc == MPI_SUCCESS) rc = crc;
     }

@@ -112,6 +112,35 @@ void pc_wait(pc_shm_t *shm, int (*ready)(void *arg), void *arg)
 #endif
 }
 
+typedef struct {
+    _Atomic uint64_t *word;
+    uint64_t target;
+} word_wait_t;
+
+static int word_at_least(void *arg)
+{
+    word_wait_t *w = arg;
+    return atomic_load_explicit(w->word, memory_order_acquire) >= w->target;
+}
+
+static int word_equal(void *arg)
+{
+    word_wait_t *w = arg;
+    return atomic_load_explicit(w->word, memory_order_acquire) == w->target;
+}
+
+void pc_wait_at_least(pc_shm_t *shm, _Atomic uint64_t *word, uint64_t target)
+{
+    word_wait_t w = {word, target};
+    pc_wait(shm, word_at_least, &w);
+}
+
+void pc_wait_equal(pc_shm_t *shm, _Atomic uint64_t *word, uint64_t target)
+{
+    word_wait_t w = {word, target};
+    pc_wait(shm, word_equal, &w);
+}
+
 int pc_shm_get(pc_comm_t *ctx, pc_shm_t **out)
 {
     if (ctx->shm) {
@@ -320,23 +349,12 @@ int pc_shm_claim(pc_shm_t *shm, unsigned long seq)
     return 0;
 }
 
-typedef struct {
-    pc_shm_t *shm;
-    uint64_t target;
-} barrier_wait_t;
-
-static int barrier_done(void *arg)
-{
-    barrier_wait_t *w = arg;
-    return atomic_load_explicit(&w->shm->hdr->barrier_arrivals, memory_order_acquire) >= w->target;
-}
-
 void pc_shm_barrier(pc_shm_t *shm)
 {
-    barrier_wait_t w = {shm, ++shm->barrier_epoch * shm->node_size};
+    uint64_t target = ++shm->barrier_epoch * shm->node_size;
     atomic_fetch_add_explicit(&shm->hdr->barrier_arrivals, 1, memory_order_acq_rel);
     pc_shm_notify(shm);
-    pc_wait(shm, barrier_done, &w);
+    pc_wait_at_least(shm, &shm->hdr->barrier_arrivals, target);
 }
 
 int pc_shm_area(pc_shm_t *shm, size_t bytes, char **base)

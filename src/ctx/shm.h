@@ -100,6 +100,9 @@ void pc_shm_notify(pc_shm_t *shm);
 
 /* Waits until ready(arg) != 0 (see the file comment). */
 void pc_wait(pc_shm_t *shm, int (*ready)(void *arg), void *arg);
+/* pc_wait for a shared counter or stamp: until *word >= target, or == target. */
+void pc_wait_at_least(pc_shm_t *shm, _Atomic uint64_t *word, uint64_t target);
+void pc_wait_equal(pc_shm_t *shm, _Atomic uint64_t *word, uint64_t target);
 /* One step of a polling loop that also waits on MPI requests: gives MPI a
  * chance to progress, pauses, yields; under SMPI advances simulated time. */
 void pc_poll_pause(pc_shm_t *shm);

@@ -122,23 +122,11 @@ _Atomic uint64_t *pc_node_xchg_where(const pc_node_xchg_t *x, uint64_t use, int 
     return pc_node_xchg_landed(x, use, k, g) + 1;
 }
 
-typedef struct {
-    _Atomic uint64_t *word;
-    uint64_t target;
-} at_least_t;
-
-static int reached(void *arg)
-{
-    at_least_t *w = arg;
-    return atomic_load_explicit(w->word, memory_order_acquire) >= w->target;
-}
-
 char *pc_node_xchg_begin(pc_node_xchg_t *x, uint64_t *use)
 {
     uint64_t u = x->uses++;
     int bank = (int)(u % PC_XCHG_BANKS);
-    at_least_t w = {done_word(x, bank), (u / PC_XCHG_BANKS) * (uint64_t)x->q};
-    pc_wait(x->shm, reached, &w);
+    pc_wait_at_least(x->shm, done_word(x, bank), (u / PC_XCHG_BANKS) * (uint64_t)x->q);
     *use = u;
     return x->base + x->data_off + (size_t)bank * x->bank_bytes;
 }

@@ -105,36 +105,7 @@ void pc_node_red_end(pc_node_red_t *r)
     r->cell_done = NULL;
 }
 
-/* ---- waits ---------------------------------------------------------------- */
-
-typedef struct {
-    _Atomic uint64_t *word;
-    uint64_t target;
-} at_least_t;
-
-static int reached(void *arg)
-{
-    at_least_t *w = arg;
-    return atomic_load_explicit(w->word, memory_order_acquire) >= w->target;
-}
-
-static int equal(void *arg)
-{
-    at_least_t *w = arg;
-    return atomic_load_explicit(w->word, memory_order_acquire) == w->target;
-}
-
-static void wait_at_least(pc_node_red_t *r, _Atomic uint64_t *word, uint64_t target)
-{
-    at_least_t w = {word, target};
-    pc_wait(r->shm, reached, &w);
-}
-
-static void wait_equal(pc_node_red_t *r, _Atomic uint64_t *word, uint64_t target)
-{
-    at_least_t w = {word, target};
-    pc_wait(r->shm, equal, &w);
-}
+/* ---- counters ------------------------------------------------------------- */
 
 static void add_one(pc_node_red_t *r, _Atomic uint64_t *word)
 {
@@ -151,7 +122,7 @@ void pc_node_red_chunk(pc_node_red_t *r, long c, pc_node_chunk_t *ch)
     ch->round = ch->use / PC_NODE_RED_BANKS;
     ch->first = c * r->chunk;
     ch->count = r->a->count - ch->first < r->chunk ? r->a->count - ch->first : r->chunk;
-    wait_at_least(r, &bank_ctl(r, ch->bank)->done, ch->round * (uint64_t)r->n);
+    pc_wait_at_least(r->shm, &bank_ctl(r, ch->bank)->done, ch->round * (uint64_t)r->n);
 }
 
 char *pc_node_red_slot(const pc_node_red_t *r, const pc_node_chunk_t *ch, int k)
@@ -196,6 +167,15 @@ int pc_node_red_slice(pc_node_red_t *r, const pc_node_chunk_t *ch)
         pc_shm_charge(r->shm, bytes_of(r, hi - lo));
     }
     return rc;
+}
+
+int pc_node_red_reduce_slots(pc_node_red_t *r, const pc_node_chunk_t *ch, const void *msg)
+{
+    int rc = pc_node_red_copy_in(r, ch, msg);
+    pc_shm_barrier(r->shm);
+    int src = pc_node_red_slice(r, ch);
+    pc_shm_barrier(r->shm);
+    return rc != MPI_SUCCESS ? rc : src;
 }
 
 /* ---- the shared accumulator ----------------------------------------------- */
@@ -291,7 +271,7 @@ static int combine_ordered(pc_node_red_t *r, const pc_node_chunk_t *ch, long cel
     uint64_t stamp = (ch->use + 1) << PC_STATE_SHIFT;
     for (long x = 0; x < cells; x++) {
         /* position p goes once positions 0 .. p-1 have combined this cell */
-        if (position > 0) wait_equal(r, &cell_ctl(r, ch->bank, (int)x)->state, stamp | (uint64_t)position);
+        if (position > 0) pc_wait_equal(r->shm, &cell_ctl(r, ch->bank, (int)x)->state, stamp | (uint64_t)position);
         int crc = combine_cell(r, ch, x, cells, src);
         if (rc == MPI_SUCCESS) rc = crc;
         pc_shm_notify(r->shm);
@@ -325,7 +305,7 @@ int pc_node_red_combine(pc_node_red_t *r, const pc_node_chunk_t *ch, const void 
 
 void pc_node_red_wait_arrived(pc_node_red_t *r, const pc_node_chunk_t *ch)
 {
-    wait_equal(r, &bank_ctl(r, ch->bank)->arrived, ((ch->use + 1) << PC_STATE_SHIFT) | (uint64_t)r->contributors);
+    pc_wait_equal(r->shm, &bank_ctl(r, ch->bank)->arrived, ((ch->use + 1) << PC_STATE_SHIFT) | (uint64_t)r->contributors);
 }
 
 /* ---- result and release --------------------------------------------------- */
@@ -338,7 +318,7 @@ void pc_node_red_publish(pc_node_red_t *r, const pc_node_chunk_t *ch)
 
 void pc_node_red_wait_result(pc_node_red_t *r, const pc_node_chunk_t *ch)
 {
-    wait_equal(r, &bank_ctl(r, ch->bank)->result, ch->use + 1);
+    pc_wait_equal(r->shm, &bank_ctl(r, ch->bank)->result, ch->use + 1);
 }
 
 int pc_node_red_copy_out(pc_node_red_t *r, const pc_node_chunk_t *ch, void *msg)

@@ -132,6 +132,11 @@ int pc_node_red_copy_in(pc_node_red_t *r, const pc_node_chunk_t *ch, const void 
 /* slots, once every slot is in (a node barrier): slot 0 = slot n-1 op ... op
  * slot 0 on my 1/n slice of the elements. */
 int pc_node_red_slice(pc_node_red_t *r, const pc_node_chunk_t *ch);
+/* slots, the whole node step of the hierarchical algorithms: copy-in of
+ * msg's chunk, node barrier, my slice, node barrier (every process passes
+ * both barriers, errors or not); slot 0 then holds the node's result.
+ * Returns the first error of the copy-in and the slice. */
+int pc_node_red_reduce_slots(pc_node_red_t *r, const pc_node_chunk_t *ch, const void *msg);
 
 /* shared: combines src (the chunk's elements, user layout: element 0 of the
  * chunk at src) into the accumulator (PAPCOLL_REDUCE_LOCK /

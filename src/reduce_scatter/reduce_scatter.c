@@ -41,17 +41,16 @@ long *pc_rs_offsets(const pc_call_t *a)
     return first;
 }
 
-static int library(const void *sendbuf, void *recvbuf, int vform, const int *recvcounts, int recvcount,
-                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+int pc_reduce_scatter_library(const pc_call_t *a, const void *sendbuf, MPI_Comm comm)
 {
-    if (vform) return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
-    return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+    if (a->vform) return PMPI_Reduce_scatter(sendbuf, a->recvbuf, a->recvcounts, a->datatype, a->op, comm);
+    return PMPI_Reduce_scatter_block(sendbuf, a->recvbuf, a->recvcount, a->datatype, a->op, comm);
 }
 
 /* MPI's checks: the counts, then those of a reduction of all the elements
  * (datatype, op, buffers: the receive buffer holds my block only). */
 static int check_args(const void *sendbuf, void *recvbuf, int vform, const int *recvcounts, int recvcount,
-                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, long long *total, int *mine)
+                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, long long *total)
 {
     int rank, size, rc;
     PMPI_Comm_rank(comm, &rank);
@@ -64,34 +63,34 @@ static int check_args(const void *sendbuf, void *recvbuf, int vform, const int *
         *total += n;
     }
     if (*total > INT_MAX) return MPI_ERR_COUNT;
-    *mine = vform ? recvcounts[rank] : recvcount;
+    int mine = vform ? recvcounts[rank] : recvcount;
     if (recvbuf == MPI_IN_PLACE) return MPI_ERR_BUFFER;
     if (sendbuf != MPI_IN_PLACE && sendbuf == recvbuf && sendbuf != NULL && *total > 0) return MPI_ERR_BUFFER;
     if (op == MPI_OP_NULL) return MPI_ERR_OP;
     if ((rc = pc_check_type_count((int)*total, datatype)) != MPI_SUCCESS) return rc == MPI_ERR_TYPE ? MPI_ERR_OP : rc;
     if ((rc = pc_check_op_type(op, datatype)) != MPI_SUCCESS) return rc;
     if (sendbuf != MPI_IN_PLACE && (rc = pc_check_buffer(sendbuf, (int)*total, datatype)) != MPI_SUCCESS) return rc;
-    return pc_check_buffer(recvbuf, sendbuf == MPI_IN_PLACE ? (int)*total : *mine, datatype);
+    return pc_check_buffer(recvbuf, sendbuf == MPI_IN_PLACE ? (int)*total : mine, datatype);
 }
 
 static int reduce_scatter(const char *forced, const char *source, const void *sendbuf, void *recvbuf, int vform,
                           const int *recvcounts, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+    int inplace = sendbuf == MPI_IN_PLACE;
+    pc_call_t a = {.coll = &pc_reduce_scatter_coll, .sendbuf = inplace ? recvbuf : sendbuf, .recvbuf = recvbuf,
+                   .datatype = datatype, .op = op, .inplace = inplace, .vform = vform, .recvcounts = recvcounts,
+                   .recvcount = recvcount};
     int rc = pc_check_comm(comm);
     if (rc != MPI_SUCCESS) return pc_error(MPI_COMM_WORLD, rc);
     if (pc_is_intercomm(comm)) {
         pc_log(PC_LOG_DEBUG, "reduce_scatter on an intercommunicator: fallback to the MPI library");
         pc_set_last_algorithm("native");
-        return library(sendbuf, recvbuf, vform, recvcounts, recvcount, datatype, op, comm);
+        return pc_reduce_scatter_library(&a, sendbuf, comm);
     }
     long long total;
-    int mine;
-    rc = check_args(sendbuf, recvbuf, vform, recvcounts, recvcount, datatype, op, comm, &total, &mine);
+    rc = check_args(sendbuf, recvbuf, vform, recvcounts, recvcount, datatype, op, comm, &total);
     if (rc != MPI_SUCCESS) return pc_error(comm, rc);
-    int inplace = sendbuf == MPI_IN_PLACE;
-    pc_call_t a = {.coll = &pc_reduce_scatter_coll, .sendbuf = inplace ? recvbuf : sendbuf, .recvbuf = recvbuf,
-                   .count = (int)total, .datatype = datatype, .op = op, .inplace = inplace, .vform = vform,
-                   .recvcounts = recvcounts, .recvcount = recvcount};
+    a.count = (int)total;
     return pc_coll_run(&a, comm, forced, source);
 }
 

@@ -18,6 +18,11 @@
 /* Elements of rank i's block. */
 static inline long pc_rs_count(const pc_call_t *a, int i) { return a->vform ? a->recvcounts[i] : a->recvcount; }
 
+/* The MPI library's own MPI_Reduce_scatter (v form) or
+ * MPI_Reduce_scatter_block with a's arguments, sendbuf as the caller gave it
+ * (MPI_IN_PLACE included), on comm: native, intercommunicators. */
+int pc_reduce_scatter_library(const pc_call_t *a, const void *sendbuf, MPI_Comm comm);
+
 /* first[i] = element where rank i's block starts, first[p] = a->count;
  * NULL when out of memory (free() it). */
 long *pc_rs_offsets(const pc_call_t *a);

@@ -131,10 +131,7 @@ int pc_reduce_scatter_hier(const pc_call_t *a)
     for (long k = 0; k < r.nchunks; k++) {
         pc_node_chunk_t ch;
         pc_node_red_chunk(&r, k, &ch);
-        int crc = pc_node_red_copy_in(&r, &ch, h.ordered);
-        pc_shm_barrier(r.shm);
-        int src = pc_node_red_slice(&r, &ch);
-        pc_shm_barrier(r.shm); /* slot 0 holds the node's sum of the chunk */
+        int crc = pc_node_red_reduce_slots(&r, &ch, h.ordered); /* slot 0 holds the node's sum of the chunk */
         if (is_leader) {
             int lrc = rc == MPI_SUCCESS ? leaders_exchange(a, &h, &r, &ch) : rc;
             pc_node_red_publish(&r, &ch); /* even after an error: the node must not hang */
@@ -147,7 +144,6 @@ int pc_reduce_scatter_hier(const pc_call_t *a)
             crc = pc_red_copy(a, pc_red_at(a, a->recvbuf, lo - my_lo), pc_red_at(a, pc_node_red_slot(&r, &ch, 0), lo - ch.first),
                               hi - lo);
         pc_node_red_done(&r, &ch);
-        if (crc == MPI_SUCCESS) crc = src;
         if (rc == MPI_SUCCESS) rc = crc;
     }
     pc_node_red_end(&r);

@@ -9,7 +9,5 @@
 
 int pc_reduce_scatter_native(const pc_call_t *a)
 {
-    const void *sendbuf = a->inplace ? MPI_IN_PLACE : a->sendbuf;
-    if (a->vform) return PMPI_Reduce_scatter(sendbuf, a->recvbuf, a->recvcounts, a->datatype, a->op, a->ctx->comm);
-    return PMPI_Reduce_scatter_block(sendbuf, a->recvbuf, a->recvcount, a->datatype, a->op, a->ctx->comm);
+    return pc_reduce_scatter_library(a, a->inplace ? MPI_IN_PLACE : a->sendbuf, a->ctx->comm);
 }

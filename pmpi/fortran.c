@@ -18,37 +18,17 @@
  *    after converting MPICH's own Fortran sentinels, so interpose.c serves
  *    them already and nothing is defined here.
  */
+#include "fortran_sentinels.h"
+
 #include <mpi.h>
 
 #include <stddef.h>
 
 #if defined(OPEN_MPI)
 
-/* Open MPI's Fortran MPI_IN_PLACE and MPI_BOTTOM are the addresses of
- * variables (common blocks of mpif.h, bind(C) variables of mpi_f08) under
- * one name per Fortran name-mangling convention; the dynamic linker binds
- * every reference to the same one.  Weak: a library built without Fortran
- * support has none, and then nothing is a Fortran sentinel. */
-#define PC_FORTRAN_SENTINEL(upper, lower)                                                                    \
-    extern int upper __attribute__((weak)), lower __attribute__((weak)), lower##_ __attribute__((weak)), \
-        lower##__ __attribute__((weak))
-PC_FORTRAN_SENTINEL(MPI_FORTRAN_IN_PLACE, mpi_fortran_in_place);
-PC_FORTRAN_SENTINEL(MPI_FORTRAN_BOTTOM, mpi_fortran_bottom);
-
-#define PC_IS_SENTINEL(addr, upper, lower) \
-    ((addr) != NULL && ((addr) == &upper || (addr) == &lower || (addr) == &lower##_ || (addr) == &lower##__))
-
-static void *bottom_to_c(void *addr)
-{
-    return PC_IS_SENTINEL(addr, MPI_FORTRAN_BOTTOM, mpi_fortran_bottom) ? MPI_BOTTOM : addr;
-}
-
-/* A buffer that may be MPI_IN_PLACE (send buffers; scatter's receive buffer at the root). */
-static const void *sendbuf_to_c(void *addr)
-{
-    if (PC_IS_SENTINEL(addr, MPI_FORTRAN_IN_PLACE, mpi_fortran_in_place)) return MPI_IN_PLACE;
-    return bottom_to_c(addr);
-}
+/* Open MPI's Fortran MPI_IN_PLACE and MPI_BOTTOM: fortran_sentinels.h (shared with the tracer). */
+#define bottom_to_c pc_fortran_bottom_to_c
+#define sendbuf_to_c pc_fortran_sendbuf_to_c
 
 /* ierror is optional in mpi_f08 (NULL when the caller left it out). */
 static void set_ierror(MPI_Fint *ierror, int rc)

@@ -10,6 +10,14 @@
     papcoll sim reproduce seed002 [--out=DIR]    seed 002's Figs. 7-10 (docs/results/seed002)
     papcoll sim reproduce seed001 [--out=DIR] [--budget=S]   seed 001's broadcast Table 3.7, Figs. 3.21-3.22, then
                                                  its reduce Table 3.6, Figs. 3.19-3.20 (each part --budget seconds)
+    papcoll sim reproduce seed001-alltoall [--out=DIR] [--budget=S]   seed 001's alltoall Table 3.8, Figs. 3.24-3.26
+                                                 at 512-2048 ranks (docs/results/seed001_alltoall.md)
+    papcoll sim reproduce seed001-ch2 [--out=DIR] [--budget=S]   seed 001's chapter 2: universal hierarchical and
+                                                 multi-sender collectives, Tables 2.1-2.2, Figs. 2.4-2.10 at 512-4096 ranks
+
+    papcoll trace report RUN_DIR [-o OUT] [--ppn=K] [--heatmap-calls=N] [--addr2line=PATH] [--no-figures]
+                                                 the arrival imbalance of a run traced with libpapcoll_trace.so
+                                                 (docs/trace.md), per call site and collective
 
 SPEC: see papcoll_tools.sim.platform (cluster:16x8, cluster:16x8,preset=gige, ring:100, fattree:..., a file.xml).
 """
@@ -23,7 +31,9 @@ import sys
 
 from .sim import platform, run, sweep, sweep_config
 
-REPRODUCTIONS = ["seed000", "seed001", "seed002", "seed004"]  # modules of papcoll_tools.repro
+REPRODUCTIONS = ["seed000", "seed001", "seed001-alltoall", "seed001-ch2", "seed002", "seed004"]  # modules of papcoll_tools.repro
+# (a name's dashes are underscores in its module's name)
+BUDGETED = ("seed001", "seed001-alltoall", "seed001-ch2")  # reproductions that take --budget
 
 
 def _exit_on_sigterm(signum, _frame):
@@ -66,9 +76,30 @@ def main(argv=None):
     rr.add_argument("--out", help="output directory (default docs/results/SEED of the repository)")
     rr.add_argument("--jobs", type=int, default=1, help="simulations at a time (default 1: 100-rank runs need 1 GB each)")
     rr.add_argument("--bench", help="path of papcoll-bench-smpi")
-    rr.add_argument("--budget", type=float, help="seed001: start no new tier of runs after this many seconds, "
-                    "for the broadcast part and again for the reduce part (default 1500 each; 0: report only; a rerun resumes)")
+    rr.add_argument("--budget", type=float, help="seed001, seed001-alltoall: start no new tier of runs after this many "
+                    "seconds (seed001: for the broadcast part and again for the reduce part, default 1500 each; "
+                    "seed001-alltoall and seed001-ch2: default 3600); 0: report only; a rerun resumes")
+    tr = sub.add_parser("trace", help="arrival traces of libpapcoll_trace.so").add_subparsers(dest="cmd", required=True)
+    tp = tr.add_parser("report", help="Markdown report, figures and CSV of a traced run (docs/trace.md)")
+    tp.add_argument("run_dir", help="the run directory (PAPCOLL_TRACE_DIR/papcoll-trace-...)")
+    tp.add_argument("-o", "--output", help="output directory (default RUN_DIR/report)")
+    tp.add_argument("--ppn", type=int, default=0, help="group ranks into virtual nodes of K consecutive ranks for the "
+                    "intra-/inter-node split (default 0: the nodes recorded by the tracer)")
+    tp.add_argument("--heatmap-calls", type=int, default=500, help="at most N calls (evenly sampled) in the rank x call "
+                    "heat map (default 500)")
+    tp.add_argument("--addr2line", default="addr2line", help="addr2line program resolving call sites to file:line "
+                    "(default addr2line; '' leaves them as symbol+offset)")
+    tp.add_argument("--no-figures", action="store_true", help="write the Markdown and CSV only")
     args = ap.parse_args(argv)
+    if args.group == "trace":
+        from .trace import report as trace_report
+        from .trace.reader import TraceError
+        try:
+            print(trace_report.write(args.run_dir, args.output, ppn=args.ppn, heatmap_calls=args.heatmap_calls,
+                                     addr2line=args.addr2line, figures_too=not args.no_figures))
+        except TraceError as e:
+            sys.exit(f"papcoll trace: {e}")
+        return 0
     try:
         if args.cmd == "sweep":
             return _sweep(args)
@@ -79,10 +110,11 @@ def main(argv=None):
         if args.cmd == "reproduce":
             extra = {}
             if args.budget is not None:
-                if args.seed != "seed001":
-                    sys.exit("papcoll sim: --budget applies to seed001 only")
+                if args.seed not in BUDGETED:
+                    sys.exit(f"papcoll sim: --budget applies to {', '.join(BUDGETED)} only")
                 extra["budget"] = args.budget
-            return importlib.import_module(f".repro.{args.seed}", __package__).main(args.out, args.jobs, args.bench, **extra)
+            module = importlib.import_module(f".repro.{args.seed.replace('-', '_')}", __package__)
+            return module.main(args.out, args.jobs, args.bench, **extra)
         if args.cmd == "platform":
             p = platform.generate(args.spec)
             xml, hosts = p.write(args.output)

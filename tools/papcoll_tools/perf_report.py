@@ -19,7 +19,8 @@ import re
 from collections import defaultdict
 
 BASELINE_RE = re.compile(r"baseline SMPI (\w+) (\S+)")
-NAMES = {"bcast": "broadcast", "reduce": "reduce", "allreduce": "allreduce"}
+NAMES = {"bcast": "broadcast", "reduce": "reduce", "allreduce": "allreduce", "allgather": "allgather",
+         "alltoall": "alltoall", "gather": "gather", "scatter": "scatter", "reduce_scatter": "reduce_scatter"}
 
 
 def read(paths, coll=None):

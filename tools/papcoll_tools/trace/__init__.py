@@ -1,0 +1,2 @@
+"""papcoll trace: reading the run directories of libpapcoll_trace.so (reader), naming call sites (sites), the
+imbalance metrics of one call (metrics) and the Markdown report (report).  Format: trace/format.h, docs/trace.md."""

@@ -1,0 +1,259 @@
+"""papcoll trace report RUN_DIR [-o OUT]: the arrival imbalance of a traced run (libpapcoll_trace.so), per call
+site and collective, as Markdown with figures and CSV tables (docs/trace.md).
+
+OUT (default RUN_DIR/report) receives report.md, sites.csv (one row per call site and collective, full
+precision: what the Markdown tables round), calls.csv (one row per call), arrival_histogram.png and
+arrival_heatmap.png.  Metrics: metrics.py (seed 001 section 3.3's delta_bar and omega, Scalasca's wait states)."""
+from __future__ import annotations
+
+import csv
+import math
+import os
+
+import numpy as np
+
+from . import metrics
+from .reader import Run
+from .sites import Resolver
+
+US = 1e-3  # ns -> us
+
+SITE_COLUMNS = ["site", "function", "path", "collective", "calls", "bytes_min", "bytes_max", "delta_bar_mean_us",
+                "delta_bar_max_us", "omega_mean_us", "omega_max_us"] + \
+               [w.replace(" ", "_") + "_us" for w in metrics.WAITS] + \
+               ["after_last_arrival_us", "nodes", "intra_delta_bar_mean_us", "intra_omega_mean_us",
+                "inter_delta_bar_mean_us", "inter_omega_mean_us", "first_omega_mean_us", "last_omega_mean_us",
+                "intra_share_mean", "mixed_sites"]
+SPLIT_KEYS = ["intra_delta_bar", "intra_omega", "inter_delta_bar", "inter_omega", "first_omega", "last_omega"]
+
+
+def _nodes_of(run, ppn):
+    if ppn and ppn > 0:
+        return lambda ranks: np.asarray(ranks) // ppn
+    node_of_rank = np.asarray(run.node_of_rank)
+    return lambda ranks: node_of_rank[np.asarray(ranks)]
+
+
+def analyse(run, resolver, ppn=0):
+    """(per-call rows, per (site, collective) aggregates, incomplete calls)."""
+    calls = run.calls()
+    resolver.resolve_all([s for c in calls for s in c.sites])
+    nodes_of = _nodes_of(run, ppn)
+    t_start = min(c.arrive.min() for c in calls) if calls else 0.0
+    rows, groups, incomplete = [], {}, 0
+    for i, c in enumerate(calls):
+        if len(c.ranks) != c.size:
+            incomplete += 1
+            continue
+        first = int(np.argmin(c.comm_ranks))
+        where = resolver.where(*c.sites[first])
+        labels = {resolver.where(*s).label for s in c.sites}
+        a, f = c.arrive * US, c.exit * US
+        delta_bar, omega = metrics.imbalance(a)
+        waits = {} if c.nonblocking else metrics.waits(c.base, a, f, c.comm_ranks, c.root)
+        split = metrics.node_split(a, nodes_of(c.ranks))
+        row = {"call": i, "t_us": (c.arrive.min() - t_start) * US, "site": where.label, "collective": c.coll,
+               "comm": f"{c.comm[0]}/{c.comm[1]}", "seq": c.seq, "p": c.size, "root": c.root,
+               "bytes": int(c.bytes.max()), "delta_bar_us": delta_bar, "omega_us": omega, "waits": waits,
+               "split": split, "mixed_sites": len(labels) - 1, "call_obj": c}
+        rows.append(row)
+        g = groups.setdefault((where.label, c.coll), {"where": where, "rows": []})
+        g["rows"].append(row)
+    return rows, groups, incomplete
+
+
+def aggregate(label, coll, g):
+    rs = g["rows"]
+    d = np.array([r["delta_bar_us"] for r in rs])
+    o = np.array([r["omega_us"] for r in rs])
+    out = {"site": label, "function": g["where"].function, "path": g["where"].path, "collective": coll,
+           "calls": len(rs), "bytes_min": min(r["bytes"] for r in rs), "bytes_max": max(r["bytes"] for r in rs),
+           "delta_bar_mean_us": float(d.mean()), "delta_bar_max_us": float(d.max()),
+           "omega_mean_us": float(o.mean()), "omega_max_us": float(o.max())}
+    for w in metrics.WAITS + ("after last arrival",):
+        vals = [r["waits"][w] for r in rs if w in r["waits"]]
+        out[w.replace(" ", "_") + "_us"] = float(sum(vals)) if vals else ""
+    out["nodes"] = max(r["split"]["nodes"] for r in rs)
+    for k in SPLIT_KEYS:
+        out[k + "_mean_us"] = float(np.mean([r["split"][k] for r in rs]))
+    shares = [r["split"]["intra_share"] for r in rs if not math.isnan(r["split"]["intra_share"])]
+    out["intra_share_mean"] = float(np.mean(shares)) if shares else ""
+    out["mixed_sites"] = sum(1 for r in rs if r["mixed_sites"])
+    return out
+
+
+def _fmt(v, digits=2):
+    if v == "" or v is None:
+        return "-"
+    if isinstance(v, float):
+        return f"{v:.{digits}f}"
+    return str(v)
+
+
+def _table(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(_fmt(x) for x in r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def _bytes(lo, hi):
+    return str(lo) if lo == hi else f"{lo}-{hi}"
+
+
+def figures(run, rows, out, heatmap_calls, ppn):
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
+    nodes_of = _nodes_of(run, ppn)
+    rel, rel_node = [], []
+    for r in rows:
+        c = r["call_obj"]
+        a = c.arrive * US
+        rel.append(a - a.mean())
+        nodes = nodes_of(c.ranks)
+        means = {n: a[nodes == n].mean() for n in np.unique(nodes)}
+        rel_node.append(a - np.array([means[n] for n in nodes]))
+    fig = Figure(figsize=(7, 4))
+    ax = fig.add_subplot()
+    if rows:
+        all_rel, all_node = np.concatenate(rel), np.concatenate(rel_node)
+        bins = np.histogram_bin_edges(np.concatenate([all_rel, all_node]), bins=60)
+        ax.hist(all_rel, bins=bins, alpha=0.6, label="a_i - mean arrival of the call")
+        ax.hist(all_node, bins=bins, alpha=0.6, label="a_i - mean arrival of its node (seed 001 Fig. 3.4)")
+        ax.set_yscale("log")
+        ax.legend(fontsize=8)
+    ax.set_xlabel("arrival relative to the mean (us, synchronized clock)")
+    ax.set_ylabel("process arrivals (calls x ranks)")
+    ax.set_title("Arrival times, every traced call (measured)")
+    hist = os.path.join(out, "arrival_histogram.png")
+    fig.savefig(hist, dpi=110, bbox_inches="tight")
+
+    chosen = rows
+    if len(rows) > heatmap_calls > 0:
+        chosen = [rows[int(i)] for i in np.linspace(0, len(rows) - 1, heatmap_calls)]
+    grid = np.full((run.world_size, max(len(chosen), 1)), np.nan)
+    for j, r in enumerate(chosen):
+        c = r["call_obj"]
+        a = c.arrive * US
+        grid[c.ranks, j] = a - a.mean()
+    fig = Figure(figsize=(8, 4.5))
+    ax = fig.add_subplot()
+    im = ax.imshow(grid, aspect="auto", interpolation="nearest", cmap="viridis", origin="lower")
+    fig.colorbar(im, ax=ax, label="arrival - mean arrival of the call (us)")
+    ax.set_xlabel("call (in order of first arrival" + (f", {len(chosen)} of {len(rows)} sampled)" if chosen is not rows else ")"))
+    ax.set_ylabel("MPI_COMM_WORLD rank")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_title("Arrival heat map, rank x call (measured; blank: not a member)")
+    heat = os.path.join(out, "arrival_heatmap.png")
+    fig.savefig(heat, dpi=110, bbox_inches="tight")
+    return hist, heat
+
+
+def write(run_dir, out=None, ppn=0, heatmap_calls=500, addr2line="addr2line", figures_too=True):
+    run = Run(run_dir)
+    out = out or os.path.join(run_dir, "report")
+    os.makedirs(out, exist_ok=True)
+    resolver = Resolver(run, addr2line)
+    rows, groups, incomplete = analyse(run, resolver, ppn)
+    aggs = [aggregate(label, coll, g) for (label, coll), g in groups.items()]
+    aggs.sort(key=lambda x: (-x["omega_mean_us"] * x["calls"], x["site"], x["collective"]))
+
+    with open(os.path.join(out, "sites.csv"), "w", newline="") as fh:
+        w = csv.DictWriter(fh, SITE_COLUMNS)
+        w.writeheader()
+        for a in aggs:
+            w.writerow({k: (repr(v) if isinstance(v, float) else v) for k, v in a.items()})
+    with open(os.path.join(out, "calls.csv"), "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["call", "t_us", "site", "collective", "comm", "seq", "p", "root", "bytes", "delta_bar_us",
+                    "omega_us"] + [x.replace(" ", "_") + "_us" for x in metrics.WAITS + ("after last arrival",)])
+        for r in rows:
+            w.writerow([r["call"], repr(r["t_us"]), r["site"], r["collective"], r["comm"], r["seq"], r["p"], r["root"],
+                        r["bytes"], repr(r["delta_bar_us"]), repr(r["omega_us"])] +
+                       [repr(r["waits"][x]) if x in r["waits"] else "" for x in metrics.WAITS + ("after last arrival",)])
+
+    hist = heat = None
+    if figures_too:
+        hist, heat = figures(run, rows, out, heatmap_calls, ppn)
+
+    h = run.header
+    clock = run.clock
+    resid = clock.residual() * US
+    nodes = len(set(np.asarray(run.node_of_rank))) if not ppn else -(-run.world_size // ppn)
+    md = [f"# papcoll trace report: {os.path.basename(os.path.normpath(run_dir))}", ""]
+    md += [f"Program `{h.get('program', '?')}` on {run.world_size} ranks, {nodes} node(s)"
+           + (f" (virtual nodes of {ppn} ranks, --ppn)" if ppn else f" ({', '.join(sorted(set(run.hosts)))})")
+           + f", {h.get('mpi_library', '?').splitlines()[0] if h.get('mpi_library') else '?'}. "
+           + f"{sum(len(r) for r in run.records.values())} records, {len(rows)} complete calls"
+           + (f", {incomplete} calls not recorded by every member (left out)" if incomplete else "")
+           + ("" if h.get("complete") else "; **the run did not reach MPI_Finalize: no drift correction**") + ".", ""]
+    md += ["## Clock", "",
+           f"{h['clock']['method']}. Every arrival and exit time below is on rank 0's clock. Residual (Cristian's "
+           f"bound, half the round trip of the median ping-pong, the larger of the two synchronizations): "
+           f"max {resid.max():.2f} us, median {np.median(resid):.2f} us over ranks. Drift: max "
+           f"{np.abs(clock.drift_ppm()).max():.2f} ppm; the linear correction moves the end of the run by up to "
+           f"{(clock.correction() * US).max():.2f} us. Arrival differences below are accurate to about the sum of two "
+           "ranks' residuals if the drift between the synchronizations is linear (seed 001 section 3.4).", ""]
+    md += ["## Imbalance per call site and collective", "",
+           "Seed 001 section 3.3: for one call with arrival times a_i, delta_bar = mean |a_i - mean(a)| (average "
+           "imbalance) and omega = max(a_i) - min(a_i) (worst-case imbalance); below, their mean and maximum over "
+           "the calls of each call site and collective, in microseconds (seed 001 Tables 3.1-3.4 report the means as "
+           "Avg. and W.C.). Collectives `i...` are nonblocking posts (arrival = post).", ""]
+    md.append(_table(["call site", "collective", "calls", "bytes", "delta_bar mean", "delta_bar max", "omega mean",
+                      "omega max"],
+                     [[a["site"], a["collective"], a["calls"], _bytes(a["bytes_min"], a["bytes_max"]),
+                       a["delta_bar_mean_us"], a["delta_bar_max_us"], a["omega_mean_us"], a["omega_max_us"]]
+                      for a in aggs]))
+    wait_cols = [w for w in metrics.WAITS if any(a[w.replace(" ", "_") + "_us"] != "" for a in aggs)]
+    md += ["", "## Wait states (Scalasca's names)", "",
+           "Time lost waiting, summed over ranks and calls, in microseconds (definitions: docs/trace.md and "
+           "papcoll_tools/trace/metrics.py): Late Broadcast (non-roots of bcast/scatter(v) entering before the "
+           "root), Early Reduce (the root of reduce/gather(v) entering before the first sender), Wait at N x N "
+           "(n-to-n collectives, until the last arrival), N x N Completion (n-to-n, after the first process left), "
+           "Wait at Barrier / Barrier Completion, Early Scan; and `after last arrival` (DESIGN.md section 6: the part "
+           "of an n-to-n collective its algorithm controls).", ""]
+    if wait_cols:
+        total = {w: sum(a[w.replace(" ", "_") + "_us"] or 0.0 for a in aggs) for w in wait_cols + ["after last arrival"]}
+        md.append(_table(["call site", "collective", "calls"] + wait_cols + ["after last arrival"],
+                         [[a["site"], a["collective"], a["calls"]] +
+                          [a[w.replace(" ", "_") + "_us"] for w in wait_cols + ["after last arrival"]] for a in aggs
+                          if any(a[w.replace(" ", "_") + "_us"] != "" for w in wait_cols)] +
+                         [["**total**", "", sum(a["calls"] for a in aggs)] +
+                          [total[w] for w in wait_cols + ["after last arrival"]]]))
+    else:
+        md.append("No blocking collective with a wait state was traced.")
+    md += ["", "## Intra-node vs inter-node imbalance", "",
+           "Seed 001 section 3.5.2 found processes of one node as imbalanced as processes of different nodes. Per "
+           "call, averaged over the calls (us): intra = delta_bar of each rank against its node's mean arrival and "
+           "the largest omega inside a node; inter = delta_bar and omega of the nodes' mean arrivals; first / last "
+           "= omega of each node's first / last arrival (seed 001 Table 3.5); intra share = the within-node part of "
+           "the sum of squared deviations of the arrivals (1: all of the imbalance is inside nodes).", ""]
+    if nodes < 2:
+        md.append("All ranks ran on one node: no inter-node split (`--ppn K` groups ranks into virtual nodes of K "
+                  "consecutive ranks to study the split anyway).")
+    else:
+        md.append(_table(["call site", "collective", "nodes", "intra delta_bar", "intra omega", "inter delta_bar",
+                          "inter omega", "first omega", "last omega", "intra share"],
+                         [[a["site"], a["collective"], a["nodes"], a["intra_delta_bar_mean_us"],
+                           a["intra_omega_mean_us"], a["inter_delta_bar_mean_us"], a["inter_omega_mean_us"],
+                           a["first_omega_mean_us"], a["last_omega_mean_us"], a["intra_share_mean"]] for a in aggs]))
+    md += ["", "## Call sites", ""]
+    md.append(_table(["call site", "function", "source"],
+                     sorted({(a["site"], a["function"], a["path"]) for a in aggs})))
+    if any(a["mixed_sites"] for a in aggs):
+        md += ["", "Some calls were made from different call sites on different ranks; they are listed under the "
+               "site of their lowest communicator rank (`mixed_sites` in sites.csv counts them)."]
+    if figures_too:
+        md += ["", "## Figures", "", f"![arrival histogram]({os.path.basename(hist)})", "",
+               f"![arrival heat map]({os.path.basename(heat)})"]
+    md += ["", "## Not in this report yet", "",
+           "Imbalance factors (delta_bar / T and omega / T, seed 001 section 3.3, with T the time to send the "
+           "message between two processes, measured or given per message size) and the per-call-site "
+           "recommendation (the papcoll algorithm that wins when the site's recorded arrivals are replayed with "
+           "`papcoll-bench --pattern=trace:FILE`, written as tune rules) are the second part of issue 14.", ""]
+    path = os.path.join(out, "report.md")
+    with open(path, "w") as fh:
+        fh.write("\n".join(md))
+    return path

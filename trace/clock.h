@@ -1,0 +1,60 @@
+/*
+ * clock.h - the tracer's clock: each rank's CLOCK_MONOTONIC in nanoseconds,
+ * and Cristian's synchronization of every rank's clock against rank 0's
+ * (seed 001 section 3.4.2, Listing 3.1: N ping-pongs per rank, the median
+ * of the N offset estimates).
+ *
+ * A synchronization gives, for every rank r (on rank 0), the offset o_r such
+ * that rank 0's time = rank r's time + o_r, the local time t_r of rank r at
+ * which it holds, and the error bound of that estimate: half the round trip
+ * of the ping-pong whose estimate is the median (Cristian: the true offset
+ * lies within RTT/2 of an exchange's estimate).  The tracer synchronizes in
+ * MPI_Init and again in MPI_Finalize; the report interpolates linearly
+ * between the two (drift correction, seed 001 section 3.4.2 after Jones and
+ * Koenig).
+ *
+ * PAPCOLL_TRACE_TEST_SKEW=OFFSET_US,DRIFT_PPM (a testing aid) makes rank r's
+ * clock read r * OFFSET_US microseconds ahead and run r * DRIFT_PPM parts per
+ * million fast, so that tests can check the synchronization recovers them.
+ */
+#ifndef PAPCOLL_TRACE_CLOCK_H
+#define PAPCOLL_TRACE_CLOCK_H
+
+#include <mpi.h>
+
+#include <stdint.h>
+#include <time.h>
+
+typedef struct {
+    int active;
+    int64_t offset_ns; /* added */
+    double rate;       /* extra ns per ns */
+} pt_skew_t;
+
+extern pt_skew_t pt_skew;
+
+static inline int64_t pt_clock_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    int64_t t = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    if (__builtin_expect(pt_skew.active, 0)) t += pt_skew.offset_ns + (int64_t)(pt_skew.rate * (double)t);
+    return t;
+}
+
+/* Sets the test skew of this rank from PAPCOLL_TRACE_TEST_SKEW (if set). */
+void pt_clock_set_test_skew(const char *spec, int world_rank);
+
+/* One synchronization point, every rank's values (meaningful on rank 0). */
+typedef struct {
+    int64_t *t_local; /* rank r's local time at the median exchange */
+    int64_t *offset;  /* rank 0's time - rank r's time, ns */
+    int64_t *error;   /* bound of |offset error|: half the median exchange's round trip, ns */
+} pt_sync_t;
+
+/* Collective over comm (rank 0 = the reference).  Allocates sync's arrays
+ * on rank 0 (free with pt_clock_sync_free).  Returns an MPI error code. */
+int pt_clock_sync(MPI_Comm comm, int rounds, pt_sync_t *sync);
+void pt_clock_sync_free(pt_sync_t *sync);
+
+#endif

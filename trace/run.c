@@ -1,0 +1,348 @@
+/*
+ * run.c - the traced run's life: MPI_Init (settings, run directory, node
+ * map, first clock synchronization, provisional header), every record, and
+ * MPI_Finalize (buffers written, call sites resolved, second clock
+ * synchronization, final header).  See run.h and format.h.
+ */
+#define _GNU_SOURCE
+#include "run.h"
+#include "buffer.h"
+#include "clock.h"
+#include "comms.h"
+#include "sites.h"
+#include "tracer.h"
+
+#include <mpi.h>
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { HOST_MAX = 256 };
+
+static struct {
+    int initialized, finalized;
+    pthread_mutex_t lock;
+    MPI_Comm world; /* private duplicate of MPI_COMM_WORLD */
+    int rank, size, rounds;
+    size_t buffer_bytes;
+    char dir[PATH_MAX];
+    pt_buffer_t buffer;
+    int failed; /* a write failed: recording stopped */
+    /* rank 0 */
+    int *node_of_rank;
+    char *hosts; /* size x HOST_MAX */
+    pt_sync_t sync[2];
+    int synced; /* synchronizations done */
+} run = {.lock = PTHREAD_MUTEX_INITIALIZER, .world = MPI_COMM_NULL};
+
+static const char *coll_names[] = {
+#define PT_NAME(name) #name,
+    PT_COLLECTIVES(PT_NAME)
+#undef PT_NAME
+};
+
+/* "4M" -> 4194304; the default when unset or malformed. */
+static size_t env_size(const char *name, size_t fallback)
+{
+    const char *s = getenv(name);
+    char *end;
+    if (!s || !*s) return fallback;
+    double v = strtod(s, &end);
+    if (end == s || v < 0) return fallback;
+    switch (*end) {
+    case 'k': case 'K': v *= 1024; break;
+    case 'm': case 'M': v *= 1024 * 1024; break;
+    case 'g': case 'G': v *= 1024.0 * 1024 * 1024; break;
+    }
+    return (size_t)v;
+}
+
+static long env_long(const char *name, long fallback)
+{
+    const char *s = getenv(name);
+    char *end;
+    long v = s && *s ? strtol(s, &end, 10) : fallback;
+    return s && *s && *end == '\0' ? v : fallback;
+}
+
+static void warn(const char *what)
+{
+    fprintf(stderr, "papcoll trace[%d]: %s: %s; not tracing\n", run.rank, what, strerror(errno));
+}
+
+/* Rank 0 creates DIR/papcoll-trace-YYYYmmdd-HHMMSS-PID and everybody learns its path. */
+static int make_run_dir(void)
+{
+    int ok = 1;
+    if (run.rank == 0) {
+        const char *base = getenv("PAPCOLL_TRACE_DIR");
+        if (!base || !*base) base = ".";
+        if (mkdir(base, 0755) && errno != EEXIST) {
+            warn(base);
+            ok = 0;
+        }
+        char stamp[32];
+        time_t now = time(NULL);
+        strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime(&now));
+        for (int attempt = 0; ok; attempt++) {
+            if (attempt)
+                snprintf(run.dir, sizeof run.dir, "%s/papcoll-trace-%s-%ld-%d", base, stamp, (long)getpid(), attempt);
+            else
+                snprintf(run.dir, sizeof run.dir, "%s/papcoll-trace-%s-%ld", base, stamp, (long)getpid());
+            if (!mkdir(run.dir, 0755)) break;
+            if (errno != EEXIST || attempt > 100) {
+                warn(run.dir);
+                ok = 0;
+            }
+        }
+        if (!ok) run.dir[0] = '\0';
+    }
+    PMPI_Bcast(run.dir, sizeof run.dir, MPI_CHAR, 0, run.world);
+    return run.dir[0] != '\0';
+}
+
+/* Every rank's node (the lowest world rank sharing its memory) and hostname, on rank 0. */
+static void gather_nodes(void)
+{
+    MPI_Comm node;
+    int leader = run.rank, len = 0;
+    char host[HOST_MAX] = {0}, name[MPI_MAX_PROCESSOR_NAME];
+    PMPI_Comm_split_type(run.world, MPI_COMM_TYPE_SHARED, run.rank, MPI_INFO_NULL, &node);
+    PMPI_Allreduce(&run.rank, &leader, 1, MPI_INT, MPI_MIN, node);
+    PMPI_Comm_free(&node);
+    PMPI_Get_processor_name(name, &len);
+    snprintf(host, sizeof host, "%.*s", len, name);
+    if (run.rank == 0) {
+        run.node_of_rank = malloc((size_t)run.size * sizeof(int));
+        run.hosts = malloc((size_t)run.size * HOST_MAX);
+    }
+    PMPI_Gather(&leader, 1, MPI_INT, run.node_of_rank, 1, MPI_INT, 0, run.world);
+    PMPI_Gather(host, HOST_MAX, MPI_CHAR, run.hosts, HOST_MAX, MPI_CHAR, 0, run.world);
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c < 0x20) fprintf(f, "\\u%04x", c);
+        else fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void json_int64s(FILE *f, const int64_t *v, int n)
+{
+    fputc('[', f);
+    for (int i = 0; i < n; i++) fprintf(f, "%s%lld", i ? ", " : "", (long long)v[i]);
+    fputc(']', f);
+}
+
+/* rank 0: header.json, through a temporary file renamed over the old one. */
+static void write_header(const uint64_t *records, const uint64_t *spills, const int *ok)
+{
+    char path[PATH_MAX + 32], tmp[PATH_MAX + 32], self[PATH_MAX] = "?";
+    snprintf(path, sizeof path, "%s/header.json", run.dir);
+    snprintf(tmp, sizeof tmp, "%s/header.json.tmp", run.dir);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        warn(tmp);
+        return;
+    }
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) self[n] = '\0';
+    char version[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    int len = 0;
+    PMPI_Get_library_version(version, &len);
+    fprintf(f, "{\n  \"format\": \"papcoll-trace\",\n  \"version\": %d,\n  \"complete\": %s,\n", PT_FORMAT_VERSION,
+            records ? "true" : "false");
+    fprintf(f, "  \"program\": ");
+    json_string(f, self);
+    fprintf(f, ",\n  \"mpi_library\": ");
+    json_string(f, version);
+    fprintf(f, ",\n  \"world_size\": %d,\n  \"record_size\": %zu,\n  \"collectives\": [", run.size, sizeof(pt_record_t));
+    for (int i = 0; i < PT_NCOLLECTIVES; i++) fprintf(f, "%s\"%s\"", i ? ", " : "", coll_names[i]);
+    fprintf(f, "],\n  \"flags\": {\"nonblocking\": %d, \"fortran\": %d, \"error\": %d, \"after_spill\": %d},\n",
+            PT_FLAG_NONBLOCKING, PT_FLAG_FORTRAN, PT_FLAG_ERROR, PT_FLAG_AFTER_SPILL);
+    fprintf(f, "  \"root_codes\": {\"none\": %d, \"mpi_root\": %d, \"mpi_proc_null\": %d},\n", PT_ROOT_NONE,
+            PT_ROOT_IS_MPI_ROOT, PT_ROOT_IS_MPI_PROC_NULL);
+    fprintf(f, "  \"hosts\": [");
+    for (int r = 0; r < run.size; r++) {
+        fprintf(f, "%s", r ? ", " : "");
+        json_string(f, run.hosts + (size_t)r * HOST_MAX);
+    }
+    fprintf(f, "],\n  \"node_of_rank\": [");
+    for (int r = 0; r < run.size; r++) fprintf(f, "%s%d", r ? ", " : "", run.node_of_rank[r]);
+    fprintf(f, "],\n  \"clock\": {\n    \"source\": \"CLOCK_MONOTONIC\", \"unit\": \"ns\",\n");
+    fprintf(f, "    \"method\": \"Cristian against rank 0, median of %d ping-pongs (seed 001 Listing 3.1); "
+               "linear interpolation between MPI_Init and MPI_Finalize\",\n    \"rounds\": %d,\n",
+            run.rounds, run.rounds);
+    fprintf(f, "    \"test_skew\": ");
+    json_string(f, getenv("PAPCOLL_TRACE_TEST_SKEW") ? getenv("PAPCOLL_TRACE_TEST_SKEW") : "");
+    fprintf(f, ",\n    \"sync\": [");
+    for (int s = 0; s < run.synced; s++) {
+        fprintf(f, "%s\n      {\"when\": \"%s\", \"t_local\": ", s ? "," : "", s ? "finalize" : "init");
+        json_int64s(f, run.sync[s].t_local, run.size);
+        fprintf(f, ",\n       \"offset\": ");
+        json_int64s(f, run.sync[s].offset, run.size);
+        fprintf(f, ",\n       \"error\": ");
+        json_int64s(f, run.sync[s].error, run.size);
+        fputc('}', f);
+    }
+    fprintf(f, "]\n  }");
+    if (records) {
+        fprintf(f, ",\n  \"records\": [");
+        for (int r = 0; r < run.size; r++) fprintf(f, "%s%llu", r ? ", " : "", (unsigned long long)records[r]);
+        fprintf(f, "],\n  \"spills\": [");
+        for (int r = 0; r < run.size; r++) fprintf(f, "%s%llu", r ? ", " : "", (unsigned long long)spills[r]);
+        fprintf(f, "],\n  \"ranks_ok\": [");
+        for (int r = 0; r < run.size; r++) fprintf(f, "%s%s", r ? ", " : "", ok[r] ? "true" : "false");
+        fputc(']', f);
+    }
+    fprintf(f, "\n}\n");
+    if (fclose(f) || rename(tmp, path)) warn(path);
+}
+
+static int sync_clocks(void)
+{
+    int rc = pt_clock_sync(run.world, run.rounds, &run.sync[run.synced]);
+    if (rc == MPI_SUCCESS) run.synced++;
+    return rc;
+}
+
+/* Rank 0 warns when another library's MPI_Bcast comes before the tracer's (LD_PRELOAD order): the calls that
+ * library intercepts would reach the MPI library through PMPI and never be traced. */
+static void check_preload_order(void)
+{
+    Dl_info self, first_info;
+    if (!dladdr((void *)check_preload_order, &self) || !self.dli_fname) return;
+    void *handle = dlopen(self.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    if (!handle) return;
+    void *ours = dlsym(handle, "MPI_Bcast"), *first = dlsym(RTLD_DEFAULT, "MPI_Bcast");
+    if (ours && first && ours != first && dladdr(first, &first_info) && first_info.dli_fname)
+        fprintf(stderr,
+                "papcoll trace: MPI_Bcast resolves to %s before libpapcoll_trace.so: the collectives it defines "
+                "are not traced; put libpapcoll_trace.so first in LD_PRELOAD\n",
+                first_info.dli_fname);
+    dlclose(handle);
+}
+
+static char *rank_path(char *path, size_t size, const char *suffix)
+{
+    snprintf(path, size, "%s/rank-%d.%s", run.dir, run.rank, suffix);
+    return path;
+}
+
+void pt_initialize(void)
+{
+    int flag = 0;
+    if (run.initialized || env_long("PAPCOLL_TRACE", 1) == 0) return;
+    PMPI_Initialized(&flag);
+    if (!flag) return;
+    run.initialized = 1;
+    PMPI_Comm_dup(MPI_COMM_WORLD, &run.world);
+    PMPI_Comm_rank(run.world, &run.rank);
+    PMPI_Comm_size(run.world, &run.size);
+    run.rounds = (int)env_long("PAPCOLL_TRACE_SYNC_ROUNDS", 31);
+    run.buffer_bytes = env_size("PAPCOLL_TRACE_BUFFER", 4u << 20);
+    pt_clock_set_test_skew(getenv("PAPCOLL_TRACE_TEST_SKEW"), run.rank);
+    gather_nodes();
+    int ok = make_run_dir();
+    char path[PATH_MAX + 32];
+    FILE *comms = NULL;
+    if (ok && pt_buffer_open(&run.buffer, rank_path(path, sizeof path, "bin"), run.buffer_bytes, run.rank, run.size)) {
+        warn(path);
+        ok = 0;
+    }
+    if (ok && !(comms = fopen(rank_path(path, sizeof path, "comms"), "w"))) {
+        warn(path);
+        ok = 0;
+    }
+    if (ok && pt_comms_init(comms) != MPI_SUCCESS) ok = 0;
+    int all_ok = 0;
+    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, run.world);
+    if (all_ok && sync_clocks() != MPI_SUCCESS) all_ok = 0;
+    if (!all_ok) {
+        if (comms) pt_comms_finalize();
+        pt_buffer_close(&run.buffer);
+        run.failed = 1;
+        return;
+    }
+    if (run.rank == 0) {
+        write_header(NULL, NULL, NULL);
+        check_preload_order();
+    }
+    __atomic_store_n(&pt_active, 1, __ATOMIC_RELEASE);
+}
+
+void pt_run_record(const pt_record_t *r)
+{
+    pthread_mutex_lock(&run.lock);
+    if (!run.failed && __atomic_load_n(&pt_active, __ATOMIC_RELAXED)) {
+        if (pt_sites_add(r->site) || pt_buffer_append(&run.buffer, r)) {
+            warn("writing the trace");
+            run.failed = 1;
+            __atomic_store_n(&pt_active, 0, __ATOMIC_RELEASE);
+        }
+    }
+    pthread_mutex_unlock(&run.lock);
+}
+
+void pt_finalize(void)
+{
+    if (!run.initialized || run.finalized) return;
+    run.finalized = 1;
+    pthread_mutex_lock(&run.lock);
+    __atomic_store_n(&pt_active, 0, __ATOMIC_RELEASE);
+    int ok = !run.failed;
+    pthread_mutex_unlock(&run.lock);
+    if (run.synced == 0) { /* setup failed at MPI_Init: nothing to write */
+        PMPI_Comm_free(&run.world);
+        return;
+    }
+    char path[PATH_MAX + 32];
+    uint64_t records = run.buffer.written + run.buffer.count, spills = run.buffer.spills;
+    if (pt_buffer_close(&run.buffer)) {
+        warn("writing the trace");
+        ok = 0;
+    }
+    if (pt_sites_write(rank_path(path, sizeof path, "sites"))) {
+        warn(path);
+        ok = 0;
+    }
+    pt_comms_finalize();
+    sync_clocks();
+    uint64_t *all_records = NULL, *all_spills = NULL;
+    int *all_ok = NULL;
+    if (run.rank == 0) {
+        all_records = malloc((size_t)run.size * sizeof(uint64_t));
+        all_spills = malloc((size_t)run.size * sizeof(uint64_t));
+        all_ok = malloc((size_t)run.size * sizeof(int));
+    }
+    PMPI_Gather(&records, 1, MPI_UINT64_T, all_records, 1, MPI_UINT64_T, 0, run.world);
+    PMPI_Gather(&spills, 1, MPI_UINT64_T, all_spills, 1, MPI_UINT64_T, 0, run.world);
+    PMPI_Gather(&ok, 1, MPI_INT, all_ok, 1, MPI_INT, 0, run.world);
+    if (run.rank == 0) {
+        uint64_t total = 0;
+        for (int r = 0; r < run.size; r++) total += all_records[r];
+        write_header(all_records, all_spills, all_ok);
+        fprintf(stderr, "papcoll trace: %s (%llu collective calls of %d ranks)\n", run.dir, (unsigned long long)total,
+                run.size);
+        for (int s = 0; s < run.synced; s++) pt_clock_sync_free(&run.sync[s]);
+        free(run.node_of_rank);
+        free(run.hosts);
+    }
+    free(all_records);
+    free(all_spills);
+    free(all_ok);
+    PMPI_Comm_free(&run.world);
+}

@@ -1,0 +1,43 @@
+/*
+ * tracer.c - recording a call, and finding the next definition of a name
+ * (see tracer.h).
+ */
+#define _GNU_SOURCE
+#include "tracer.h"
+#include "buffer.h"
+#include "run.h"
+#include "sites.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int pt_active;
+__thread int pt_depth __attribute__((tls_model("initial-exec")));
+
+void *pt_next(void **cache, const char *name)
+{
+    void *f = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+    if (f) return f;
+    f = dlsym(RTLD_NEXT, name);
+    if (!f) {
+        fprintf(stderr, "papcoll trace: no definition of %s after libpapcoll_trace.so (%s)\n", name, dlerror());
+        abort();
+    }
+    __atomic_store_n(cache, f, __ATOMIC_RELEASE);
+    return f;
+}
+
+void pt_end(const pt_call_t *c, int failed, void *site)
+{
+    pt_record_t r = {.t_arrive = c->t_arrive,
+                     .t_exit = c->t_exit,
+                     .site = (uint64_t)(uintptr_t)site,
+                     .bytes = c->bytes,
+                     .comm = c->comm->index,
+                     .seq = __atomic_fetch_add(&c->comm->seq, 1, __ATOMIC_RELAXED),
+                     .root = c->root,
+                     .coll = c->coll,
+                     .flags = (uint16_t)(c->flags | (failed ? PT_FLAG_ERROR : 0))};
+    pt_run_record(&r);
+}

@@ -1,0 +1,120 @@
+/*
+ * tracer.h - what every wrapper of libpapcoll_trace.so shares: the state of
+ * one traced call, the recording path, the lookup of the next definition of
+ * a wrapped name, and the message size of a call.
+ *
+ * One traced call, in order (PT_TRACE_CALL below):
+ *   pt_begin()   tracing on, not nested inside another traced call (depth),
+ *                the communicator's entry (registered at its first use);
+ *   bytes        the message size;
+ *   t_arrive     the clock, then the next definition of the name (papcoll's
+ *                interposer when it is preloaded after the tracer, else the
+ *                MPI library), then t_exit at once;
+ *   pt_end()     the record into the buffer (the tracer's own time falls
+ *                outside [t_arrive, t_exit]).
+ * The depth counter makes a call that reaches another wrapped name (a
+ * Fortran binding calling the C MPI_Bcast, papcoll's Fortran names calling
+ * MPI_Bcast) pass straight through, so every call is recorded once, with
+ * the application's call site.
+ */
+#ifndef PAPCOLL_TRACE_TRACER_H
+#define PAPCOLL_TRACE_TRACER_H
+
+#include "clock.h"
+#include "comms.h"
+#include "format.h"
+
+#include <mpi.h>
+
+#include <stdint.h>
+
+extern int pt_active; /* recording (between the tracer's MPI_Init and MPI_Finalize work) */
+extern __thread int pt_depth __attribute__((tls_model("initial-exec")));
+
+typedef struct {
+    pt_comm_t *comm;
+    int64_t t_arrive, t_exit;
+    uint64_t bytes;
+    int32_t root;
+    uint16_t coll, flags;
+} pt_call_t;
+
+static inline int32_t pt_root_code(int root)
+{
+    if (root == MPI_ROOT) return PT_ROOT_IS_MPI_ROOT;
+    if (root == MPI_PROC_NULL) return PT_ROOT_IS_MPI_PROC_NULL;
+    return root;
+}
+
+/* 1 when this call is to be recorded (c filled but for bytes and times). */
+static inline int pt_begin(pt_call_t *c, pt_coll_t coll, unsigned flags, MPI_Comm comm, int root)
+{
+    if (pt_depth || !__atomic_load_n(&pt_active, __ATOMIC_ACQUIRE)) return 0;
+    c->comm = pt_comms_lookup(comm);
+    if (!c->comm) return 0;
+    c->coll = (uint16_t)coll;
+    c->flags = (uint16_t)flags;
+    c->root = root == PT_ROOT_NONE ? PT_ROOT_NONE : pt_root_code(root);
+    c->bytes = 0;
+    return 1;
+}
+
+/* Records the call (site: the caller's return address). */
+void pt_end(const pt_call_t *c, int failed, void *site);
+
+/* The next definition of name after this library (RTLD_NEXT), cached in *cache; aborts if none. */
+void *pt_next(void **cache, const char *name);
+
+/* Called after the MPI library's initialization / before its finalization. */
+void pt_initialize(void);
+void pt_finalize(void);
+
+/* ---- message sizes (docs/trace.md "bytes") ---- */
+static inline uint64_t pt_bytes(int count, MPI_Datatype type)
+{
+    int size = 0;
+    if (count <= 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS || size < 0) return 0;
+    return (uint64_t)count * (uint64_t)size;
+}
+
+static inline uint64_t pt_bytes_at(const int *counts, int i, int n, MPI_Datatype type)
+{
+    return counts && i >= 0 && i < n ? pt_bytes(counts[i], type) : 0;
+}
+
+static inline uint64_t pt_bytes_sum(const int *counts, int n, MPI_Datatype type)
+{
+    uint64_t sum = 0;
+    for (int i = 0; counts && i < n; i++) sum += counts[i] > 0 ? (uint64_t)counts[i] : 0;
+    return sum <= INT32_MAX ? pt_bytes((int)sum, type) : sum * pt_bytes(1, type);
+}
+
+/* One block: the send block, or the receive block when the send side is absent (in place, intercommunicator root). */
+static inline uint64_t pt_bytes_block(int send_absent, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype)
+{
+    return send_absent ? pt_bytes(rcount, rtype) : pt_bytes(scount, stype);
+}
+
+/* ---- the wrapper body ---- */
+#define PT_STRIP(...) __VA_ARGS__
+
+/* Inside a wrapper: the communicator's size (of the remote group for an intercommunicator) and this rank in it. */
+#define PT_PEERS (call_.comm->peers)
+#define PT_ME (call_.comm->rank)
+
+/* The body of the C wrapper NAME with arguments ARGS (parenthesized). */
+#define PT_TRACE_C(NAME, ARGS, COLL, FLAGS, COMM, ROOT, BYTES)                        \
+    static void *next_;                                                                \
+    __typeof__(&NAME) fn_ = (__typeof__(&NAME))pt_next(&next_, #NAME);                 \
+    pt_call_t call_;                                                                   \
+    if (!pt_begin(&call_, COLL, FLAGS, COMM, ROOT)) return fn_ ARGS;                   \
+    call_.bytes = (BYTES);                                                             \
+    pt_depth++;                                                                        \
+    call_.t_arrive = pt_clock_now();                                                   \
+    int rc_ = fn_ ARGS;                                                                \
+    call_.t_exit = pt_clock_now();                                                     \
+    pt_depth--;                                                                        \
+    pt_end(&call_, rc_ != MPI_SUCCESS, __builtin_return_address(0));                   \
+    return rc_
+
+#endif

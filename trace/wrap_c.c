@@ -1,0 +1,308 @@
+/*
+ * wrap_c.c - libpapcoll_trace.so's C entry points: MPI_Init(_thread) and
+ * MPI_Finalize (the run's start and end, run.c), and every collective of
+ * MPI-3, blocking and nonblocking, on intra- and intercommunicators.  Each
+ * forwards to the next definition of its name (papcoll's interposer when
+ * it is preloaded after the tracer, else the MPI library): tracer.h.
+ *
+ * A nonblocking collective is recorded at its post: t_arrive and t_exit
+ * bracket MPI_I<coll>, flagged PT_FLAG_NONBLOCKING; its completion (in
+ * MPI_Wait/Test) is not traced.
+ *
+ * Message sizes ("bytes"): the whole vector for bcast, reduce, allreduce,
+ * scan, exscan and reduce_scatter(_block) (sum of the counts, or p x the
+ * block); one block for allgather, alltoall, gather and scatter (the send
+ * block, or the receive block where there is none: in place, root of an
+ * intercommunicator), this rank's own block for allgatherv, gatherv and
+ * scatterv, and this rank's total sent for alltoallv and alltoallw.
+ */
+#include "tracer.h"
+
+#include <mpi.h>
+
+#define IN_PLACE(buf) ((buf) == MPI_IN_PLACE)
+#define NB PT_FLAG_NONBLOCKING
+
+/* ---- start and end of the run ---- */
+
+int MPI_Init(int *argc, char ***argv)
+{
+    static void *next_;
+    __typeof__(&MPI_Init) fn = (__typeof__(&MPI_Init))pt_next(&next_, "MPI_Init");
+    if (pt_depth) return fn(argc, argv);
+    pt_depth++;
+    int rc = fn(argc, argv);
+    pt_depth--;
+    if (rc == MPI_SUCCESS) pt_initialize();
+    return rc;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    static void *next_;
+    __typeof__(&MPI_Init_thread) fn = (__typeof__(&MPI_Init_thread))pt_next(&next_, "MPI_Init_thread");
+    if (pt_depth) return fn(argc, argv, required, provided);
+    pt_depth++;
+    int rc = fn(argc, argv, required, provided);
+    pt_depth--;
+    if (rc == MPI_SUCCESS) pt_initialize();
+    return rc;
+}
+
+int MPI_Finalize(void)
+{
+    static void *next_;
+    __typeof__(&MPI_Finalize) fn = (__typeof__(&MPI_Finalize))pt_next(&next_, "MPI_Finalize");
+    if (pt_depth) return fn();
+    pt_finalize();
+    pt_depth++;
+    int rc = fn();
+    pt_depth--;
+    return rc;
+}
+
+/* ---- blocking collectives ---- */
+
+int MPI_Barrier(MPI_Comm comm)
+{
+    PT_TRACE_C(MPI_Barrier, (comm), PT_barrier, 0, comm, PT_ROOT_NONE, 0);
+}
+
+int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
+{
+    PT_TRACE_C(MPI_Bcast, (buf, count, type, root, comm), PT_bcast, 0, comm, root, pt_bytes(count, type));
+}
+
+int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm)
+{
+    PT_TRACE_C(MPI_Reduce, (sbuf, rbuf, count, type, op, root, comm), PT_reduce, 0, comm, root, pt_bytes(count, type));
+}
+
+int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+    PT_TRACE_C(MPI_Allreduce, (sbuf, rbuf, count, type, op, comm), PT_allreduce, 0, comm, PT_ROOT_NONE,
+               pt_bytes(count, type));
+}
+
+int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                  MPI_Comm comm)
+{
+    PT_TRACE_C(MPI_Allgather, (sbuf, scount, stype, rbuf, rcount, rtype, comm), PT_allgather, 0, comm, PT_ROOT_NONE,
+               pt_bytes_block(IN_PLACE(sbuf), scount, stype, rcount, rtype));
+}
+
+int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int rcounts[],
+                   const int displs[], MPI_Datatype rtype, MPI_Comm comm)
+{
+    PT_TRACE_C(MPI_Allgatherv, (sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm), PT_allgatherv, 0, comm,
+               PT_ROOT_NONE, IN_PLACE(sbuf) ? pt_bytes_at(rcounts, PT_ME, PT_PEERS, rtype) : pt_bytes(scount, stype));
+}
+
+int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                 MPI_Comm comm)
+{
+    PT_TRACE_C(MPI_Alltoall, (sbuf, scount, stype, rbuf, rcount, rtype, comm), PT_alltoall, 0, comm, PT_ROOT_NONE,
+               pt_bytes_block(IN_PLACE(sbuf), scount, stype, rcount, rtype));
+}
+
+int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype, void *rbuf,
+                  const int rcounts[], const int rdispls[], MPI_Datatype rtype, MPI_Comm comm)
+{
+    PT_TRACE_C(MPI_Alltoallv, (sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm), PT_alltoallv, 0,
+               comm, PT_ROOT_NONE,
+               IN_PLACE(sbuf) ? pt_bytes_sum(rcounts, PT_PEERS, rtype) : pt_bytes_sum(scounts, PT_PEERS, stype));
+}
+
+static uint64_t bytes_w(const int counts[], const MPI_Datatype types[], int n)
+{
+    uint64_t sum = 0;
+    for (int i = 0; counts && types && i < n; i++) sum += pt_bytes(counts[i], types[i]);
+    return sum;
+}
+
+int MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[], const MPI_Datatype stypes[], void *rbuf,
+                  const int rcounts[], const int rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm)
+{
+    PT_TRACE_C(MPI_Alltoallw, (sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm), PT_alltoallw, 0,
+               comm, PT_ROOT_NONE,
+               IN_PLACE(sbuf) ? bytes_w(rcounts, rtypes, PT_PEERS) : bytes_w(scounts, stypes, PT_PEERS));
+}
+
+int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
+               MPI_Comm comm)
+{
+    PT_TRACE_C(MPI_Gather, (sbuf, scount, stype, rbuf, rcount, rtype, root, comm), PT_gather, 0, comm, root,
+               root == MPI_PROC_NULL ? 0 : pt_bytes_block(IN_PLACE(sbuf) || root == MPI_ROOT, scount, stype, rcount, rtype));
+}
+
+int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int rcounts[], const int displs[],
+                MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+    PT_TRACE_C(MPI_Gatherv, (sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm), PT_gatherv, 0, comm, root,
+               root == MPI_PROC_NULL || root == MPI_ROOT ? 0
+               : IN_PLACE(sbuf)                          ? pt_bytes_at(rcounts, PT_ME, PT_PEERS, rtype)
+                                                         : pt_bytes(scount, stype));
+}
+
+int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
+                MPI_Comm comm)
+{
+    PT_TRACE_C(MPI_Scatter, (sbuf, scount, stype, rbuf, rcount, rtype, root, comm), PT_scatter, 0, comm, root,
+               root == MPI_PROC_NULL ? 0 : pt_bytes_block(IN_PLACE(rbuf) || root == MPI_ROOT, rcount, rtype, scount, stype));
+}
+
+int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype stype, void *rbuf, int rcount,
+                 MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+    PT_TRACE_C(MPI_Scatterv, (sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm), PT_scatterv, 0, comm, root,
+               root == MPI_PROC_NULL || root == MPI_ROOT ? 0
+               : IN_PLACE(rbuf)                          ? pt_bytes_at(scounts, PT_ME, PT_PEERS, stype)
+                                                         : pt_bytes(rcount, rtype));
+}
+
+int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+    PT_TRACE_C(MPI_Reduce_scatter, (sbuf, rbuf, rcounts, type, op, comm), PT_reduce_scatter, 0, comm, PT_ROOT_NONE,
+               pt_bytes_sum(rcounts, PT_PEERS, type));
+}
+
+int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+    PT_TRACE_C(MPI_Reduce_scatter_block, (sbuf, rbuf, rcount, type, op, comm), PT_reduce_scatter_block, 0, comm,
+               PT_ROOT_NONE, (uint64_t)PT_PEERS * pt_bytes(rcount, type));
+}
+
+int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+    PT_TRACE_C(MPI_Scan, (sbuf, rbuf, count, type, op, comm), PT_scan, 0, comm, PT_ROOT_NONE, pt_bytes(count, type));
+}
+
+int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+    PT_TRACE_C(MPI_Exscan, (sbuf, rbuf, count, type, op, comm), PT_exscan, 0, comm, PT_ROOT_NONE, pt_bytes(count, type));
+}
+
+/* ---- nonblocking collectives: the post ---- */
+
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
+{
+    PT_TRACE_C(MPI_Ibarrier, (comm, req), PT_barrier, NB, comm, PT_ROOT_NONE, 0);
+}
+
+int MPI_Ibcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request *req)
+{
+    PT_TRACE_C(MPI_Ibcast, (buf, count, type, root, comm, req), PT_bcast, NB, comm, root, pt_bytes(count, type));
+}
+
+int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm,
+                MPI_Request *req)
+{
+    PT_TRACE_C(MPI_Ireduce, (sbuf, rbuf, count, type, op, root, comm, req), PT_reduce, NB, comm, root,
+               pt_bytes(count, type));
+}
+
+int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                   MPI_Request *req)
+{
+    PT_TRACE_C(MPI_Iallreduce, (sbuf, rbuf, count, type, op, comm, req), PT_allreduce, NB, comm, PT_ROOT_NONE,
+               pt_bytes(count, type));
+}
+
+int MPI_Iallgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                   MPI_Comm comm, MPI_Request *req)
+{
+    PT_TRACE_C(MPI_Iallgather, (sbuf, scount, stype, rbuf, rcount, rtype, comm, req), PT_allgather, NB, comm,
+               PT_ROOT_NONE, pt_bytes_block(IN_PLACE(sbuf), scount, stype, rcount, rtype));
+}
+
+int MPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int rcounts[],
+                    const int displs[], MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
+{
+    PT_TRACE_C(MPI_Iallgatherv, (sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, req), PT_allgatherv, NB,
+               comm, PT_ROOT_NONE,
+               IN_PLACE(sbuf) ? pt_bytes_at(rcounts, PT_ME, PT_PEERS, rtype) : pt_bytes(scount, stype));
+}
+
+int MPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                  MPI_Comm comm, MPI_Request *req)
+{
+    PT_TRACE_C(MPI_Ialltoall, (sbuf, scount, stype, rbuf, rcount, rtype, comm, req), PT_alltoall, NB, comm,
+               PT_ROOT_NONE, pt_bytes_block(IN_PLACE(sbuf), scount, stype, rcount, rtype));
+}
+
+int MPI_Ialltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype, void *rbuf,
+                   const int rcounts[], const int rdispls[], MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
+{
+    PT_TRACE_C(MPI_Ialltoallv, (sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm, req),
+               PT_alltoallv, NB, comm, PT_ROOT_NONE,
+               IN_PLACE(sbuf) ? pt_bytes_sum(rcounts, PT_PEERS, rtype) : pt_bytes_sum(scounts, PT_PEERS, stype));
+}
+
+int MPI_Ialltoallw(const void *sbuf, const int scounts[], const int sdispls[], const MPI_Datatype stypes[],
+                   void *rbuf, const int rcounts[], const int rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm,
+                   MPI_Request *req)
+{
+    PT_TRACE_C(MPI_Ialltoallw, (sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm, req),
+               PT_alltoallw, NB, comm, PT_ROOT_NONE,
+               IN_PLACE(sbuf) ? bytes_w(rcounts, rtypes, PT_PEERS) : bytes_w(scounts, stypes, PT_PEERS));
+}
+
+int MPI_Igather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
+                MPI_Comm comm, MPI_Request *req)
+{
+    PT_TRACE_C(MPI_Igather, (sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req), PT_gather, NB, comm, root,
+               root == MPI_PROC_NULL ? 0 : pt_bytes_block(IN_PLACE(sbuf) || root == MPI_ROOT, scount, stype, rcount, rtype));
+}
+
+int MPI_Igatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int rcounts[],
+                 const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)
+{
+    PT_TRACE_C(MPI_Igatherv, (sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, req), PT_gatherv, NB,
+               comm, root,
+               root == MPI_PROC_NULL || root == MPI_ROOT ? 0
+               : IN_PLACE(sbuf)                          ? pt_bytes_at(rcounts, PT_ME, PT_PEERS, rtype)
+                                                         : pt_bytes(scount, stype));
+}
+
+int MPI_Iscatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                 int root, MPI_Comm comm, MPI_Request *req)
+{
+    PT_TRACE_C(MPI_Iscatter, (sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req), PT_scatter, NB, comm, root,
+               root == MPI_PROC_NULL ? 0 : pt_bytes_block(IN_PLACE(rbuf) || root == MPI_ROOT, rcount, rtype, scount, stype));
+}
+
+int MPI_Iscatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype stype, void *rbuf,
+                  int rcount, MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)
+{
+    PT_TRACE_C(MPI_Iscatterv, (sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, req), PT_scatterv, NB,
+               comm, root,
+               root == MPI_PROC_NULL || root == MPI_ROOT ? 0
+               : IN_PLACE(rbuf)                          ? pt_bytes_at(scounts, PT_ME, PT_PEERS, stype)
+                                                         : pt_bytes(rcount, rtype));
+}
+
+int MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                        MPI_Request *req)
+{
+    PT_TRACE_C(MPI_Ireduce_scatter, (sbuf, rbuf, rcounts, type, op, comm, req), PT_reduce_scatter, NB, comm,
+               PT_ROOT_NONE, pt_bytes_sum(rcounts, PT_PEERS, type));
+}
+
+int MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                              MPI_Request *req)
+{
+    PT_TRACE_C(MPI_Ireduce_scatter_block, (sbuf, rbuf, rcount, type, op, comm, req), PT_reduce_scatter_block, NB, comm,
+               PT_ROOT_NONE, (uint64_t)PT_PEERS * pt_bytes(rcount, type));
+}
+
+int MPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req)
+{
+    PT_TRACE_C(MPI_Iscan, (sbuf, rbuf, count, type, op, comm, req), PT_scan, NB, comm, PT_ROOT_NONE,
+               pt_bytes(count, type));
+}
+
+int MPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req)
+{
+    PT_TRACE_C(MPI_Iexscan, (sbuf, rbuf, count, type, op, comm, req), PT_exscan, NB, comm, PT_ROOT_NONE,
+               pt_bytes(count, type));
+}

@@ -36,9 +36,10 @@
  *     a1 in: copies, then a0 sends a1's B segment, a1 sends A->C whole
  *     B and C never wait for a1 to get a0's data.
  *
- * Rounds.  The area holds two banks of PAPCOLL_SHM_SIZE / 2 bytes; when the
- * call's data does not fit a bank, every block is cut into pieces of w bytes
- * (w from the bank size, p and the largest node: the same on every process)
+ * Rounds.  The area holds two banks, grown to what a call needs up to
+ * PAPCOLL_EXCHANGE_AREA / 2 bytes each; when the call's data does not fit
+ * that, every block is cut into pieces of w bytes (w from that limit, p and
+ * the largest node: the same on every process)
  * and round r moves piece r of every block.  Round r is one use of the area
  * (node_exchange.h): a process finishes round r before it starts round r +
  * 1, and round r + 2 reuses round r's bank once every node process is done
@@ -61,7 +62,8 @@
  * sends or receives for; everything else is pre-sent, so the time after the
  * last arrival tends to one process's copy-in, its segments' sends and the
  * copy-out (seed 001 Fig. 3.24).
- * Parameters: PAPCOLL_ALLTOALL_MIN_FRAGMENT (default 4K), PAPCOLL_SHM_SIZE.
+ * Parameters: PAPCOLL_ALLTOALL_MIN_FRAGMENT (default 4K),
+ * PAPCOLL_EXCHANGE_AREA (default 64M: one round up to 2 q p m = 32 MiB).
  * Source: seed 001 sections 3.7.3 (Fig. 3.18, opportunistic message
  * fragmentation and its preference order) and 3.9.3 (Table 3.8, Figs.
  * 3.24-3.26).
@@ -169,11 +171,15 @@ static int exchange_counts(aware_t *s)
 }
 
 /* w and the rounds: a round's data (at most 2 max_ppn p w plus headers)
- * fits a bank; w depends only on values every process shares. */
-static void choose_rounds(aware_t *s)
+ * fits the largest bank (PAPCOLL_EXCHANGE_AREA / 2), so w depends only on
+ * values every process shares and every node cuts the same pieces.
+ * Returns the bank this node needs: the largest round's data, less than the
+ * largest bank when everything fits in one round (the same on every node
+ * process: `most` is the node's largest block). */
+static size_t choose_rounds(aware_t *s)
 {
     const pc_comm_t *c = s->c;
-    size_t bank = pc_node_xchg_bank_bytes(s->x);
+    size_t bank = pc_node_xchg_bank_limit();
     size_t headers = ((size_t)c->nnodes * (size_t)c->max_ppn + (size_t)s->p) * HDR;
     size_t per_byte = 2 * (size_t)c->max_ppn * (size_t)s->p;
     s->w = bank > headers ? (bank - headers) / per_byte : 0;
@@ -183,10 +189,11 @@ static void choose_rounds(aware_t *s)
             if (s->sizes[i] > most) most = s->sizes[i];
     if (s->w == 0 || most == 0) {
         s->rounds = 0;
-        return;
+        return 0;
     }
     s->rounds = (long)((most + s->w - 1) / s->w);
     if (!s->sizes) s->w = (size_t)((most + (uint64_t)s->rounds - 1) / (uint64_t)s->rounds); /* even pieces */
+    return headers + per_byte * (size_t)(most < s->w ? most : s->w);
 }
 
 static int lay_out(aware_t *s, long r)
@@ -479,19 +486,23 @@ int pc_alltoall_aware_run(const pc_call_t *a, int node_barrier, const char *name
     pc_comm_t *c = a->ctx;
     aware_t s = {.a = a, .c = c, .p = c->size, .q = c->node_size, .N = c->nnodes, .M = c->my_node,
                  .me = c->node_rank, .first = c->node_first[c->my_node], .node_barrier = node_barrier};
-    int rc = pc_node_xchg_get(c, &s.x, &s.shm);
-    if (rc == MPI_SUCCESS) rc = exchange_counts(&s);
+    int rc = exchange_counts(&s);
     if (rc != MPI_SUCCESS) {
         aware_free(&s);
         return rc;
     }
-    choose_rounds(&s);
+    size_t bank = choose_rounds(&s);
     if (s.w == 0) { /* the same decision everywhere: w depends on shared values only */
         if (c->rank == 0)
-            pc_log(PC_LOG_INFO, "alltoall %s: PAPCOLL_SHM_SIZE too small for one byte per block of %d processes: hier "
-                   "instead", name, c->size);
+            pc_log(PC_LOG_INFO, "alltoall %s: PAPCOLL_EXCHANGE_AREA too small for one byte per block of %d processes: "
+                   "hier instead", name, c->size);
         aware_free(&s);
         return pc_alltoall_hier(a);
+    }
+    rc = pc_node_xchg_get_bank(c, bank, &s.x, &s.shm);
+    if (rc != MPI_SUCCESS) {
+        aware_free(&s);
+        return rc;
     }
     size_t N = (size_t)s.N, q = (size_t)s.q, p = (size_t)s.p;
     s.out_seg = malloc(N * (q + 1) * sizeof(size_t));

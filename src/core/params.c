@@ -32,7 +32,7 @@ const pc_param_def_t pc_param_table[] = {
     {"PAPCOLL_PPN", NULL, PC_PARAM_LONG, "0", FIELD(ppn), NULL,
      "Group processes into virtual nodes of k consecutive MPI_COMM_WORLD ranks; 0 uses the real node (MPI_COMM_TYPE_SHARED)."},
     {"PAPCOLL_SHM_SIZE", NULL, PC_PARAM_SIZE, "2M", FIELD(shm_size), NULL,
-     "Shared-memory ring per communicator and node (hierarchical algorithms); larger messages are pipelined through it, and a node's writer then waits for its slowest reader. The same size is taken again, once used on a communicator, by the reduction area (hier*, dynleader* reductions), the alltoall exchange area (aware*), and 2 x ceil(log2 nodes) half-size slots by reduce dynleader_onesided's inbox."},
+     "Shared-memory ring per communicator and node (hierarchical algorithms); larger messages are pipelined through it, and a node's writer then waits for its slowest reader. The same size is taken again, once used on a communicator, by the reduction area (hier*, dynleader* reductions), and 2 x ceil(log2 nodes) half-size slots by reduce dynleader_onesided's inbox."},
     {"PAPCOLL_SHM_CELL", NULL, PC_PARAM_SIZE, "32K", FIELD(shm_cell), NULL,
      "Cell (piece) size of the shared-memory ring: the granularity of intra-node copies (32K: best of 16K-128K for cp_chain at 1 MiB, simulated 16x16 ib-ddr)."},
     {"PAPCOLL_SIM_MEMBW", NULL, PC_PARAM_SIZE, "5G", FIELD(sim_membw), NULL,
@@ -87,11 +87,15 @@ const pc_param_def_t pc_param_table[] = {
      "Allgather and allgatherv algorithm: a name from `papcoll-bench --coll=allgather --list`, or auto."},
     {"PAPCOLL_ALLGATHER_INTER", NULL, PC_PARAM_STRING, "auto", FIELD(allgather.inter), NULL,
      "Allgather among node leaders in hier (the node-aggregated blocks, allgatherv-shaped): any flat allgather algorithm name, native, or auto."},
+    {"PAPCOLL_ALLGATHER_SENDERS", NULL, PC_PARAM_LONG, "0", FIELD(allgather.senders), NULL,
+     "multisender_bruck: processes of each node that send among nodes at once, the k - 1 of its k-ary Bruck (capped by the smallest node's size and the number of nodes - 1); 0 = all of them (seed 001 2.3.2)."},
     /* ---- alltoall, gather, scatter ---- */
     {"PAPCOLL_ALLTOALL", NULL, PC_PARAM_STRING, "auto", FIELD(alltoall.algorithm), NULL,
      "Alltoall and alltoallv algorithm: a name from `papcoll-bench --coll=alltoall --list`, or auto."},
     {"PAPCOLL_ALLTOALL_INTER", NULL, PC_PARAM_STRING, "auto", FIELD(alltoall.inter), NULL,
      "Alltoall among node leaders in hier: any flat alltoall algorithm name, native, or auto."},
+    {"PAPCOLL_EXCHANGE_AREA", NULL, PC_PARAM_SIZE, "64M", FIELD(exchange_area), NULL,
+     "Largest node exchange area per communicator and node (two banks), where alltoall aware, aware_barrier and allgather multisender_* stage a node's data in shared memory. The area grows to what a call needs up to this size, so a call whose data fits moves in one round; larger calls run in rounds of half this size."},
     {"PAPCOLL_ALLTOALL_MIN_FRAGMENT", NULL, PC_PARAM_SIZE, "4K", FIELD(alltoall_min_fragment), NULL,
      "Alltoall aware, aware_barrier: smallest fragment a node's sender sends while part of its node's data for a destination node is still missing (a run that closes a gap goes at any size)."},
     {"PAPCOLL_GATHER", NULL, PC_PARAM_STRING, "auto", FIELD(gather.algorithm), NULL,
@@ -107,6 +111,8 @@ const pc_param_def_t pc_param_table[] = {
      "Reduce_scatter and reduce_scatter_block algorithm: a name from `papcoll-bench --coll=reduce_scatter --list`, or auto."},
     {"PAPCOLL_REDUCE_SCATTER_INTER", NULL, PC_PARAM_STRING, "auto", FIELD(reduce_scatter.inter), NULL,
      "Reduce_scatter among node leaders in hier (each node's share of the node-ordered vector): any flat reduce_scatter algorithm name, native, or auto."},
+    {"PAPCOLL_REDUCE_SCATTER_SENDERS", NULL, PC_PARAM_LONG, "0", FIELD(reduce_scatter_senders), NULL,
+     "Reduce_scatter multisender: processes of each node that run the inter-node pairwise exchange in parallel (the node's reducer, its lowest rank, combines what they receive); 0 = all but one, larger values are capped at all but one (seed 001 2.3.2). Every process must see the same value."},
 };
 const int pc_param_table_size = (int)(sizeof pc_param_table / sizeof pc_param_table[0]);
 

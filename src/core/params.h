@@ -51,6 +51,7 @@ typedef struct pc_block_params {
 typedef struct pc_allgather_params {
     char *algorithm;          /* PAPCOLL_ALLGATHER */
     char *inter;              /* PAPCOLL_ALLGATHER_INTER: allgather among node leaders (hier) */
+    long senders;             /* PAPCOLL_ALLGATHER_SENDERS: multisender_bruck's senders per node, 0 = all */
 } pc_allgather_params_t;
 
 typedef struct pc_params {
@@ -72,7 +73,9 @@ typedef struct pc_params {
     pc_allreduce_params_t allreduce;
     pc_allgather_params_t allgather;
     pc_block_params_t alltoall, gather, scatter, reduce_scatter;
+    size_t exchange_area;   /* PAPCOLL_EXCHANGE_AREA: largest exchange area of aware (two banks) */
     size_t alltoall_min_fragment; /* PAPCOLL_ALLTOALL_MIN_FRAGMENT: smallest partial fragment of aware */
+    long reduce_scatter_senders;  /* PAPCOLL_REDUCE_SCATTER_SENDERS: multisender's senders per node, 0 = all but one */
 } pc_params_t;
 
 typedef enum { PC_PARAM_SIZE, PC_PARAM_LONG, PC_PARAM_DOUBLE, PC_PARAM_STRING } pc_param_type_t;

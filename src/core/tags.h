@@ -63,12 +63,18 @@ enum {
 enum {
     PC_TAG_REDUCE_SCATTER_DATA = 950,   /* pairwise, ring, recursive halving exchanges */
     PC_TAG_REDUCE_SCATTER_FOLD = 951,   /* recursive_halving, p not a power of two: an even rank's data */
-    PC_TAG_REDUCE_SCATTER_UNFOLD = 952  /* the same: the even rank's block back */
+    PC_TAG_REDUCE_SCATTER_UNFOLD = 952, /* the same: the even rank's block back */
+    PC_TAG_REDUCE_SCATTER_MULTISENDER = 953 /* multisender: a node's sender of pairwise step s -> the sender of
+                                               step s of node + s, that node's share of the sender's node partial */
 };
 enum {
     PC_TAG_ALLGATHER_DATA = 600,   /* ring, recursive doubling, bruck exchanges of blocks */
     PC_TAG_ALLGATHER_FOLD = 601,   /* recursive_doubling, p not a power of two: a left-out process's block */
-    PC_TAG_ALLGATHER_UNFOLD = 602  /* the same: every block back to the left-out process */
+    PC_TAG_ALLGATHER_UNFOLD = 602, /* the same: every block back to the left-out process */
+    PC_TAG_ALLGATHER_MS_BRUCK = 610, /* multisender_bruck: sender s of a node -> sender s of the node j k^i
+                                        before it, the node shares gathered so far (one chunk, one round) */
+    PC_TAG_ALLGATHER_MS_RIGHT = 611, /* multisender_ring: a node's rightward sender -> the next node's */
+    PC_TAG_ALLGATHER_MS_LEFT = 612   /* multisender_ring: a node's leftward sender -> the previous node's */
 };
 
 enum {

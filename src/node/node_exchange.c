@@ -38,19 +38,23 @@ static int delete_area(MPI_Comm comm, int kv, void *value, void *extra)
     return MPI_SUCCESS;
 }
 
-static int create(pc_comm_t *ctx, pc_shm_t *shm, pc_node_xchg_t **out)
+/* Bank bytes for a wish of `bank`: at most PC_MAX_MSG (a fragment is one
+ * message), whole lines, at least one line. */
+static size_t bank_size(size_t bank)
 {
-    const pc_params_t *p = pc_params();
+    if (bank > PC_MAX_MSG) bank = PC_MAX_MSG;
+    return bank > PC_LINE ? round_up(bank, PC_LINE) : PC_LINE;
+}
+
+static int create(pc_comm_t *ctx, pc_shm_t *shm, size_t bank, pc_node_xchg_t **out)
+{
     pc_node_xchg_t *x = calloc(1, sizeof *x);
     if (!x) return MPI_ERR_NO_MEM;
     x->shm = shm;
     x->q = ctx->node_size;
     x->nnodes = ctx->nnodes;
     x->max_ppn = ctx->max_ppn;
-    /* a fragment is one message: a bank never exceeds PC_MAX_MSG */
-    size_t bank = p->shm_size / PC_XCHG_BANKS;
-    if (bank > PC_MAX_MSG) bank = PC_MAX_MSG;
-    x->bank_bytes = bank > PC_LINE ? bank / PC_LINE * PC_LINE : PC_LINE;
+    x->bank_bytes = bank_size(bank);
     x->ready_row = round_up((size_t)x->nnodes * sizeof(uint64_t), PC_LINE);
     x->landed_row = round_up(2 * (size_t)x->max_ppn * sizeof(uint64_t), PC_LINE);
     x->ready_off = PC_XCHG_BANKS * PC_LINE;
@@ -80,7 +84,14 @@ static int create(pc_comm_t *ctx, pc_shm_t *shm, pc_node_xchg_t **out)
     return MPI_SUCCESS;
 }
 
-int pc_node_xchg_get(pc_comm_t *ctx, pc_node_xchg_t **x, pc_shm_t **shm)
+size_t pc_node_xchg_bank_limit(void)
+{
+    size_t bank = pc_params()->exchange_area / PC_XCHG_BANKS;
+    if (bank > PC_MAX_MSG) bank = PC_MAX_MSG;
+    return bank > PC_LINE ? bank / PC_LINE * PC_LINE : PC_LINE;
+}
+
+int pc_node_xchg_get_bank(pc_comm_t *ctx, size_t bank, pc_node_xchg_t **x, pc_shm_t **shm)
 {
     int rc = pc_shm_get(ctx, shm);
     if (rc != MPI_SUCCESS) return rc;
@@ -93,10 +104,23 @@ int pc_node_xchg_get(pc_comm_t *ctx, pc_node_xchg_t **x, pc_shm_t **shm)
     rc = PMPI_Comm_get_attr(ctx->node, keyval, &value, &found);
     if (rc != MPI_SUCCESS) return rc;
     if (found) {
-        *x = value;
-        return MPI_SUCCESS;
+        pc_node_xchg_t *have = value;
+        if (have->bank_bytes >= bank_size(bank)) {
+            *x = have;
+            return MPI_SUCCESS;
+        }
+        /* too small: every node process is in this call with the same wish and
+         * done with every earlier use, so the area is freed (delete_area) and
+         * made again, its words and use numbers starting over */
+        rc = PMPI_Comm_delete_attr(ctx->node, keyval);
+        if (rc != MPI_SUCCESS) return rc;
     }
-    return create(ctx, *shm, x);
+    return create(ctx, *shm, bank, x);
+}
+
+int pc_node_xchg_get(pc_comm_t *ctx, pc_node_xchg_t **x, pc_shm_t **shm)
+{
+    return pc_node_xchg_get_bank(ctx, pc_params()->shm_size / PC_XCHG_BANKS, x, shm);
 }
 
 size_t pc_node_xchg_bank_bytes(const pc_node_xchg_t *x) { return x->bank_bytes; }

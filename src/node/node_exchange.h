@@ -11,7 +11,8 @@
  *   done x2                                 (one cache line each)
  *   ready[j][k]    node rank j's data for node k is staged (q rows, a line each)
  *   landed[b][k][g] segment g from node k has landed in bank b / where (2 N rows)
- *   bank 0 data | bank 1 data               (PAPCOLL_SHM_SIZE / 2 each)
+ *   bank 0 data | bank 1 data               (as large as the calls need, at
+ *                                            most PAPCOLL_EXCHANGE_AREA / 2 each)
  *
  * Uses.  An exchange larger than a bank runs in rounds; every round of every
  * call is one "use" of the area, numbered 0, 1, 2, ... identically by every
@@ -28,7 +29,7 @@
  *
  * Waits go through pc_wait (ctx/shm.h: SMPI a SimGrid condition; every change
  * is followed by pc_shm_notify).
- * Memory: PAPCOLL_SHM_SIZE of data plus (2 + q + 2 N) cache lines and 32 N x
+ * Memory: up to PAPCOLL_EXCHANGE_AREA of data plus (2 + q + 2 N) cache lines and 32 N x
  * max_ppn bytes of control per communicator and node, only once the
  * algorithm ran on it.
  */
@@ -43,13 +44,20 @@
 
 typedef struct pc_node_xchg pc_node_xchg_t;
 
-/* The area of ctx's node (collective over ctx->node the first time: every
- * node process calls it in the same call).  Also returns the node segment
- * (pc_shm_get) whose waits it uses. */
+/* The area of ctx's node with banks of at least `bank` bytes (rounded up to
+ * whole lines, at most PC_MAX_MSG).  Collective over ctx->node when it is
+ * created or grown: every node process calls it in the same call with the
+ * same `bank`, and a grown area starts its use numbers over.  Also returns
+ * the node segment (pc_shm_get) whose waits it uses.  An area may have been
+ * grown by another call on this node only: a size that other nodes must
+ * agree on comes from parameters, never from pc_node_xchg_bank_bytes. */
+int pc_node_xchg_get_bank(pc_comm_t *ctx, size_t bank, pc_node_xchg_t **x, pc_shm_t **shm);
+/* The same with banks of at least PAPCOLL_SHM_SIZE / 2. */
 int pc_node_xchg_get(pc_comm_t *ctx, pc_node_xchg_t **x, pc_shm_t **shm);
+/* The largest bank (PAPCOLL_EXCHANGE_AREA / 2, the same on every process). */
+size_t pc_node_xchg_bank_limit(void);
 
-/* Data bytes per bank (the same on every process with the same
- * PAPCOLL_SHM_SIZE). */
+/* Data bytes per bank (the same on every process of the node). */
 size_t pc_node_xchg_bank_bytes(const pc_node_xchg_t *x);
 
 /* Takes the next use of the area, waits until its bank is free and returns

@@ -178,6 +178,27 @@ int pc_node_red_reduce_slots(pc_node_red_t *r, const pc_node_chunk_t *ch, const 
     return rc != MPI_SUCCESS ? rc : src;
 }
 
+/* ---- hand-offs through the slots ----------------------------------------- */
+
+void pc_node_red_slot_post(pc_node_red_t *r, const pc_node_chunk_t *ch, int k, uint64_t count)
+{
+    uint64_t stamp = (ch->use + 1) << PC_STATE_SHIFT;
+    atomic_store_explicit(&cell_ctl(r, ch->bank, k)->state, stamp | count, memory_order_release);
+    pc_shm_notify(r->shm);
+}
+
+uint64_t pc_node_red_slot_count(const pc_node_red_t *r, const pc_node_chunk_t *ch, int k)
+{
+    uint64_t state = atomic_load_explicit(&cell_ctl(r, ch->bank, k)->state, memory_order_acquire);
+    return (state >> PC_STATE_SHIFT) == ch->use + 1 ? state & PC_STATE_MASK : 0;
+}
+
+void pc_node_red_slot_wait(pc_node_red_t *r, const pc_node_chunk_t *ch, int k, uint64_t count)
+{
+    if (count == 0 && pc_node_red_slot_count(r, ch, k) == 0) return; /* no post yet in this use */
+    pc_wait_equal(r->shm, &cell_ctl(r, ch->bank, k)->state, ((ch->use + 1) << PC_STATE_SHIFT) | count);
+}
+
 /* ---- the shared accumulator ----------------------------------------------- */
 
 static combine_t discipline(const pc_node_red_t *r, const pc_node_chunk_t *ch)

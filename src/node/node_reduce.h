@@ -138,6 +138,21 @@ int pc_node_red_slice(pc_node_red_t *r, const pc_node_chunk_t *ch);
  * Returns the first error of the copy-in and the slice. */
 int pc_node_red_reduce_slots(pc_node_red_t *r, const pc_node_chunk_t *ch, const void *msg);
 
+/* slots, hand-offs inside a use: once pc_node_red_reduce_slots returned,
+ * slots 1 .. n - 1 are free until pc_node_red_done, and may carry pieces
+ * from one node process to another (reduce_scatter multisender: a sender
+ * receives a piece from another node into its slot, the reducer combines it
+ * into slot 0).  Slot k (1 <= k < n) has a hand-off count for the use,
+ * 0 until its first post: the state word of cell k, which the slots layout
+ * does not otherwise use, stamped with the use like the cells' states (so a
+ * later use of the bank, of either layout, never takes it for its own and
+ * nothing needs clearing).  Only one process at a time may post a slot's
+ * count (the protocol alternates: writer posts odd counts, reader even). */
+void pc_node_red_slot_post(pc_node_red_t *r, const pc_node_chunk_t *ch, int k, uint64_t count);
+uint64_t pc_node_red_slot_count(const pc_node_red_t *r, const pc_node_chunk_t *ch, int k);
+/* Waits until slot k's count in this use is `count`. */
+void pc_node_red_slot_wait(pc_node_red_t *r, const pc_node_chunk_t *ch, int k, uint64_t count);
+
 /* shared: combines src (the chunk's elements, user layout: element 0 of the
  * chunk at src) into the accumulator (PAPCOLL_REDUCE_LOCK /
  * PAPCOLL_REPRODUCIBLE, see the file comment) as contribution number

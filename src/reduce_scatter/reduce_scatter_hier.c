@@ -35,118 +35,124 @@
  * hierarchical algorithm: "the node reduces its share in parallel during
  * copy-in").
  */
-#include "reduce_scatter/reduce_scatter.h"
+#include "reduce_scatter/reduce_scatter_hier.h"
 #include "coll/entry.h"
-#include "node/node_reduce.h"
 
 #include <stdlib.h>
 
-typedef struct {
-    long *first;        /* [p + 1]: blocks in rank order (the caller's vector) */
-    long *node_pos;     /* [p]: where rank i's block starts in node order */
-    long *share;        /* [nnodes + 1]: node k's share in node order */
-    int *counts;        /* [nnodes]: the leaders' counts of one chunk */
-    void *ordered, *ordered_base; /* my input in node order */
-    void *mine, *mine_base;       /* a leader's share of one chunk */
-} hier_t;
-
-static void hier_free(hier_t *h)
+static void node_free(pc_rs_node_t *n)
 {
-    free(h->first);
-    free(h->node_pos);
-    free(h->share);
-    free(h->counts);
-    free(h->ordered_base);
-    free(h->mine_base);
+    free(n->first);
+    free(n->node_pos);
+    free(n->share);
+    free(n->ordered_base);
 }
 
 /* The node-ordered layout and my input copied into it. */
-static int hier_begin(const pc_call_t *a, hier_t *h)
+static int node_order(const pc_call_t *a, pc_rs_node_t *n)
 {
     const pc_comm_t *c = a->ctx;
-    h->first = pc_rs_offsets(a);
-    h->node_pos = malloc((size_t)c->size * sizeof *h->node_pos);
-    h->share = malloc((size_t)(c->nnodes + 1) * sizeof *h->share);
-    h->counts = malloc((size_t)c->nnodes * sizeof *h->counts);
-    h->ordered = pc_red_alloc(a, a->count, &h->ordered_base);
-    if (!h->first || !h->node_pos || !h->share || !h->counts || !h->ordered) return MPI_ERR_NO_MEM;
+    n->a = a;
+    n->first = pc_rs_offsets(a);
+    n->node_pos = malloc((size_t)c->size * sizeof *n->node_pos);
+    n->share = malloc((size_t)(c->nnodes + 1) * sizeof *n->share);
+    n->ordered = pc_red_alloc(a, a->count, &n->ordered_base);
+    if (!n->first || !n->node_pos || !n->share || !n->ordered) return MPI_ERR_NO_MEM;
     long pos = 0;
     int rc = MPI_SUCCESS;
     for (int k = 0; k < c->nnodes; k++) {
-        h->share[k] = pos;
+        n->share[k] = pos;
         for (int j = c->node_first[k]; j < c->node_first[k + 1] && rc == MPI_SUCCESS; j++) {
             int r = c->node_members[j];
-            h->node_pos[r] = pos;
-            rc = pc_red_copy(a, pc_red_at(a, h->ordered, pos), pc_red_at(a, a->sendbuf, h->first[r]),
+            n->node_pos[r] = pos;
+            rc = pc_red_copy(a, pc_red_at(a, n->ordered, pos), pc_red_at(a, a->sendbuf, n->first[r]),
                              pc_rs_count(a, r));
             pos += pc_rs_count(a, r);
         }
     }
-    h->share[c->nnodes] = pos;
+    n->share[c->nnodes] = pos;
     return rc;
 }
 
-/* Elements of [lo, hi) inside [from, to). */
-static long overlap(long lo, long hi, long from, long to)
+long pc_rs_node_part(const pc_rs_node_t *n, const pc_node_chunk_t *ch, int k, long *at)
 {
-    long a = lo > from ? lo : from, b = hi < to ? hi : to;
-    return b > a ? b - a : 0;
+    long lo = ch->first, hi = ch->first + ch->count;
+    long from = n->share[k] > lo ? n->share[k] : lo, to = n->share[k + 1] < hi ? n->share[k + 1] : hi;
+    if (at) *at = from - lo;
+    return to > from ? to - from : 0;
 }
+
+/* The node step (reduce_scatter_hier.h), shared with multisender: node
+ * order, then per chunk the node's reduction, the algorithm's exchange,
+ * publication by node rank 0 and the copy-out of my block. */
+int pc_rs_node_run(const pc_call_t *a, const char *algorithm, pc_rs_node_exchange_fn exchange, void *arg)
+{
+    const pc_comm_t *c = a->ctx;
+    pc_rs_node_t n = {0};
+    int rc = node_order(a, &n);
+    if (rc != MPI_SUCCESS || !pc_node_red_open(a, PC_NODE_RED_SLOTS, algorithm, a->params->reduce_scatter.inter, &n.r, &rc)) {
+        node_free(&n);
+        return rc;
+    }
+    long my_lo = n.node_pos[c->rank], my_hi = my_lo + pc_rs_count(a, c->rank);
+    for (long k = 0; k < n.r.nchunks; k++) {
+        pc_node_chunk_t ch;
+        pc_node_red_chunk(&n.r, k, &ch);
+        int crc = pc_node_red_reduce_slots(&n.r, &ch, n.ordered); /* slot 0 holds the node's sum of the chunk */
+        int xrc = exchange(&n, &ch, rc, arg);
+        if (c->node_rank == 0) pc_node_red_publish(&n.r, &ch); /* even after an error: the node must not hang */
+        else pc_node_red_wait_result(&n.r, &ch);
+        if (crc == MPI_SUCCESS) crc = xrc;
+        long lo = ch.first > my_lo ? ch.first : my_lo, hi = ch.first + ch.count < my_hi ? ch.first + ch.count : my_hi;
+        if (hi > lo && crc == MPI_SUCCESS)
+            crc = pc_red_copy(a, pc_red_at(a, a->recvbuf, lo - my_lo), pc_red_at(a, pc_node_red_slot(&n.r, &ch, 0), lo - ch.first),
+                              hi - lo);
+        pc_node_red_done(&n.r, &ch);
+        if (rc == MPI_SUCCESS) rc = crc;
+    }
+    pc_node_red_end(&n.r);
+    node_free(&n);
+    return rc;
+}
+
+/* hier's exchange: the leaders' counts of one chunk and a leader's share of it. */
+typedef struct {
+    int *counts;        /* [nnodes] */
+    void *mine, *mine_base;
+} leaders_t;
 
 /* A leader: the reduce_scatter of the chunk among leaders; my node's part
  * goes back into slot 0 where it lies in the chunk. */
-static int leaders_exchange(const pc_call_t *a, hier_t *h, pc_node_red_t *r, const pc_node_chunk_t *ch)
+static int leaders_exchange(pc_rs_node_t *n, const pc_node_chunk_t *ch, int earlier_rc, void *arg)
 {
+    const pc_call_t *a = n->a;
     const pc_comm_t *c = a->ctx;
-    long lo = ch->first, hi = ch->first + ch->count;
-    for (int k = 0; k < c->nnodes; k++) h->counts[k] = (int)overlap(lo, hi, h->share[k], h->share[k + 1]);
-    char *node_result = pc_node_red_slot(r, ch, 0);
-    pc_call_t chunk = pc_node_red_chunk_call(r, ch);
+    leaders_t *l = arg;
+    if (c->node_rank != 0) return MPI_SUCCESS;
+    if (earlier_rc != MPI_SUCCESS) return earlier_rc;
+    if (!l->mine) l->mine = pc_red_alloc(a, n->r.chunk, &l->mine_base);
+    if (!l->mine) return MPI_ERR_NO_MEM;
+    for (int k = 0; k < c->nnodes; k++) l->counts[k] = (int)pc_rs_node_part(n, ch, k, NULL);
+    char *node_result = pc_node_red_slot(&n->r, ch, 0);
+    pc_call_t chunk = pc_node_red_chunk_call(&n->r, ch);
     chunk.vform = 1;
-    chunk.recvcounts = h->counts;
+    chunk.recvcounts = l->counts;
     chunk.sendbuf = node_result;
-    chunk.recvbuf = h->mine;
+    chunk.recvbuf = l->mine;
     chunk.inplace = 0;
     int rc = pc_coll_call_on(&chunk, a->params->reduce_scatter.inter, c->leaders);
-    long at = h->share[c->my_node] > lo ? h->share[c->my_node] - lo : 0;
-    if (rc == MPI_SUCCESS && h->counts[c->my_node] > 0)
-        rc = pc_red_copy(a, pc_red_at(a, node_result, at), h->mine, h->counts[c->my_node]);
+    long at;
+    long mine = pc_rs_node_part(n, ch, c->my_node, &at);
+    if (rc == MPI_SUCCESS && mine > 0) rc = pc_red_copy(a, pc_red_at(a, node_result, at), l->mine, mine);
     return rc;
 }
 
 int pc_reduce_scatter_hier(const pc_call_t *a)
 {
-    const pc_comm_t *c = a->ctx;
-    hier_t h = {0};
-    int rc = hier_begin(a, &h);
-    pc_node_red_t r;
-    if (rc != MPI_SUCCESS || !pc_node_red_open(a, PC_NODE_RED_SLOTS, "hier", a->params->reduce_scatter.inter, &r, &rc)) {
-        hier_free(&h);
-        return rc;
-    }
-    int is_leader = c->node_rank == 0;
-    if (is_leader) h.mine = pc_red_alloc(a, r.chunk, &h.mine_base);
-    if (is_leader && !h.mine) rc = MPI_ERR_NO_MEM; /* the loop still runs: the node must not hang */
-    long my_lo = h.node_pos[c->rank], my_hi = my_lo + pc_rs_count(a, c->rank);
-    for (long k = 0; k < r.nchunks; k++) {
-        pc_node_chunk_t ch;
-        pc_node_red_chunk(&r, k, &ch);
-        int crc = pc_node_red_reduce_slots(&r, &ch, h.ordered); /* slot 0 holds the node's sum of the chunk */
-        if (is_leader) {
-            int lrc = rc == MPI_SUCCESS ? leaders_exchange(a, &h, &r, &ch) : rc;
-            pc_node_red_publish(&r, &ch); /* even after an error: the node must not hang */
-            if (crc == MPI_SUCCESS) crc = lrc;
-        } else {
-            pc_node_red_wait_result(&r, &ch);
-        }
-        long lo = ch.first > my_lo ? ch.first : my_lo, hi = ch.first + ch.count < my_hi ? ch.first + ch.count : my_hi;
-        if (hi > lo && crc == MPI_SUCCESS)
-            crc = pc_red_copy(a, pc_red_at(a, a->recvbuf, lo - my_lo), pc_red_at(a, pc_node_red_slot(&r, &ch, 0), lo - ch.first),
-                              hi - lo);
-        pc_node_red_done(&r, &ch);
-        if (rc == MPI_SUCCESS) rc = crc;
-    }
-    pc_node_red_end(&r);
-    hier_free(&h);
+    leaders_t l = {0};
+    l.counts = malloc((size_t)a->ctx->nnodes * sizeof *l.counts);
+    int rc = l.counts ? pc_rs_node_run(a, "hier", leaders_exchange, &l) : MPI_ERR_NO_MEM;
+    free(l.counts);
+    free(l.mine_base);
     return rc;
 }

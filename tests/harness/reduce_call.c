@@ -33,6 +33,7 @@ static const struct {
     {"reduce_scatter", "ring", NEEDS_COMMUTATIVE},
     {"reduce_scatter", "recursive_halving", NEEDS_COMMUTATIVE},
     {"reduce_scatter", "hier", NEEDS_COMMUTATIVE},
+    {"reduce_scatter", "multisender", NEEDS_COMMUTATIVE},
 };
 
 int rc_block_count(const rc_call_t *call, int i)

@@ -1,0 +1,163 @@
+/*
+ * floyd_warshall.c - all-pairs shortest paths (Floyd-Warshall), the
+ * broadcast application benchmark of seed 000 (section 4.2, "ASP") and seed
+ * 001 (section 3.9.4, Table 3.9).
+ *
+ * Input: a directed graph of --n vertices, edge i -> j present with
+ * probability 1/4 with an integer weight in [1, 99], drawn by app_unit from
+ * (--seed, i, j) so that the graph does not depend on the number of
+ * processes.  Distribution: the distance matrix by block rows (rank r holds
+ * rows app_block_range(n, p, r)).  Iteration k of the n iterations needs row
+ * k on every rank: its owner broadcasts it with MPI_Bcast (the root rotates
+ * with k across the owners, n ints per call), then every rank relaxes its
+ * rows, d[i][j] = min(d[i][j], d[i][k] + d[k][j]).  The broadcasts are the
+ * only communication, and the relaxation between two of them is the same
+ * work on every rank, so the broadcast sees the arrival imbalance that the
+ * machine itself creates (seed 000 Fig. 22) - what papcoll's algorithms are
+ * for.
+ *
+ * --iters repeats the whole solve from the initial graph (regenerated,
+ * untimed); --check gathers the last solve's matrix on rank 0 and compares it
+ * exactly with a serial Floyd-Warshall.  Natively the program calls plain
+ * MPI_Bcast (papcoll only through LD_PRELOAD=libpapcoll_mpi.so); the SMPI
+ * flavour (floyd_warshall-smpi) calls papcoll_bcast, see app_common.h.
+ */
+#include "app_common.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define APP "floyd_warshall"
+/* No edge.  Relaxation skips d[i][k] >= INF, so a sum is at most INF + 99 n. */
+#define INF (INT_MAX / 2)
+
+static int edge_weight(uint64_t seed, long i, long j)
+{
+    if (i == j) return 0;
+    double u = app_unit(seed, (uint64_t)i, (uint64_t)j);
+    if (u >= 0.25) return INF;
+    return 1 + (int)(u * 4.0 * 99.0); /* [1, 99] */
+}
+
+/* Rows FIRST .. FIRST + COUNT - 1 of the initial distance matrix into D. */
+static void init_rows(int *d, long first, long count, long n, uint64_t seed)
+{
+    for (long i = 0; i < count; i++)
+        for (long j = 0; j < n; j++) d[i * n + j] = edge_weight(seed, first + i, j);
+}
+
+/* d[i][j] = min(d[i][j], d[i][k] + rowk[j]) for the COUNT local rows. */
+static void relax(int *d, long count, long n, long k, const int *rowk)
+{
+    for (long i = 0; i < count; i++) {
+        int *di = d + i * n;
+        int dik = di[k];
+        if (dik >= INF) continue;
+        for (long j = 0; j < n; j++) {
+            int via = dik + rowk[j];
+            if (via < di[j]) di[j] = via;
+        }
+    }
+}
+
+/* One distributed solve; returns this rank's seconds. */
+static double solve(int *d, int *rowk, long first, long count, long n, int rank, int p, MPI_Comm comm,
+                    app_timer_t *bcast_time)
+{
+    APP_CHECK(MPI_Barrier(comm));
+    double t0 = MPI_Wtime();
+    for (long k = 0; k < n; k++) {
+        int owner = app_block_owner(n, p, k);
+        if (owner == rank) memcpy(rowk, d + (k - first) * n, (size_t)n * sizeof(int));
+        APP_CHECK(app_bcast(rowk, (int)n, MPI_INT, owner, comm, bcast_time));
+        relax(d, count, n, k, rowk);
+    }
+    return MPI_Wtime() - t0;
+}
+
+/* Gathers the distributed matrix on rank 0 and compares it with a serial
+ * solve there; returns 1 when every rank agrees it matches, else 0. */
+static int check(const int *d, long count, long n, uint64_t seed, int rank, int p, MPI_Comm comm)
+{
+    int *all = NULL, *ref = NULL, *counts = NULL, *displs = NULL;
+    if (rank == 0) {
+        all = malloc((size_t)n * (size_t)n * sizeof(int));
+        ref = malloc((size_t)n * (size_t)n * sizeof(int));
+        counts = malloc((size_t)p * sizeof(int));
+        displs = malloc((size_t)p * sizeof(int));
+        if (!all || !ref || !counts || !displs) app_fail(APP, "--check: out of memory on rank 0");
+        for (int r = 0; r < p; r++) {
+            long f, c;
+            app_block_range(n, p, r, &f, &c);
+            counts[r] = (int)(c * n);
+            displs[r] = (int)(f * n);
+        }
+    }
+    APP_CHECK(MPI_Gatherv(d, (int)(count * n), MPI_INT, all, counts, displs, MPI_INT, 0, comm));
+    int ok = 1;
+    if (rank == 0) {
+        init_rows(ref, 0, n, n, seed);
+        for (long k = 0; k < n; k++) relax(ref, n, n, k, ref + k * n);
+        for (long e = 0; e < n * n && ok; e++) {
+            if (all[e] != ref[e]) {
+                fprintf(stderr, APP ": --check: d[%ld][%ld] = %d, serial Floyd-Warshall gives %d\n", e / n, e % n,
+                        all[e], ref[e]);
+                ok = 0;
+            }
+        }
+    }
+    APP_CHECK(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
+    free(all);
+    free(ref);
+    free(counts);
+    free(displs);
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    int rc, rank, p;
+    if ((rc = MPI_Init(&argc, &argv)) != MPI_SUCCESS) {
+        fprintf(stderr, APP ": MPI_Init failed (%d)\n", rc);
+        return 2;
+    }
+    MPI_Comm comm = MPI_COMM_WORLD;
+    APP_CHECK(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
+    APP_CHECK(MPI_Comm_rank(comm, &rank));
+    APP_CHECK(MPI_Comm_size(comm, &p));
+
+    app_options_t opt = {.n = 512, .seed = 1, .iters = 1, .check = 0};
+    int parsed = app_parse_options(argc, argv, rank, APP,
+                                   "All-pairs shortest paths by Floyd-Warshall on a random directed graph of N\n"
+                                   "vertices, rows distributed in blocks; each of the N steps broadcasts the pivot row\n"
+                                   "from its owner (MPI_Bcast, rotating root; seed 000 ASP, seed 001 Table 3.9).",
+                                   &opt);
+    if (parsed) {
+        MPI_Finalize();
+        return parsed > 0 ? 0 : 2;
+    }
+    if (opt.n > INT_MAX / 2 || (double)opt.n * (double)opt.n > (double)INT_MAX)
+        app_fail(APP, "--n too large (n * n must fit an int for the gather of --check and the counts)");
+
+    long first, count;
+    app_block_range(opt.n, p, rank, &first, &count);
+    int *d = malloc((size_t)(count > 0 ? count : 1) * (size_t)opt.n * sizeof(int));
+    int *rowk = malloc((size_t)opt.n * sizeof(int));
+    if (!d || !rowk) app_fail(APP, "out of memory");
+
+    app_timer_t bcast_time = {0.0, 0, NULL};
+    double seconds = 0.0;
+    for (long it = 0; it < opt.iters; it++) {
+        init_rows(d, first, count, opt.n, opt.seed);
+        seconds += solve(d, rowk, first, count, opt.n, rank, p, comm, &bcast_time);
+    }
+    int ok = opt.check ? check(d, count, opt.n, opt.seed, rank, p, comm) : 1;
+    APP_CHECK(app_report(APP, &opt, "bcast", seconds, &bcast_time, opt.check ? (ok ? "ok" : "FAIL") : "off", comm));
+
+    free(d);
+    free(rowk);
+    MPI_Finalize();
+    return ok ? 0 : 1;
+}

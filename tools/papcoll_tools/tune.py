@@ -12,6 +12,12 @@ smallest: never much worse balanced, as good as possible under imbalance.
 
     bcast[p<=16,bytes<=8K]=binomial; ...; bcast=scatter_ring_allgather
 
+Sizes: papcoll-bench's size is one process's block for the block collectives
+and reduce_scatter (OSU convention), while a rule's ``bytes`` is what the
+selector sees, the whole vector: p x block (BLOCK_COLLS; alltoallv, gatherv and
+scatterv select with unknown bytes, the largest value, so they take the rules
+of the largest sizes).
+
 Rules are ordered by process count, then size; a sweep of p processes covers
 all p up to it (the largest sweep covers everything above).  ``--tolerance``
 keeps the previous size's winner while it stays within that fraction of the
@@ -33,6 +39,11 @@ def size_text(n: int) -> str:
     return str(n)
 
 
+# Collectives whose benchmark size is one process's block while the selector's bytes are p blocks.
+BLOCK_COLLS = ("allgather", "allgatherv", "alltoall", "alltoallv", "gather", "gatherv", "scatter", "scatterv",
+               "reduce_scatter", "reduce_scatter_block")
+
+
 def read_times(paths, coll):
     """{p: {size: {pattern: {algo: seconds}}}} from papcoll-bench CSV files
     (e_bar, or avg in older files; files without a pattern column are balanced)."""
@@ -47,7 +58,8 @@ def read_times(paths, coll):
                 seconds = float(row["e_bar"] if "e_bar" in row else row["avg"])
                 if seconds != seconds:  # nan: no valid repetition
                     continue
-                table[int(row["p"])][int(row["size"])][row.get("pattern") or "balanced"][row["algo"]] = seconds
+                p, size = int(row["p"]), int(row["size"])
+                table[p][size * p if coll in BLOCK_COLLS else size][row.get("pattern") or "balanced"][row["algo"]] = seconds
     return table
 
 

@@ -74,7 +74,8 @@ class AlltoallTest(Base):
             self.assertEqual(p.bench_argv()[0], "--coll=alltoall")
             self.assertEqual(dict(p.env), {"PAPCOLL_ALLTOALL_INTER": "isend"})
         first = a2a.tier_points()[0][1]
-        self.assertEqual([p.algo for p in first], ["hier,aware,aware_barrier,native"] * 6 + ["isend"] * 6)
+        self.assertEqual([p.algo for p in first], ["hier,aware,aware_barrier,native", "isend"] * 6)
+        self.assertEqual([p.pattern for p in first[::2]], [f"microbench:{x}" for x in a2a.ORDER])
         self.assertEqual(sweep_config.range_sizes(first[0].size), [4, 16, 64, 256])
         self.assertEqual((first[-1].iters, first[-1].warmup, sweep_config.range_sizes(first[-1].size)), (1, 0, [16, 256]))
 

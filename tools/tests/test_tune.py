@@ -79,6 +79,16 @@ class TuneTest(unittest.TestCase):
         self.assertEqual(tune.rules_for(tune.read_sweeps([self.path], "reduce", 0.10, 0.05e-6), "reduce", 0.05),
                          ["reduce=hier"])
 
+    def test_block_collectives_use_whole_vector_bytes(self):
+        # the benchmark's size is one block; the rule's bytes are p blocks (what the selector sees)
+        with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
+            f.write("coll,algo,size,pattern,p,e_bar\n"
+                    "alltoall,hier,8,balanced,256,1.0\nalltoall,aware,8,balanced,256,2.0\n"
+                    "alltoall,hier,64,balanced,256,2.0\nalltoall,aware,64,balanced,256,1.0\n")
+        self.addCleanup(os.unlink, f.name)
+        rules = tune.rules_for(tune.read_sweeps([f.name], "alltoall"), "alltoall", 0.0)
+        self.assertEqual(rules, ["alltoall[bytes<=2K]=hier", "alltoall=aware"])
+
     def test_size_text(self):
         self.assertEqual(tune.size_text(65536), "64K")
         self.assertEqual(tune.size_text(3 << 20), "3M")

@@ -198,3 +198,20 @@ int app_report(const char *app, const app_options_t *opt, const char *coll, doub
     }
     return MPI_SUCCESS;
 }
+
+int app_start(int *argc, char ***argv, const char *app, const char *description, app_options_t *opt, int *rank,
+              int *p)
+{
+    int rc = MPI_Init(argc, argv);
+    if (rc != MPI_SUCCESS) {
+        fprintf(stderr, "%s: MPI_Init failed (%d)\n", app, rc);
+        return 2;
+    }
+    APP_CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    APP_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, rank));
+    APP_CHECK(MPI_Comm_size(MPI_COMM_WORLD, p));
+    int parsed = app_parse_options(*argc, *argv, *rank, app, description, opt);
+    if (!parsed) return -1;
+    MPI_Finalize();
+    return parsed > 0 ? 0 : 2;
+}

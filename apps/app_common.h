@@ -52,6 +52,13 @@ void app_fail(const char *app, const char *message);
 int app_parse_options(int argc, char **argv, int rank, const char *app, const char *description,
                       app_options_t *opt);
 
+/* MPI_Init, MPI_ERRORS_RETURN on MPI_COMM_WORLD, its rank and size, then
+ * app_parse_options.  Returns -1 to run; otherwise MPI is finalized (or never
+ * started) and the value is main's exit status (0 after --help, 2 on a bad
+ * option or a failed MPI_Init). */
+int app_start(int *argc, char ***argv, const char *app, const char *description, app_options_t *opt, int *rank,
+              int *p);
+
 /* Block distribution of N items over P ranks: rank R holds COUNT items
  * starting at FIRST; the first N % P ranks hold one more. */
 void app_block_range(long n, int p, int r, long *first, long *count);

@@ -118,26 +118,15 @@ static int check(const int *d, long count, long n, uint64_t seed, int rank, int 
 
 int main(int argc, char **argv)
 {
-    int rc, rank, p;
-    if ((rc = MPI_Init(&argc, &argv)) != MPI_SUCCESS) {
-        fprintf(stderr, APP ": MPI_Init failed (%d)\n", rc);
-        return 2;
-    }
-    MPI_Comm comm = MPI_COMM_WORLD;
-    APP_CHECK(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
-    APP_CHECK(MPI_Comm_rank(comm, &rank));
-    APP_CHECK(MPI_Comm_size(comm, &p));
-
+    int rank, p;
     app_options_t opt = {.n = 512, .seed = 1, .iters = 1, .check = 0};
-    int parsed = app_parse_options(argc, argv, rank, APP,
-                                   "All-pairs shortest paths by Floyd-Warshall on a random directed graph of N\n"
-                                   "vertices, rows distributed in blocks; each of the N steps broadcasts the pivot row\n"
-                                   "from its owner (MPI_Bcast, rotating root; seed 000 ASP, seed 001 Table 3.9).",
-                                   &opt);
-    if (parsed) {
-        MPI_Finalize();
-        return parsed > 0 ? 0 : 2;
-    }
+    int status = app_start(&argc, &argv, APP,
+                           "All-pairs shortest paths by Floyd-Warshall on a random directed graph of N\n"
+                           "vertices, rows distributed in blocks; each of the N steps broadcasts the pivot row\n"
+                           "from its owner (MPI_Bcast, rotating root; seed 000 ASP, seed 001 Table 3.9).",
+                           &opt, &rank, &p);
+    if (status >= 0) return status;
+    MPI_Comm comm = MPI_COMM_WORLD;
     if (opt.n > INT_MAX / 2 || (double)opt.n * (double)opt.n > (double)INT_MAX)
         app_fail(APP, "--n too large (n * n must fit an int for the gather of --check and the counts)");
 

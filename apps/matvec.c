@@ -109,27 +109,16 @@ static int serial_check(const double *digests, long n, long iters, uint64_t seed
 
 int main(int argc, char **argv)
 {
-    int rc, rank, p;
-    if ((rc = MPI_Init(&argc, &argv)) != MPI_SUCCESS) {
-        fprintf(stderr, APP ": MPI_Init failed (%d)\n", rc);
-        return 2;
-    }
-    MPI_Comm comm = MPI_COMM_WORLD;
-    APP_CHECK(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
-    APP_CHECK(MPI_Comm_rank(comm, &rank));
-    APP_CHECK(MPI_Comm_size(comm, &p));
-
+    int rank, p;
     app_options_t opt = {.n = 2048, .seed = 1, .iters = 20, .check = 0};
-    int parsed = app_parse_options(argc, argv, rank, APP,
-                                   "Dense y = A x on an N x N float matrix distributed by block columns: each\n"
-                                   "iteration reduces the partial y vectors (MPI_Reduce, MPI_SUM) to a root that\n"
-                                   "rotates with the iteration, which normalises y and scatters it as the next x\n"
-                                   "(seed 001 Table 3.10).",
-                                   &opt);
-    if (parsed) {
-        MPI_Finalize();
-        return parsed > 0 ? 0 : 2;
-    }
+    int status = app_start(&argc, &argv, APP,
+                           "Dense y = A x on an N x N float matrix distributed by block columns: each\n"
+                           "iteration reduces the partial y vectors (MPI_Reduce, MPI_SUM) to a root that\n"
+                           "rotates with the iteration, which normalises y and scatters it as the next x\n"
+                           "(seed 001 Table 3.10).",
+                           &opt, &rank, &p);
+    if (status >= 0) return status;
+    MPI_Comm comm = MPI_COMM_WORLD;
     if (opt.n > INT_MAX) app_fail(APP, "--n too large (a vector's count must fit an int)");
 
     long first, count;

@@ -3,6 +3,7 @@ and the summary line it prints."""
 from __future__ import annotations
 
 import os
+import sys
 import time
 
 from .. import report as sweep_report
@@ -58,4 +59,55 @@ def reproduce(mod, seed, points, out, jobs, bench, timeout):
     wall = sweep_wall(merged)
     md = write_report(mod, out, os.path.join(os.path.dirname(out), f"{seed}.md"), wall, command(seed, out))
     print(summary(md, len(points), skipped, failures, wall, elapsed))
+    return 1 if failures else 0
+
+
+def tier_status(tiers, sweep_dir):
+    """[(label, points done, points)] of TIERS ([(label, points)]) in SWEEP_DIR."""
+    return [(label, sum(1 for p in pts if sweep.is_done(sweep.point_path(sweep_dir, p), p)), len(pts))
+            for label, pts in tiers]
+
+
+def run_tiers(mod, out, bench=None, budget=3600, log=sys.stderr, runner=None, jobs=1):
+    """Runs MOD's tiers (MOD.tier_points(): [(label, points)]) in order into OUT/sweep until BUDGET seconds
+    have passed (a started tier finishes; done points are skipped, so a rerun resumes); returns (merged
+    CSV path, labels of the tiers not started, failures).  RUNNER: sweep.sweep or a stand-in."""
+    runner = runner or sweep.sweep
+    sweep_dir = os.path.join(out, "sweep")
+    t0, skipped, failures = time.monotonic(), [], []
+    os.makedirs(os.path.join(sweep_dir, "points"), exist_ok=True)
+    tiers = mod.tier_points()
+    for label, pts in tiers:
+        if all(sweep.is_done(sweep.point_path(sweep_dir, p), p) for p in pts):
+            continue
+        if time.monotonic() - t0 >= budget:
+            skipped.append(label)
+            continue
+        print(f"{mod.SEED}: {label} ({len(pts)} runs)", file=log)
+        _, _, fails = runner(pts, sweep_dir, jobs, bench, timeout=mod.TIMEOUT)
+        failures += fails
+    return sweep.merge([p for _, pts in tiers for p in pts], sweep_dir), skipped, failures
+
+
+def tiered_report(mod, out, md_path, cmd):
+    """MOD's figures into OUT and its Markdown (MOD.markdown) into MD_PATH, from OUT/sweep/sweep.csv."""
+    sweep_dir = os.path.join(out, "sweep")
+    csv_path = os.path.join(sweep_dir, "sweep.csv")
+    res = mod.load(csv_path)
+    mod.figures(res, out)
+    wall = sweep_wall(csv_path) if os.path.exists(csv_path) else 0.0
+    return write_markdown(md_path, mod.markdown(res, os.path.relpath(out, os.path.dirname(md_path)), wall, cmd,
+                                                sweep_dir))
+
+
+def tiered_main(mod, name, out=None, jobs=1, bench=None, budget=3600):
+    """`papcoll sim reproduce MOD.SEED`: the tiers within BUDGET, then the report docs/results/NAME.md (figures
+    and sweep in docs/results/NAME/, or OUT); prints a summary line and returns the exit status."""
+    out = os.path.abspath(out or default_out(name))
+    t0 = time.monotonic()
+    _, skipped, failures = run_tiers(mod, out, bench, budget, jobs=jobs)
+    cmd = f"papcoll sim reproduce {mod.SEED}" + (f" --out={out}" if out != default_out(name) else "")
+    md = tiered_report(mod, out, os.path.join(os.path.dirname(out), f"{name}.md"), cmd)
+    print(f"{md}: this call {time.monotonic() - t0:.0f} s" + (f"; tiers not started (budget): {skipped}" if skipped
+                                                              else "") + (f"; {len(failures)} FAILED" if failures else ""))
     return 1 if failures else 0

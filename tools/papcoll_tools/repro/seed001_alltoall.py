@@ -32,11 +32,10 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 
 from .. import report as sweep_report
 from . import common, seed001
-from ..sim import sweep, sweep_config
+from ..sim import sweep_config
 
 SEED = "seed001-alltoall"
 LEVELS = seed001.LEVELS
@@ -260,11 +259,7 @@ def figures(res, out):
 
 
 def status(sweep_dir):
-    out = []
-    for label, pts in tier_points():
-        n = sum(1 for p in pts if sweep.is_done(sweep.point_path(sweep_dir, p), p))
-        out.append((label, n, len(pts)))
-    return out
+    return common.tier_status(tier_points(), sweep_dir)
 
 
 def comparison(res):
@@ -323,42 +318,15 @@ def markdown(res, rel_dir, wall, cmd, sweep_dir):
 # ---- the command ----------------------------------------------------------------------------------------
 
 def run_tiers(out, bench=None, budget=3600, log=sys.stderr, runner=None, jobs=1):
-    """Runs TIERS in order until BUDGET seconds have passed; returns (merged CSV, tiers not started, failures)."""
-    runner = runner or sweep.sweep
-    sweep_dir = os.path.join(out, "sweep")
-    t0, skipped, failures = time.monotonic(), [], []
-    os.makedirs(os.path.join(sweep_dir, "points"), exist_ok=True)
-    for label, pts in tier_points():
-        if all(sweep.is_done(sweep.point_path(sweep_dir, p), p) for p in pts):
-            continue
-        if time.monotonic() - t0 >= budget:
-            skipped.append(label)
-            continue
-        print(f"{SEED}: {label} ({len(pts)} runs)", file=log)
-        _, _, fails = runner(pts, sweep_dir, jobs, bench, timeout=TIMEOUT)
-        failures += fails
-    return sweep.merge(all_points(), sweep_dir), skipped, failures
+    return common.run_tiers(sys.modules[__name__], out, bench, budget, log, runner, jobs)
 
 
 def write(out, md_path, cmd):
-    sweep_dir = os.path.join(out, "sweep")
-    csv_path = os.path.join(sweep_dir, "sweep.csv")
-    res = load(csv_path)
-    figures(res, out)
-    wall = common.sweep_wall(csv_path) if os.path.exists(csv_path) else 0.0
-    return common.write_markdown(md_path, markdown(res, os.path.relpath(out, os.path.dirname(md_path)), wall, cmd,
-                                                   sweep_dir))
+    return common.tiered_report(sys.modules[__name__], out, md_path, cmd)
 
 
 def main(out=None, jobs=1, bench=None, budget=3600):
-    out = os.path.abspath(out or common.default_out("seed001_alltoall"))
-    t0 = time.monotonic()
-    merged, skipped, failures = run_tiers(out, bench, budget, jobs=jobs)
-    cmd = f"papcoll sim reproduce {SEED}" + (f" --out={out}" if out != common.default_out("seed001_alltoall") else "")
-    md = write(out, os.path.join(os.path.dirname(out), "seed001_alltoall.md"), cmd)
-    print(f"{md}: this call {time.monotonic() - t0:.0f} s" + (f"; tiers not started (budget): {skipped}" if skipped
-                                                              else "") + (f"; {len(failures)} FAILED" if failures else ""))
-    return 1 if failures else 0
+    return common.tiered_main(sys.modules[__name__], "seed001_alltoall", out, jobs, bench, budget)
 
 
 if __name__ == "__main__":

@@ -135,6 +135,11 @@ def load(csv_path):
     return out
 
 
+def row_algos(row):
+    """ROW's algorithms: flat, hier, and the multi-sender one when it exists."""
+    return [row[2], "hier"] + ([row[4]] if row[4] else [])
+
+
 def row_lat(res, row, world):
     """{(algo, total): e_bar} of ROW at WORLD (senders: the default, all)."""
     _, coll, flat, _, _ = row
@@ -169,7 +174,7 @@ def latency_markdown(res, world):
          "|---|---|" + "---:|" * len(TOTALS)]
     for row in ROWS:
         lat = row_lat(res, row, world)
-        for a in [row[2], "hier"] + ([row[4]] if row[4] else []):
+        for a in row_algos(row):
             if any((a, t) in lat for t in TOTALS):
                 L.append(f"| {row[0]} | `{a}` | " + " | ".join(f"{lat[(a, t)] * 1e6:.1f}" if (a, t) in lat else "-"
                                                               for t in TOTALS) + " |")
@@ -193,40 +198,31 @@ def figures(res, out):
 
     from .. import plot
     paths = []
-    fig, axes = plt.subplots(2, 3, figsize=(12, 7))
-    for ax, row in zip(axes.flat, ROWS):
-        lat = row_lat(res, row, 512)
-        for a in [row[2], "hier"] + ([row[4]] if row[4] else []):
-            pts = [(t, lat[(a, t)]) for t in TOTALS if (a, t) in lat]
-            if pts:
-                ax.plot([p[0] for p in pts], [p[1] * 1e6 for p in pts], "o-", label=a)
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        ax.set_title(row[0], fontsize=9)
-        ax.set_xlabel("largest buffer (bytes)", fontsize=8)
-        ax.set_ylabel("e_bar (us)", fontsize=8)
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=7)
-    fig.suptitle("Fig. 2.4, simulated (SimGrid SMPI, gemini preset): latency vs buffer size, 512 cores (thesis: 32k)",
-                 fontsize=10)
-    paths.append(plot.save(fig, os.path.join(out, "fig2_4.png")))
 
-    fig, axes = plt.subplots(2, 3, figsize=(12, 7))
-    for ax, row in zip(axes.flat, ROWS):
-        for a in [row[2], "hier"] + ([row[4]] if row[4] else []):
-            pts = [(w, row_lat(res, row, w).get((a, FIG25_TOTAL))) for w in WORLDS]
-            pts = [p for p in pts if p[1]]
-            if pts:
-                ax.plot([p[0] for p in pts], [p[1] * 1e6 for p in pts], "o-", label=a)
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        ax.set_title(row[0], fontsize=9)
-        ax.set_xlabel("cores (32 per node)", fontsize=8)
-        ax.set_ylabel("e_bar (us)", fontsize=8)
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=7)
-    fig.suptitle("Fig. 2.5, simulated (SimGrid SMPI, gemini preset): latency vs cores, 2 MiB buffer", fontsize=10)
-    paths.append(plot.save(fig, os.path.join(out, "fig2_5.png")))
+    def panels(xs, value, xlabel, title, name):
+        """One panel per row of ROWS: its algorithms' e_bar at each x (value(row, algo, x), None if not run)."""
+        fig, axes = plt.subplots(2, 3, figsize=(12, 7))
+        for ax, row in zip(axes.flat, ROWS):
+            for a in row_algos(row):
+                pts = [(x, value(row, a, x)) for x in xs]
+                pts = [p for p in pts if p[1]]
+                if pts:
+                    ax.plot([p[0] for p in pts], [p[1] * 1e6 for p in pts], "o-", label=a)
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log")
+            ax.set_title(row[0], fontsize=9)
+            ax.set_xlabel(xlabel, fontsize=8)
+            ax.set_ylabel("e_bar (us)", fontsize=8)
+            ax.grid(True, which="both", alpha=0.3)
+            ax.legend(fontsize=7)
+        fig.suptitle(title, fontsize=10)
+        paths.append(plot.save(fig, os.path.join(out, name)))
+
+    panels(TOTALS, lambda row, a, t: row_lat(res, row, 512).get((a, t)), "largest buffer (bytes)",
+           "Fig. 2.4, simulated (SimGrid SMPI, gemini preset): latency vs buffer size, 512 cores (thesis: 32k)",
+           "fig2_4.png")
+    panels(WORLDS, lambda row, a, w: row_lat(res, row, w).get((a, FIG25_TOTAL)), "cores (32 per node)",
+           "Fig. 2.5, simulated (SimGrid SMPI, gemini preset): latency vs cores, 2 MiB buffer", "fig2_5.png")
 
     for name, fname in (("Reduce-Scatter", "fig2_7.png"), ("Allgather-Small", "fig2_10.png")):
         _, coll, flat, _, ms = _row(name)

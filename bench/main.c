@@ -57,6 +57,16 @@ static void list_params(const char *format)
     }
 }
 
+/* --check-tune: prints the rules file's problems; returns their number. */
+static int check_tune(const char *path)
+{
+    char report[8192];
+    int problems = papcoll_check_tune_file(path, report, (int)sizeof report);
+    if (problems) fprintf(stderr, "%s%d problem(s) in %s\n", report, problems, path);
+    else printf("%s: rules OK\n", path);
+    return problems;
+}
+
 /* Splits the --algo list; "all" expands to every algorithm, "auto" is
  * papcoll's own selection. */
 static int select_algorithms(const char *coll, const char *spec, const char ***out)
@@ -224,6 +234,12 @@ int main(int argc, char **argv)
     MPI_Comm_dup(MPI_COMM_WORLD, &control);
     options_t o;
     int rc = options_parse(argc, argv, &o, rank);
+    if (!rc && o.check_tune) {
+        int problems = rank == 0 ? check_tune(o.check_tune) : 0;
+        MPI_Bcast(&problems, 1, MPI_INT, 0, control);
+        MPI_Finalize();
+        return problems ? 1 : 0;
+    }
     if (rc || o.list || o.list_params) {
         if (!rc && rank == 0) {
             if (o.list_params) list_params(o.format);

@@ -11,9 +11,12 @@
  *
  * Lower bounds of e_bar (`bound`, ratio = e_bar / bound), by the shape of
  * the collective's data dependence (coll.h):
- *   fan-out    bcast, scatter(v): (Delta + (n-1) T) / n, Delta = max a -
- *              a_root: seed 002 Lemma 2 (blocking model), unchanged; every
- *              process waits for data from the root.
+ *   fan-out    bcast, scatter(v): (W + Delta + (n-1) T) / n, Delta = max a -
+ *              a_root, W = sum over i of max(0, a_root - a_i): seed 002
+ *              Lemma 2 (blocking model) for the processes arriving after
+ *              the root, and seed 002 3.1's rule for those arriving before
+ *              it (a_i < a_root counts as a_root, plus the wait a_root - a_i):
+ *              every process waits for data from the root.
  *   fan-in     reduce, gather(v), and
  *   all-to-all allreduce, allgather(v), alltoall(v), reduce_scatter(_block):
  *              from data dependence alone, so that they hold in both of seed

@@ -76,6 +76,8 @@ void options_usage(void)
            "                                meaningless, so not with -c); for large rank counts or messages\n"
            "      --list                    list the algorithms of --coll and exit\n"
            "      --list-params             list papcoll's parameters (--format=md for docs/params.md)\n"
+           "      --check-tune=FILE         check a selection-rules file (PAPCOLL_TUNE_FILE): print every\n"
+           "                                problem as FILE:LINE: message, exit 1 if there is any\n"
            "  -h, --help                    this help\n"
            "      --version                 versions and exit\n");
 }
@@ -112,13 +114,14 @@ static int fail(int rank, const char *what, const char *value)
 int options_parse(int argc, char **argv, options_t *o, int rank)
 {
     enum { O_ALGO = 256, O_PPN, O_FORMAT, O_LIST, O_LIST_PARAMS, O_VERSION, O_COLL, O_PATTERN, O_SEED, O_UNIT,
-           O_RAW, O_MARGIN, O_TOL, O_RESYNC, O_SHARED, O_DTYPE };
+           O_RAW, O_MARGIN, O_TOL, O_RESYNC, O_SHARED, O_DTYPE, O_CHECK_TUNE };
     static const struct option longopts[] = {
         {"message-size", required_argument, 0, 'm'}, {"iterations", required_argument, 0, 'i'},
         {"warmup", required_argument, 0, 'x'},       {"validate", no_argument, 0, 'c'},
         {"root", required_argument, 0, 'k'},         {"algo", required_argument, 0, O_ALGO},
         {"ppn", required_argument, 0, O_PPN},        {"format", required_argument, 0, O_FORMAT},
         {"list", no_argument, 0, O_LIST},            {"list-params", no_argument, 0, O_LIST_PARAMS},
+        {"check-tune", required_argument, 0, O_CHECK_TUNE},
         {"help", no_argument, 0, 'h'},               {"version", no_argument, 0, O_VERSION},
         {"coll", required_argument, 0, O_COLL},      {"pattern", required_argument, 0, O_PATTERN},
         {"seed", required_argument, 0, O_SEED},      {"unit-time", required_argument, 0, O_UNIT},
@@ -172,6 +175,7 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
         case O_FORMAT: o->format = optarg; break;
         case O_LIST: o->list = 1; break;
         case O_LIST_PARAMS: o->list_params = 1; break;
+        case O_CHECK_TUNE: o->check_tune = optarg; break;
         case O_COLL: o->coll = optarg; break;
         case O_PATTERN: pattern = optarg; break;
         case O_SEED: o->seed = strtoull(optarg, NULL, 10); break;

@@ -29,6 +29,7 @@ typedef struct options {
     double tolerance;    /* seconds late before a start counts as missed */
     double resync;       /* seconds between clock synchronizations */
     int list, list_params;
+    const char *check_tune; /* --check-tune=FILE: check a rules file and exit */
 } options_t;
 
 /* 0 to run, 1 when done (help/version printed), -1 on a usage error

@@ -171,6 +171,12 @@ int papcoll_algorithm_count(const char *collective);
 const char *papcoll_algorithm_name(const char *collective, int i);
 const char *papcoll_algorithm_description(const char *collective, int i);
 
+/* Checks a selection-rules file (PAPCOLL_TUNE_FILE, docs/tuning.md): writes
+ * every problem into report, one "FILE:LINE: message" per line (truncated
+ * to len bytes; report may be NULL), and returns their number, 0 for a good
+ * file (syntax, known collectives and algorithms).  Needs no MPI. */
+int papcoll_check_tune_file(const char *path, char *report, int len);
+
 /* Name of the algorithm the last papcoll call of this thread actually ran
  * (after any fallback), or "" before the first call. */
 const char *papcoll_last_algorithm(void);

@@ -7,6 +7,7 @@
 #include "core/lock.h"
 #include "core/params.h"
 #include "core/state.h"
+#include "select/tune_file.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -39,6 +40,11 @@ const char *papcoll_algorithm_description(const char *collective, int i)
 {
     const pc_coll_t *coll = pc_coll_by_name(collective);
     return coll && i >= 0 && i < coll->nalgorithms ? coll->algorithms[i].description : NULL;
+}
+
+int papcoll_check_tune_file(const char *path, char *report, int len)
+{
+    return pc_tune_file_check(path, report, report && len > 0 ? (size_t)len : 0);
 }
 
 int papcoll_set_param(const char *name, const char *value)

@@ -148,7 +148,8 @@ def check_metrics(coll, out, raw_rows):
         q["after_last"].append(max(f.values()) - max(a.values()))
         q["e_root"].append(f[root] - a[root])
         if coll in FAN_OUT:
-            q["bound"].append((max(a.values()) - a[root] + (n - 1) * t) / n)  # seed 002 Lemma 2
+            root_waits = sum(max(0.0, a[root] - a[i]) for i in a)  # seed 002 3.1: the wait for the root
+            q["bound"].append((root_waits + max(a.values()) - a[root] + (n - 1) * t) / n)  # and Lemma 2
         elif coll in FAN_IN:
             q["root_bound"].append(needs_all(root))
             q["bound"].append(needs_all(root) / n)
@@ -166,6 +167,40 @@ def check_metrics(coll, out, raw_rows):
                   f"{coll} {r['algo']} {r['size']}: {key} {r[key]} != {want} recomputed from the raw arrivals")
         if coll in ROOTLESS:  # nobody finishes before the last input has travelled: after_last >= T
             check(float(r["after_last"]) >= T[int(r["size"])] * (1 - 1e-6), f"{coll} after_last {r['after_last']} < T")
+
+def tune_file():
+    """PAPCOLL_TUNE_FILE: --check-tune names each problem's line and fails; a good file passes; its rules
+    choose the algorithm (after PAPCOLL_TUNE, before the built-in rules); a bad file is ignored with a warning."""
+    with tempfile.TemporaryDirectory() as d:
+        good, bad = os.path.join(d, "good.tune"), os.path.join(d, "bad.tune")
+        with open(good, "w") as f:
+            f.write("# site rules\nbcast[bytes<=4]=linear  # tiny\n\nreduce[op=user]=binomial; bcast=chain\n")
+        with open(bad, "w") as f:
+            f.write("bcast=linear\nbcast=no_such_algo\nbcast[bytes<=]=chain\nnocoll=binomial\n")
+        p = run(native(1, f"--check-tune={good}"))
+        check("rules OK" in p.stdout, f"good file not accepted: {p.stdout}{p.stderr}")
+        p = run(native(1, f"--check-tune={bad}"), expect_rc=1)
+        for line, what in ((2, "unknown bcast algorithm \"no_such_algo\""), (3, ""), (4, "unknown collective \"nocoll\"")):
+            check(f"{bad}:{line}: {what}" in p.stderr, f"--check-tune did not report line {line} ({what}): {p.stderr}")
+        check("3 problem(s)" in p.stderr, f"problem count: {p.stderr}")
+        p = run(native(1, f"--check-tune={d}/missing.tune"), expect_rc=1)
+        check("cannot read" in p.stderr, f"missing file: {p.stderr}")
+
+        def chosen(env):
+            p = run(native(2, "--coll=bcast", "--algo=auto", "-m", "4:16", "-i", "1", "-x", "0"),
+                    env=dict(env, PAPCOLL_LOG="debug"))
+            return {int(l.split("bytes=")[1].split()[0]): l.split("algorithm=")[1].strip()
+                    for l in p.stderr.splitlines() if l.startswith("papcoll[0] debug: bcast")}, p.stderr
+        got, _ = chosen({"PAPCOLL_TUNE_FILE": good})
+        check(got[4] == "linear (PAPCOLL_TUNE_FILE rule 1)" and got[16] == "chain (PAPCOLL_TUNE_FILE rule 3)",
+              f"file rules not applied: {got}")
+        got, _ = chosen({"PAPCOLL_TUNE_FILE": good, "PAPCOLL_TUNE": "bcast[bytes>=8]=binomial"})
+        check(got[4].startswith("linear (PAPCOLL_TUNE_FILE") and got[16] == "binomial (PAPCOLL_TUNE rule 1)",
+              f"PAPCOLL_TUNE must come first: {got}")
+        got, err = chosen({"PAPCOLL_TUNE_FILE": bad})
+        check(all("built-in rule" in v for v in got.values()) and f"ignoring PAPCOLL_TUNE_FILE {bad}" in err
+              and f"{bad}:3:" in err, f"a file with a syntax error must be ignored with a warning: {got}\n{err}")
+
 
 def arrivals(sim, coll_args=("--algo=binomial,linear",)):
     """Realized arrivals match the plan: exactly when simulated, within the tolerance natively."""
@@ -271,6 +306,6 @@ def first_child_late():
 
 
 if __name__ == "__main__":
-    {"validate-corrupt": validate_corrupt, "formats": formats, "native-arrivals": lambda: arrivals(False),
+    {"validate-corrupt": validate_corrupt, "tune-file": tune_file, "formats": formats, "native-arrivals": lambda: arrivals(False),
      "smpi-arrivals": smpi_arrivals, "first-child-late": first_child_late, "blocks-native": blocks_native,
      "blocks-corrupt": blocks_corrupt, "smpi-blocks": smpi_blocks}[sys.argv[1]]()

@@ -19,6 +19,8 @@ const pc_param_def_t pc_param_table[] = {
     /* ---- every collective ---- */
     {"PAPCOLL_TUNE", NULL, PC_PARAM_STRING, "", FIELD(tune), NULL,
      "Selection rules tried before the built-in ones, e.g. `bcast[bytes<=8K]=binomial; bcast=scatter_ring_allgather` (docs/tuning.md)."},
+    {"PAPCOLL_TUNE_FILE", NULL, PC_PARAM_STRING, "", FIELD(tune_file), NULL,
+     "File of selection rules (PAPCOLL_TUNE's grammar, one or more per line, # comments), tried after PAPCOLL_TUNE and before the built-in rules; a file that cannot be read or has a syntax error is ignored with a warning naming FILE:LINE; `papcoll-bench --check-tune FILE` checks one (docs/tuning.md)."},
     {"PAPCOLL_SEGSIZE_MIN", NULL, PC_PARAM_SIZE, "1K", FIELD(segsize_min), NULL,
      "Smallest segment the alpha-beta model may choose."},
     {"PAPCOLL_SEGSIZE_MAX", NULL, PC_PARAM_SIZE, "1M", FIELD(segsize_max), NULL,

@@ -56,6 +56,7 @@ typedef struct pc_allgather_params {
 
 typedef struct pc_params {
     char *tune;             /* PAPCOLL_TUNE: selection rules (tune grammar) */
+    char *tune_file;        /* PAPCOLL_TUNE_FILE: file of selection rules */
     size_t segsize_min;     /* PAPCOLL_SEGSIZE_MIN */
     size_t segsize_max;     /* PAPCOLL_SEGSIZE_MAX */
     double alpha;           /* PAPCOLL_ALPHA: seconds per message */

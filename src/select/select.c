@@ -5,6 +5,7 @@
 #include "core/lock.h"
 #include "core/log.h"
 #include "core/params.h"
+#include "select/tune_file.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -13,7 +14,7 @@
  * replaced (new address) when they change, built-in rules are constants. */
 typedef struct { const char *text; pc_tune_rules_t *rules; } rules_cache_t;
 
-static rules_cache_t tune_cache[PC_MAX_COLLS], builtin_cache[PC_MAX_COLLS];
+static rules_cache_t tune_cache[PC_MAX_COLLS], file_cache[PC_MAX_COLLS], builtin_cache[PC_MAX_COLLS];
 
 /* Call with the lock held. */
 static const pc_tune_rules_t *compiled(rules_cache_t *cache, const char *text, const char *what)
@@ -72,6 +73,10 @@ const char *pc_select(const char *forced, const char *forced_source, int coll_id
     pc_lock();
     const char *algo = match_known(compiled(&tune_cache[coll_id], pc_params()->tune, "PAPCOLL_TUNE"), in, check, arg,
                                    "PAPCOLL_TUNE", reason, sizeof reason);
+    const char *file_rules = algo ? NULL : pc_tune_file_rules(pc_params()->tune_file);
+    if (file_rules)
+        algo = match_known(compiled(&file_cache[coll_id], file_rules, "PAPCOLL_TUNE_FILE"), in, check, arg,
+                           "PAPCOLL_TUNE_FILE", reason, sizeof reason);
     if (!algo)
         algo = match_known(compiled(&builtin_cache[coll_id], builtin_rules, "built-in rules"), in, check, arg,
                            "built-in", reason, sizeof reason);

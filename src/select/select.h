@@ -2,7 +2,8 @@
  * select.h - picks the algorithm of one collective call.
  *
  * Order: a forced name (API argument or PAPCOLL_<COLL>), then the
- * PAPCOLL_TUNE rules, then the collective's built-in rules (same grammar,
+ * PAPCOLL_TUNE rules, then those of the PAPCOLL_TUNE_FILE file
+ * (tune_file.h), then the collective's built-in rules (same grammar,
  * tune.h).  Rules naming an algorithm that cannot run the call (e.g. a
  * commutative-only one for a non-commutative op) are skipped.  Nothing is
  * substituted silently: every decision carries a human-readable reason for

@@ -109,13 +109,15 @@ def markdown(table, meta, p):
             out.append(f"| `{a}` | " + " | ".join(cells) + " |")
         best_smpi = f"best SMPI {what}"
         rows = {best_smpi: [], "best papcoll algorithm": [], "auto / best SMPI": [],
-                "best papcoll / best SMPI": []}
+                "best papcoll / best SMPI": [], "regret: auto / best of either": []}
         for pat in pats:
             bp, tp, bo, to, ta = summary(table[(coll, size, pat)])
             rows[best_smpi].append(f"{bp} {tp * 1e6:.1f}" if bp else "-")
             rows["best papcoll algorithm"].append(f"{bo} {to * 1e6:.1f}" if bo else "-")
             rows["auto / best SMPI"].append(f"{ta / tp:.2f}" if ta and tp else "-")
             rows["best papcoll / best SMPI"].append(f"{to / tp:.2f}" if to and tp else "-")
+            best = min(t for t in (tp, to) if t) if (tp or to) else None
+            rows["regret: auto / best of either"].append(f"{ta / best:.2f}" if ta and best else "-")
         for name, cells in rows.items():
             out.append(f"| **{name}** | " + " | ".join(cells) + " |")
         out.append("")

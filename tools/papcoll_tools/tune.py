@@ -4,11 +4,20 @@ Reads one or more CSV files written by ``papcoll-bench --format=csv`` (fields
 coll, algo, size, pattern, p, e_bar, ...), finds for every process count and
 message size the best papcoll algorithm (``native``, ``auto`` and SMPI
 baselines are never chosen), and writes rules in papcoll's tune grammar (src/tune.h).  Under
-balanced arrival only, the best is the fastest.  When the sweeps also hold
-imbalanced patterns (uniform:..., late:..., microbench:...), the best is, among
-the algorithms within --balanced-tolerance (10%) of the fastest balanced one,
-the one whose worst ratio to the fastest over the imbalanced patterns is
-smallest: never much worse balanced, as good as possible under imbalance.
+balanced arrival only, the best is the fastest.  When the sweeps hold several
+scenarios (arrival patterns: balanced, uniform:..., late:..., microbench:...;
+platforms: the platform named in a simulated file's #@smpi_settings line):
+
+  --criterion=regret (default): the best is the algorithm of smallest
+    worst-case regret, its time divided by the best time of any algorithm in
+    that scenario (papcoll's and the MPI library's own: native rows and SMPI
+    baselines count in the denominator though they are never chosen),
+    maximised over the scenarios; an algorithm not measured in every scenario
+    is not a candidate.  Times within --slack seconds of a scenario's best
+    count as regret 1 (sub-microsecond differences are ties).
+  --criterion=balanced (the rules before issue 16): among the algorithms
+    within --balanced-tolerance (10%) of the fastest balanced one, the one
+    whose worst ratio to the fastest over the imbalanced patterns is smallest.
 
     bcast[p<=16,bytes<=8K]=binomial; ...; bcast=scatter_ring_allgather
 
@@ -28,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import re
 import sys
 from collections import defaultdict
 
@@ -44,23 +54,63 @@ BLOCK_COLLS = ("allgather", "allgatherv", "alltoall", "alltoallv", "gather", "ga
                "reduce_scatter", "reduce_scatter_block")
 
 
-def read_times(paths, coll):
-    """{p: {size: {pattern: {algo: seconds}}}} from papcoll-bench CSV files
-    (e_bar, or avg in older files; files without a pattern column are balanced)."""
+def is_library_own(algo):
+    """The MPI library's own algorithms (native, SMPI baselines): never chosen, but the regret's yardstick."""
+    return algo == "native" or algo.startswith("native[") or algo.startswith("smpi:")
+
+
+def file_context(lines):
+    """(platform, baseline) named by a papcoll-bench file's #@ lines: the platform of a simulated run
+    ('' natively) and SMPI's algorithm that ran as `native` (None if not said)."""
+    platform, baseline = "", None
+    for line in lines:
+        if line.startswith("#@smpi_settings="):
+            m = re.search(r"; platform (\S+?):? ", line)
+            platform = m.group(1) if m else platform
+            m = re.search(r"baseline SMPI \S+ (\S+)", line)
+            baseline = m.group(1) if m else baseline
+    return platform, baseline
+
+
+def read_times(paths, coll, with_library=False):
+    """{p: {size: {scenario: {algo: seconds}}}} from papcoll-bench CSV files (e_bar, or avg in older
+    files); a scenario is the pattern (files without a pattern column are balanced), prefixed by the
+    platform when a file names one ("cluster:16x16@late:0.2:256").  auto (the rules' own choice) is
+    never read; the MPI library's own algorithms only with with_library, `native` renamed after the
+    SMPI baseline its file says it ran (native[mpich])."""
     table = defaultdict(lambda: defaultdict(lambda: defaultdict(dict)))
     for path in paths:
         with open(path, newline="") as f:
-            rows = (line for line in f if not line.startswith("#"))
-            for row in csv.DictReader(rows):
-                # never candidates: the MPI library's own (native, SMPI baselines) and auto (the rules' own choice)
-                if row["coll"] != coll or row["algo"] in ("native", "auto") or row["algo"].startswith("smpi:"):
-                    continue
-                seconds = float(row["e_bar"] if "e_bar" in row else row["avg"])
-                if seconds != seconds:  # nan: no valid repetition
-                    continue
-                p, size = int(row["p"]), int(row["size"])
-                table[p][size * p if coll in BLOCK_COLLS else size][row.get("pattern") or "balanced"][row["algo"]] = seconds
+            lines = f.readlines()
+        platform, baseline = file_context(l for l in lines if l.startswith("#"))
+        for row in csv.DictReader(l for l in lines if not l.startswith("#")):
+            algo = row["algo"]
+            if row["coll"] != coll or algo == "auto" or (is_library_own(algo) and not with_library):
+                continue
+            if algo == "native" and baseline:
+                algo = f"native[{baseline}]"
+            seconds = float(row["e_bar"] if "e_bar" in row else row["avg"])
+            if seconds != seconds:  # nan: no valid repetition
+                continue
+            p, size = int(row["p"]), int(row["size"])
+            pattern = row.get("pattern") or "balanced"
+            scenario = f"{platform}@{pattern}" if platform else pattern
+            table[p][size * p if coll in BLOCK_COLLS else size][scenario][algo] = seconds
     return table
+
+
+def regret_scores(by_scenario, slack=0.0):
+    """{algo: worst-case regret} of the papcoll algorithms measured in every scenario (module doc)."""
+    ours = [set(a for a in times if not is_library_own(a)) for times in by_scenario.values()]
+    candidates = set.intersection(*ours) if ours else set()
+    out = {}
+    for algo in candidates:
+        worst = 1.0
+        for times in by_scenario.values():
+            best, t = min(times.values()), times[algo]
+            worst = max(worst, 1.0 if t - best <= slack else t / best)
+        out[algo] = worst
+    return out
 
 
 def scores(by_pattern, balanced_tolerance, balanced_slack=0.0):
@@ -86,13 +136,54 @@ def scores(by_pattern, balanced_tolerance, balanced_slack=0.0):
     return out
 
 
-def read_sweeps(paths, coll, balanced_tolerance=0.10, balanced_slack=0.0):
-    """{p: {size: {algo: score}}} (see scores)."""
+def read_sweeps(paths, coll, balanced_tolerance=0.10, balanced_slack=0.0, criterion="balanced"):
+    """{p: {size: {algo: score}}}: scores (criterion balanced) or regret_scores (criterion regret, with
+    balanced_slack as the slack)."""
     table = defaultdict(dict)
-    for p, by_size in read_times(paths, coll).items():
-        for size, by_pattern in by_size.items():
-            table[p][size] = scores(by_pattern, balanced_tolerance, balanced_slack)
+    for p, by_size in read_times(paths, coll, with_library=criterion == "regret").items():
+        for size, by_scenario in by_size.items():
+            table[p][size] = (regret_scores(by_scenario, balanced_slack) if criterion == "regret"
+                              else scores(by_scenario, balanced_tolerance, balanced_slack))
     return table
+
+
+def regret_report(paths, coll, algo="auto"):
+    """Markdown: ALGO's regret (its time / the best of any algorithm, the library's own included) in
+    every cell (p, size, scenario) of the sweeps, and its worst."""
+    with_auto = defaultdict(lambda: defaultdict(lambda: defaultdict(dict)))
+    for p, by_size in read_times(paths, coll, with_library=True).items():
+        for size, by_scenario in by_size.items():
+            for scenario, times in by_scenario.items():
+                with_auto[p][size][scenario] = dict(times)
+    for path in paths:  # read_times leaves auto out: add ALGO's rows back
+        with open(path, newline="") as f:
+            lines = f.readlines()
+        platform, _ = file_context(l for l in lines if l.startswith("#"))
+        for row in csv.DictReader(l for l in lines if not l.startswith("#")):
+            if row["coll"] == coll and row["algo"] == algo and float(row["e_bar"]) == float(row["e_bar"]):
+                p, size = int(row["p"]), int(row["size"])
+                scenario = f"{platform}@{row.get('pattern') or 'balanced'}" if platform else row.get("pattern") or "balanced"
+                with_auto[p][size * p if coll in BLOCK_COLLS else size][scenario][algo] = float(row["e_bar"])
+    out, worst = [], (0.0, "")
+    for p in sorted(with_auto):
+        scenarios = sorted({sc for by_sc in with_auto[p].values() for sc in by_sc})
+        out += [f"{coll}, p = {p}: {algo} / best of any algorithm (papcoll's and the library's own)", "",
+                "| size | " + " | ".join(scenarios) + " |", "|---:|" + "---:|" * len(scenarios)]
+        for size in sorted(with_auto[p]):
+            cells = []
+            for sc in scenarios:
+                times = with_auto[p][size].get(sc, {})
+                others = [t for a, t in times.items() if a != algo]
+                if algo not in times or not others:
+                    cells.append("-")
+                    continue
+                r = times[algo] / min(others)
+                worst = max(worst, (r, f"p={p} {size_text(size)} {sc}"))
+                cells.append(f"{r:.2f}")
+            out.append(f"| {size_text(size)} | " + " | ".join(cells) + " |")
+        out.append("")
+    out.append(f"Worst: {worst[0]:.2f} ({worst[1]})" if worst[1] else f"No {algo} rows.")
+    return "\n".join(out)
 
 
 def winners(by_size, tolerance):
@@ -136,9 +227,21 @@ def main(argv=None):
     ap.add_argument("--balanced-slack", type=float, default=0.0,
                     help="seconds: a balanced time within this much of the best is also a candidate (default 0; "
                          "sub-microsecond e_bar differences, as in reductions, are ties)")
+    ap.add_argument("--criterion", choices=("regret", "balanced"), default="regret",
+                    help="regret (default): smallest worst-case regret over the scenarios (patterns x platforms); "
+                         "balanced: the balanced-tolerance choice of the rules before issue 16 (module doc)")
+    ap.add_argument("--slack", type=float, default=None,
+                    help="seconds: with --criterion=regret, a time within this much of a scenario's best has "
+                         "regret 1 (default: --balanced-slack)")
+    ap.add_argument("--regret-report", metavar="ALGO", nargs="?", const="auto",
+                    help="instead of rules, print ALGO's (default auto) regret in every cell as Markdown")
     ap.add_argument("--format", choices=("rules", "c"), default="rules")
     args = ap.parse_args(argv)
-    table = read_sweeps(args.csv, args.coll, args.balanced_tolerance, args.balanced_slack)
+    if args.regret_report:
+        print(regret_report(args.csv, args.coll, args.regret_report))
+        return
+    slack = args.balanced_slack if args.slack is None or args.criterion == "balanced" else args.slack
+    table = read_sweeps(args.csv, args.coll, args.balanced_tolerance, slack, args.criterion)
     if not table:
         sys.exit(f"papcoll-tune: no {args.coll} rows in {', '.join(args.csv)}")
     rules = rules_for(table, args.coll, args.tolerance)

@@ -89,6 +89,37 @@ class TuneTest(unittest.TestCase):
         rules = tune.rules_for(tune.read_sweeps([f.name], "alltoall"), "alltoall", 0.0)
         self.assertEqual(rules, ["alltoall[bytes<=2K]=hier", "alltoall=aware"])
 
+    def test_regret_over_patterns_and_platforms(self):
+        # two platforms, balanced and late each; hier wins balanced everywhere but loses 4x late on torus;
+        # dynleader is 1.15x balanced and never worse than that: smallest worst-case regret
+        def write(platform, rows):
+            f = tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False)
+            self.addCleanup(os.unlink, f.name)
+            f.write(f"#@smpi_settings=--cfg=x; platform {platform}: cluster ...; baseline SMPI bcast mpich (reported as algo native)\n"
+                    "coll,algo,size,pattern,p,e_bar\n" + "".join(f"bcast,{a},1024,{pat},64,{t}\n" for a, pat, t in rows))
+            f.close()
+            return f.name
+        files = [write("cluster:8x8", [("hier", "balanced", 1.0), ("dynleader", "balanced", 1.15), ("native", "balanced", 1.2),
+                                       ("hier", "late:0.2:64", 2.0), ("dynleader", "late:0.2:64", 1.9),
+                                       ("native", "late:0.2:64", 2.5), ("auto", "late:0.2:64", 2.0)]),
+                 write("torus:8x8:2,2,2", [("hier", "balanced", 1.0), ("dynleader", "balanced", 1.1),
+                                           ("hier", "late:0.2:64", 8.0), ("dynleader", "late:0.2:64", 2.0),
+                                           ("native", "late:0.2:64", 2.2)])]
+        table = tune.read_sweeps(files, "bcast", criterion="regret")
+        self.assertAlmostEqual(table[64][1024]["hier"], 4.0)
+        self.assertAlmostEqual(table[64][1024]["dynleader"], 1.15)
+        self.assertNotIn("native[mpich]", table[64][1024])  # the library's own: yardstick, never chosen
+        self.assertEqual(tune.rules_for(table, "bcast", 0.0), ["bcast=dynleader"])
+        # the old criterion keeps hier (dynleader is over 10% slower balanced on the first platform)
+        self.assertEqual(tune.rules_for(tune.read_sweeps(files, "bcast"), "bcast", 0.0), ["bcast=hier"])
+        # a baseline faster than every papcoll algorithm raises the regret of all of them
+        times = tune.read_times(files, "bcast", with_library=True)
+        self.assertIn("cluster:8x8@late:0.2:64", times[64][1024])
+        self.assertEqual(times[64][1024]["cluster:8x8@balanced"]["native[mpich]"], 1.2)
+        report = tune.regret_report(files, "bcast")
+        self.assertIn("| 1K | - | 1.05 | - | - |", report)  # auto 2.0 / dynleader 1.9, the only auto cell
+        self.assertIn("Worst: 1.05", report)
+
     def test_size_text(self):
         self.assertEqual(tune.size_text(65536), "64K")
         self.assertEqual(tune.size_text(3 << 20), "3M")

@@ -7,6 +7,8 @@
 #   tools/sweeps/bcast_perf.sh NODES CORES OUTDIR
 # Writes OUTDIR/<pattern>_<sizes>_<who>.csv (one file per run, an existing
 # file is kept: rerun to resume), then OUTDIR/perf.md and OUTDIR/perf_<size>.png.
+# PLATFORM (a `papcoll sim --platform` spec of NODES x CORES slots, default
+# cluster:NODESxCORES; e.g. fattree:16x16:2;4,4;1,2;1,2, torus:16x16:4,4, dragonfly:16x16:2,1;2,1;2,1;2),
 # BUILD (default build), ITERS (default 3), ALGOS (default all,auto),
 # BASELINES, PATTERNS, SIZES and BASELINE_SIZES (space-separated MIN:MAX; default
 # SIZES) may be set: SMPI's node-aware broadcasts (mpich, ompi, mvapich2) pay a
@@ -29,10 +31,11 @@ if [ "$p" -gt 1024 ] && [[ " $baselines " == *" arrival_pattern_aware "* ]]; the
   echo "bcast_perf.sh: smpi:arrival_pattern_aware left out above 1024 ranks" >&2
   baselines=$(echo " $baselines " | sed 's/ arrival_pattern_aware / /')
 fi
+platform=${PLATFORM:-cluster:${nodes}x${cores}}
 common=(-i "$iters" -x 1 --seed=1 --format=csv)
 mkdir -p "$out"
 sim() { PYTHONPATH=tools${PYTHONPATH:+:$PYTHONPATH} timeout 7200 python3 -m papcoll_tools.cli sim run \
-          --platform="cluster:${nodes}x${cores}" --bench="$build/smpi/bench/papcoll-bench-smpi" "$@"; }
+          --platform="$platform" --bench="$build/smpi/bench/papcoll-bench-smpi" "$@"; }
 for pattern in $patterns; do
   for size in $sizes; do
     tag="${pattern//:/-}_${size//:/-}"

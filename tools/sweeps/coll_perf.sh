@@ -9,6 +9,8 @@
 # bcast_perf.sh).  Writes OUTDIR/<coll>_<pattern>_<sizes>_<who>.csv (one file per run, an existing
 # file is kept: rerun to resume), then OUTDIR/perf_<coll>.md and OUTDIR/perf_<coll>_<size>.png
 # (perf_report --coll; not perf.md, which is the broadcast's in the shared directories).
+# PLATFORM (a `papcoll sim --platform` spec of NODES x CORES slots, default
+# cluster:NODESxCORES; e.g. fattree:16x16:2;4,4;1,2;1,2, torus:16x16:4,4, dragonfly:16x16:2,1;2,1;2,1;2),
 # BUILD (default build), ITERS (default 3), ALGOS (default all,auto), BASELINES, PATTERNS, SIZES
 # and BASELINE_SIZES (space-separated MIN:MAX:FACTOR ranges, each one process launch; default
 # "8:4K:8 64K:1M:4" = 8, 64, 512, 4K, 64K, 256K, 1M bytes) and WHO (default papcoll: names
@@ -48,10 +50,11 @@ if [ "$p" -gt 1024 ] && [ "$coll" = reduce ] && [[ " $baselines " == *" arrival_
   echo "reduce_perf.sh: smpi:arrival_pattern_aware left out above 1024 ranks" >&2
   baselines=$(echo " $baselines " | sed 's/ arrival_pattern_aware / /')
 fi
+platform=${PLATFORM:-cluster:${nodes}x${cores}}
 common=(--coll="$coll" -i "$iters" -x 1 --seed=1 --format=csv)
 mkdir -p "$out"
 sim() { PYTHONPATH=tools${PYTHONPATH:+:$PYTHONPATH} timeout 7200 python3 -m papcoll_tools.cli sim run \
-          --platform="cluster:${nodes}x${cores}" --bench="$build/smpi/bench/papcoll-bench-smpi" "$@"; }
+          --platform="$platform" --bench="$build/smpi/bench/papcoll-bench-smpi" "$@"; }
 for pattern in $patterns; do
   for size in $sizes; do
     tag="${coll}_${pattern//:/-}_${size//:/-}"

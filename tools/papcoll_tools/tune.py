@@ -148,7 +148,7 @@ def read_sweeps(paths, coll, balanced_tolerance=0.10, balanced_slack=0.0, criter
 
 
 def regret_report(paths, coll, algo="auto"):
-    """Markdown: ALGO's regret (its time / the best of any algorithm, the library's own included) in
+    """Markdown: ALGO's regret (its time / the best of the other algorithms, the library's own included) in
     every cell (p, size, scenario) of the sweeps, and its worst."""
     with_auto = defaultdict(lambda: defaultdict(lambda: defaultdict(dict)))
     for p, by_size in read_times(paths, coll, with_library=True).items():
@@ -167,7 +167,7 @@ def regret_report(paths, coll, algo="auto"):
     out, worst = [], (0.0, "")
     for p in sorted(with_auto):
         scenarios = sorted({sc for by_sc in with_auto[p].values() for sc in by_sc})
-        out += [f"{coll}, p = {p}: {algo} / best of any algorithm (papcoll's and the library's own)", "",
+        out += [f"{coll}, p = {p}: {algo} / best of the other algorithms (papcoll's and the library's own)", "",
                 "| size | " + " | ".join(scenarios) + " |", "|---:|" + "---:|" * len(scenarios)]
         for size in sorted(with_auto[p]):
             cells = []

@@ -72,7 +72,12 @@ def file_context(lines):
     return platform, baseline
 
 
-def read_times(paths, coll, with_library=False):
+def row_seconds(row, metric):
+    """The row's METRIC (e_bar, e_root, after_last, g; avg in files older than e_bar)."""
+    return float(row[metric] if metric in row else row["avg"])
+
+
+def read_times(paths, coll, with_library=False, metric="e_bar"):
     """{p: {size: {scenario: {algo: seconds}}}} from papcoll-bench CSV files (e_bar, or avg in older
     files); a scenario is the pattern (files without a pattern column are balanced), prefixed by the
     platform when a file names one ("cluster:16x16@late:0.2:256").  auto (the rules' own choice) is
@@ -89,7 +94,7 @@ def read_times(paths, coll, with_library=False):
                 continue
             if algo == "native" and baseline:
                 algo = f"native[{baseline}]"
-            seconds = float(row["e_bar"] if "e_bar" in row else row["avg"])
+            seconds = row_seconds(row, metric)
             if seconds != seconds:  # nan: no valid repetition
                 continue
             p, size = int(row["p"]), int(row["size"])
@@ -136,22 +141,22 @@ def scores(by_pattern, balanced_tolerance, balanced_slack=0.0):
     return out
 
 
-def read_sweeps(paths, coll, balanced_tolerance=0.10, balanced_slack=0.0, criterion="balanced"):
+def read_sweeps(paths, coll, balanced_tolerance=0.10, balanced_slack=0.0, criterion="balanced", metric="e_bar"):
     """{p: {size: {algo: score}}}: scores (criterion balanced) or regret_scores (criterion regret, with
     balanced_slack as the slack)."""
     table = defaultdict(dict)
-    for p, by_size in read_times(paths, coll, with_library=criterion == "regret").items():
+    for p, by_size in read_times(paths, coll, with_library=criterion == "regret", metric=metric).items():
         for size, by_scenario in by_size.items():
             table[p][size] = (regret_scores(by_scenario, balanced_slack) if criterion == "regret"
                               else scores(by_scenario, balanced_tolerance, balanced_slack))
     return table
 
 
-def regret_report(paths, coll, algo="auto"):
+def regret_report(paths, coll, algo="auto", metric="e_bar"):
     """Markdown: ALGO's regret (its time / the best of the other algorithms, the library's own included) in
     every cell (p, size, scenario) of the sweeps, and its worst."""
     with_auto = defaultdict(lambda: defaultdict(lambda: defaultdict(dict)))
-    for p, by_size in read_times(paths, coll, with_library=True).items():
+    for p, by_size in read_times(paths, coll, with_library=True, metric=metric).items():
         for size, by_scenario in by_size.items():
             for scenario, times in by_scenario.items():
                 with_auto[p][size][scenario] = dict(times)
@@ -160,10 +165,10 @@ def regret_report(paths, coll, algo="auto"):
             lines = f.readlines()
         platform, _ = file_context(l for l in lines if l.startswith("#"))
         for row in csv.DictReader(l for l in lines if not l.startswith("#")):
-            if row["coll"] == coll and row["algo"] == algo and float(row["e_bar"]) == float(row["e_bar"]):
+            if row["coll"] == coll and row["algo"] == algo and row_seconds(row, metric) == row_seconds(row, metric):
                 p, size = int(row["p"]), int(row["size"])
                 scenario = f"{platform}@{row.get('pattern') or 'balanced'}" if platform else row.get("pattern") or "balanced"
-                with_auto[p][size * p if coll in BLOCK_COLLS else size][scenario][algo] = float(row["e_bar"])
+                with_auto[p][size * p if coll in BLOCK_COLLS else size][scenario][algo] = row_seconds(row, metric)
     out, worst = [], (0.0, "")
     for p in sorted(with_auto):
         scenarios = sorted({sc for by_sc in with_auto[p].values() for sc in by_sc})
@@ -235,13 +240,17 @@ def main(argv=None):
                          "regret 1 (default: --balanced-slack)")
     ap.add_argument("--regret-report", metavar="ALGO", nargs="?", const="auto",
                     help="instead of rules, print ALGO's (default auto) regret in every cell as Markdown")
+    ap.add_argument("--metric", choices=("e_bar", "e_root", "after_last", "g"), default="e_bar",
+                    help="what is compared: e_bar (default, the mean time in the call, seed 002), e_root (the "
+                         "root's time: the telling one for a gather or reduce, whose non-roots leave at once), "
+                         "after_last (time after the last arrival) or g (the slowest process's time)")
     ap.add_argument("--format", choices=("rules", "c"), default="rules")
     args = ap.parse_args(argv)
     if args.regret_report:
-        print(regret_report(args.csv, args.coll, args.regret_report))
+        print(regret_report(args.csv, args.coll, args.regret_report, args.metric))
         return
     slack = args.balanced_slack if args.slack is None or args.criterion == "balanced" else args.slack
-    table = read_sweeps(args.csv, args.coll, args.balanced_tolerance, slack, args.criterion)
+    table = read_sweeps(args.csv, args.coll, args.balanced_tolerance, slack, args.criterion, args.metric)
     if not table:
         sys.exit(f"papcoll-tune: no {args.coll} rows in {', '.join(args.csv)}")
     rules = rules_for(table, args.coll, args.tolerance)

@@ -238,8 +238,9 @@ def main(argv=None):
     ap.add_argument("--slack", type=float, default=None,
                     help="seconds: with --criterion=regret, a time within this much of a scenario's best has "
                          "regret 1 (default: --balanced-slack)")
-    ap.add_argument("--regret-report", metavar="ALGO", nargs="?", const="auto",
-                    help="instead of rules, print ALGO's (default auto) regret in every cell as Markdown")
+    ap.add_argument("--regret-report", action="store_true",
+                    help="instead of rules, print --algo's regret in every cell as Markdown")
+    ap.add_argument("--algo", default="auto", help="the algorithm --regret-report is about (default auto)")
     ap.add_argument("--metric", choices=("e_bar", "e_root", "after_last", "g"), default="e_bar",
                     help="what is compared: e_bar (default, the mean time in the call, seed 002), e_root (the "
                          "root's time: the telling one for a gather or reduce, whose non-roots leave at once), "
@@ -247,7 +248,7 @@ def main(argv=None):
     ap.add_argument("--format", choices=("rules", "c"), default="rules")
     args = ap.parse_args(argv)
     if args.regret_report:
-        print(regret_report(args.csv, args.coll, args.regret_report, args.metric))
+        print(regret_report(args.csv, args.coll, args.algo, args.metric))
         return
     slack = args.balanced_slack if args.slack is None or args.criterion == "balanced" else args.slack
     table = read_sweeps(args.csv, args.coll, args.balanced_tolerance, slack, args.criterion, args.metric)

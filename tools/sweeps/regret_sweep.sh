@@ -58,7 +58,7 @@ for coll in $colls; do
     echo
     echo "## auto (the built-in rules of the build that ran)"
     echo
-    tune --coll="$coll" --regret-report=auto "${files[@]}"
+    tune --coll="$coll" --regret-report --algo=auto "${files[@]}"
   } > "$out/regret_$coll.md"
   echo "$out/regret_$coll.md" >&2
 done

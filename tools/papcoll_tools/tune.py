@@ -160,7 +160,7 @@ def regret_report(paths, coll, algo="auto", metric="e_bar"):
         for size, by_scenario in by_size.items():
             for scenario, times in by_scenario.items():
                 with_auto[p][size][scenario] = dict(times)
-    for path in paths:  # read_times leaves auto out: add ALGO's rows back
+    for path in (paths if algo == "auto" else ()):  # read_times leaves auto out: add its rows back
         with open(path, newline="") as f:
             lines = f.readlines()
         platform, _ = file_context(l for l in lines if l.startswith("#"))

@@ -119,6 +119,8 @@ class TuneTest(unittest.TestCase):
         report = tune.regret_report(files, "bcast")
         self.assertIn("| 1K | - | 1.05 | - | - |", report)  # auto 2.0 / dynleader 1.9, the only auto cell
         self.assertIn("Worst: 1.05", report)
+        # a named algorithm against the others (the library's own under their baseline names)
+        self.assertIn("Worst: 1.15 (p=64 1K cluster:8x8@balanced)", tune.regret_report(files, "bcast", "dynleader"))
 
     def test_size_text(self):
         self.assertEqual(tune.size_text(65536), "64K")

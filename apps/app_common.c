@@ -94,7 +94,7 @@ int app_parse_options(int argc, char **argv, int rank, const char *app, const ch
                        "  <coll>_mean_s, <coll>_max_s: seconds per repetition inside the timed collective,\n"
                        "  mean and max over ranks; impl: mpi (the MPI library's collective) or\n"
                        "  papcoll:ALGORITHM (libpapcoll_mpi.so preloaded, or the SMPI flavour; PAPCOLL_BCAST /\n"
-                       "  PAPCOLL_REDUCE choose the algorithm); check: ok, FAIL or off.\n",
+                       "  PAPCOLL_REDUCE / PAPCOLL_ALLTOALL choose the algorithm); check: ok, FAIL or off.\n",
                        app, description, opt->n, opt->seed, opt->iters);
             return 1;
         default:
@@ -172,6 +172,21 @@ int app_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
     int rc = papcoll_reduce(sendbuf, recvbuf, count, type, op, root, comm);
 #else
     int rc = MPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
+#endif
+    t->seconds += MPI_Wtime() - t0;
+    t->calls++;
+    t->algorithm = papcoll_algorithm_now();
+    return rc;
+}
+
+int app_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                 MPI_Datatype recvtype, MPI_Comm comm, app_timer_t *t)
+{
+    double t0 = MPI_Wtime();
+#ifdef PAPCOLL_APP_USE_API
+    int rc = papcoll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+#else
+    int rc = MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 #endif
     t->seconds += MPI_Wtime() - t0;
     t->calls++;

@@ -9,9 +9,10 @@
  * summary names the algorithm that ran).  Under SimGrid SMPI an interposer
  * cannot be preloaded (every rank lives in the smpirun process and papcoll is
  * a static library), so the SMPI flavour is compiled with
- * PAPCOLL_APP_USE_API: app_bcast and app_reduce then call papcoll_bcast and
- * papcoll_reduce, whose algorithm is PAPCOLL_BCAST / PAPCOLL_REDUCE (a name,
- * "native" for SMPI's own collective, or "auto", the default).
+ * PAPCOLL_APP_USE_API: app_bcast, app_reduce and app_alltoall then call
+ * papcoll_bcast, papcoll_reduce and papcoll_alltoall, whose algorithm is
+ * PAPCOLL_BCAST / PAPCOLL_REDUCE / PAPCOLL_ALLTOALL (a name, "native" for
+ * SMPI's own collective, or "auto", the default).
  */
 #ifndef PAPCOLL_APP_COMMON_H
 #define PAPCOLL_APP_COMMON_H
@@ -72,6 +73,10 @@ double app_unit(uint64_t seed, uint64_t i, uint64_t j);
 int app_bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm, app_timer_t *t);
 int app_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                MPI_Comm comm, app_timer_t *t);
+/* MPI_Alltoall (papcoll_alltoall under PAPCOLL_APP_USE_API: PAPCOLL_ALLTOALL
+ * chooses), timed into T. */
+int app_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                 MPI_Datatype recvtype, MPI_Comm comm, app_timer_t *t);
 
 /* Prints, on rank 0, the summary line
  *   app=APP,n=N,p=P,iters=I,collective=COLL,impl=IMPL,solve_s=S,COLL_mean_s=M,COLL_max_s=X,check=CHECK

@@ -14,7 +14,9 @@
  *                          (the root's binomial children: seed 002 Theorem 2)
  *   microbench:XTIME       no planned delay: every process runs XTIME iterations of
  *                          seed 001 Listing 3.2's balanced loop and arrives when it arrives
- *   trace:FILE             offsets replayed from a file (docs/arrival-trace.md)
+ *   trace:FILE[:SITE]      offsets in seconds replayed from a file, one row per call,
+ *                          cycled over repetitions (docs/benchmark.md); SITE picks the
+ *                          rows labelled SITE (papcoll trace report's replay/all.csv)
  */
 #ifndef PB_PATTERN_H
 #define PB_PATTERN_H
@@ -32,7 +34,7 @@ typedef struct pattern {
     double late_if;    /* late, root-late, first-child-late */
     long xtime;        /* microbench */
     double *trace;     /* trace: rows x cols offsets in seconds */
-    int trace_rows, trace_cols;
+    int trace_rows, trace_cols, trace_cap;
 } pattern_t;
 
 /* Parses a --pattern spec; 0, or -1 with a message in err. */

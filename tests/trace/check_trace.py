@@ -122,8 +122,50 @@ def metrics(header, members):
     return out
 
 
+ONE_TO_N, N_TO_ONE = ("bcast", "scatter", "scatterv"), ("reduce", "gather", "gatherv")
+N_TO_N = ("allreduce", "allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw", "reduce_scatter",
+          "reduce_scatter_block")
+
+
+def trace_t(header, calls):
+    """{bytes: T us} recomputed: per size the smallest max f - max a over the blocking two-process calls whose
+    last arrival holds data the other needs (docs/trace.md, "Imbalance factors")."""
+    samples = {}
+    for members in calls.values():
+        rows = sorted(members.values(), key=lambda m: m["crank"])
+        if len(rows) != 2 or rows[0]["size"] != 2 or rows[0]["flags"] & header["flags"]["nonblocking"]:
+            continue
+        coll, root = header["collectives"][rows[0]["coll"]], rows[0]["root"]
+        last = max(rows, key=lambda m: m["ga"])["crank"]
+        crosses = (last == root if coll in ONE_TO_N else 0 <= root != last if coll in N_TO_ONE else
+                   last == 0 if coll in ("scan", "exscan") else coll in N_TO_N)
+        size, t = max(m["bytes"] for m in rows), max(m["gx"] for m in rows) - max(m["ga"] for m in rows)
+        if crosses and size > 0 and t > 0:
+            samples.setdefault(size, []).append(t)
+    return {size: min(v) for size, v in samples.items()}
+
+
+def t_at(points, size):
+    """Piecewise linear in the size; the smallest size's T below it; the line through the two largest above."""
+    s = sorted(points)
+    if len(s) == 1 or size <= s[0]:
+        return points[s[0]]
+    for lo, hi in zip(s, s[1:]):
+        if size <= hi:
+            return points[lo] + (points[hi] - points[lo]) * (size - lo) / (hi - lo)
+    lo, hi = s[-2], s[-1]
+    return points[hi] + (points[hi] - points[lo]) * (size - hi) / (hi - lo)
+
+
 def close(x, y, what):
     check(abs(x - y) <= 1e-3 + 1e-9 * max(abs(x), abs(y)), f"{what}: report {x!r}, recomputed {y!r}")  # 1 ns
+
+
+def close_factor(x, us, t, what):
+    """x against us / t, both us and t within close()'s 1 ns: the error bound of the quotient."""
+    y = us / t
+    check(abs(x - y) <= (1e-3 + 1e-9 * abs(us)) * (1 / t + abs(us) / t ** 2) + 1e-9 * abs(y),
+          f"{what}: report {x!r}, recomputed {y!r} ({us!r} us / {t!r} us)")
 
 
 # ---- running ----
@@ -144,19 +186,21 @@ def run(args, trace_dir, extra_env, program_args=()):
     return p.stdout + p.stderr, dirs[0]
 
 
-def report(args, run_dir, out):
+def report(args, run_dir, out, *extra):
     env = dict(os.environ, PYTHONPATH=args.tools + os.pathsep + os.environ.get("PYTHONPATH", ""))
     env.pop("LD_PRELOAD", None)
-    p = subprocess.run([sys.executable, "-m", "papcoll_tools.cli", "trace", "report", run_dir, "-o", out],
+    p = subprocess.run([sys.executable, "-m", "papcoll_tools.cli", "trace", "report", run_dir, "-o", out, *extra],
                        capture_output=True, text=True, env=env, timeout=300)
     check(p.returncode == 0, f"papcoll trace report failed:\n{p.stdout}\n{p.stderr}")
     return (list(csv.DictReader(open(os.path.join(out, "calls.csv")))),
             list(csv.DictReader(open(os.path.join(out, "sites.csv")))), open(os.path.join(out, "report.md")).read())
 
 
-def check_report(header, calls, rep_calls, rep_sites, md):
-    """calls.csv against the raw trace; sites.csv against calls.csv; report.md against sites.csv."""
+def check_report(header, calls, rep_calls, rep_sites, md, t_given=None):
+    """calls.csv against the raw trace; sites.csv against calls.csv; report.md against sites.csv.  Imbalance
+    factors: with T given (--T), or T recomputed from the raw trace's two-process calls."""
     check(len(rep_calls) == len(calls), f"calls.csv has {len(rep_calls)} calls, the raw trace {len(calls)}")
+    points = {0: t_given} if t_given else trace_t(header, calls)
     for row in rep_calls:
         key, instance = row["comm"].split("/")
         members = calls.get((key, int(instance), int(row["seq"])))
@@ -171,6 +215,13 @@ def check_report(header, calls, rep_calls, rep_sites, md):
                   f"report {got!r}, recomputed {want.get(name)!r}")
             if got:
                 close(float(got), want[name], f"{name} of call {row['call']}")
+        if not points:
+            check(row["T_us"] == row["if_avg"] == row["if_worst"] == "", f"call {row['call']}: factors without a T")
+            continue
+        t = t_at(points, max(m["bytes"] for m in members.values()))
+        close(float(row["T_us"]), t, f"T of call {row['call']}")
+        close_factor(float(row["if_avg"]), want["delta_bar"], t, f"delta_bar/T of call {row['call']}")
+        close_factor(float(row["if_worst"]), want["omega"], t, f"omega/T of call {row['call']}")
     by_site = {}
     for row in rep_calls:
         by_site.setdefault((row["site"], row["collective"]), []).append(row)
@@ -193,7 +244,19 @@ def check_report(header, calls, rep_calls, rep_sites, md):
                                                           "omega_max_us"))
         check(re.search(re.escape(row) + r"[0-9-]+ \| " + re.escape(nums) + r" \|", md),
               f"report.md has no row {row}... | {nums} |")
-    print(f"report: {len(rep_calls)} calls and {len(rep_sites)} call sites agree with the raw trace")
+        if points:
+            for k in ("if_avg", "if_worst"):
+                vals = [float(r[k]) for r in rows]
+                close(float(s[k + "_mean"]), sum(vals) / len(vals), f"{s['site']} {s['collective']} {k} mean")
+                close(float(s[k + "_max"]), max(vals), f"{s['site']} {s['collective']} {k} max")
+            big = max(rows, key=lambda r: int(r["bytes"]))
+            close(float(s["T_us"]), float(big["T_us"]), f"{s['site']} {s['collective']} T")
+            nums = " | ".join(f"{float(s[k]):.2f}" for k in ("T_us", "if_avg_mean", "if_avg_max", "if_worst_mean",
+                                                              "if_worst_max"))
+            check(re.search(re.escape(f"| {s['site']} | {s['collective']} | ") + r"[0-9-]+ \| " + re.escape(nums) +
+                            r" \|", md), f"report.md's factors table has no row {s['site']} ... | {nums} |")
+    print(f"report: {len(rep_calls)} calls and {len(rep_sites)} call sites agree with the raw trace (T: "
+          + (f"given, {t_given} us" if t_given else f"from the trace, {points}" if points else "none") + ")")
 
 
 def planned(args):
@@ -302,6 +365,8 @@ def planned(args):
         # 5. the report
         rep_calls, rep_sites, md = report(args, run_dir, os.path.join(tmp, "report"))
         check_report(header, calls, rep_calls, rep_sites, md)
+        rep_calls, rep_sites, md = report(args, run_dir, os.path.join(tmp, "report_T"), "--T", "7.5", "--no-figures")
+        check_report(header, calls, rep_calls, rep_sites, md, t_given=7.5)
         check(os.path.getsize(os.path.join(tmp, "report", "arrival_histogram.png")) > 0 and
               os.path.getsize(os.path.join(tmp, "report", "arrival_heatmap.png")) > 0, "figures missing")
         check(all(re.search(r"trace_planned\.c:\d+$", s["site"]) for s in rep_sites),

@@ -16,8 +16,10 @@
                                                  multi-sender collectives, Tables 2.1-2.2, Figs. 2.4-2.10 at 512-4096 ranks
 
     papcoll trace report RUN_DIR [-o OUT] [--ppn=K] [--heatmap-calls=N] [--addr2line=PATH] [--no-figures]
+                         [--T=US | --T-table=FILE] [--recommend [--bench=PATH] [--algos=LIST] [--mpirun=CMD] [--np=N]]
                                                  the arrival imbalance of a run traced with libpapcoll_trace.so
-                                                 (docs/trace.md), per call site and collective
+                                                 (docs/trace.md), per call site and collective, its imbalance
+                                                 factors, replay files and the per-site algorithm recommendation
 
 SPEC: see papcoll_tools.sim.platform (cluster:16x8, cluster:16x8,preset=gige, ring:100, fattree:..., a file.xml).
 """
@@ -90,14 +92,41 @@ def main(argv=None):
     tp.add_argument("--addr2line", default="addr2line", help="addr2line program resolving call sites to file:line "
                     "(default addr2line; '' leaves them as symbol+offset)")
     tp.add_argument("--no-figures", action="store_true", help="write the Markdown and CSV only")
+    tp.add_argument("--T", dest="t_us", type=float, metavar="US", help="imbalance factors delta_bar/T and omega/T "
+                    "with this T (microseconds) for every message size")
+    tp.add_argument("--T-table", dest="t_table", metavar="FILE", help="T per message size: a CSV of bytes,T_us, or "
+                    "papcoll-bench output (its CSV or #@T=SIZE:SECONDS lines); piecewise linear in between.  Default "
+                    "(neither --T nor --T-table): T measured from the trace's own two-process calls when it has "
+                    "some, else no factors (docs/trace.md)")
+    tp.add_argument("--recommend", action="store_true", help="run papcoll-bench natively on each call site's replayed "
+                    "arrivals (OUT/replay/SITE.csv) with the candidate algorithms and write the fastest as tune rules "
+                    "(report.md, OUT/tune.rules); prints the commands when it cannot run them")
+    tp.add_argument("--bench", metavar="PATH", help="--recommend: papcoll-bench (default: on PATH, else the "
+                    "repository's build/bench/papcoll-bench)")
+    tp.add_argument("--algos", default="all,auto", metavar="LIST", help="--recommend: candidate algorithms, "
+                    "papcoll-bench --algo syntax (default all,auto: every papcoll algorithm of the collective, "
+                    "native included, and auto for comparison; auto is never a rule's target)")
+    tp.add_argument("--mpirun", default=os.environ.get("PAPCOLL_MPIRUN", "mpirun"), metavar="CMD",
+                    help="--recommend: launcher and its flags (default $PAPCOLL_MPIRUN or mpirun; as root with Open "
+                    "MPI: 'mpirun --allow-run-as-root --oversubscribe')")
+    tp.add_argument("--np", dest="np_max", type=int, default=4, metavar="N", help="--recommend: at most N processes "
+                    "per benchmark run (default 4; a site of p > N processes replays its first N ranks' offsets)")
+    tp.add_argument("--bench-iterations", type=int, default=20, metavar="N", help="--recommend: timed repetitions "
+                    "per algorithm (papcoll-bench -i, default 20; the recorded calls are cycled)")
+    tp.add_argument("--bench-args", default="", metavar="ARGS", help="--recommend: more papcoll-bench options "
+                    "(e.g. '--ppn=2')")
     args = ap.parse_args(argv)
     if args.group == "trace":
         from .trace import report as trace_report
         from .trace.reader import TraceError
+        from .trace.factors import TError
         try:
             print(trace_report.write(args.run_dir, args.output, ppn=args.ppn, heatmap_calls=args.heatmap_calls,
-                                     addr2line=args.addr2line, figures_too=not args.no_figures))
-        except TraceError as e:
+                                     addr2line=args.addr2line, figures_too=not args.no_figures, t_us=args.t_us,
+                                     t_table=args.t_table, recommend=args.recommend, bench=args.bench,
+                                     algos=args.algos, np_max=args.np_max, mpirun=args.mpirun,
+                                     bench_iters=args.bench_iterations, bench_args=args.bench_args))
+        except (TraceError, TError) as e:
             sys.exit(f"papcoll trace: {e}")
         return 0
     try:

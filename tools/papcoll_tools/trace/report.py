@@ -3,16 +3,23 @@ site and collective, as Markdown with figures and CSV tables (docs/trace.md).
 
 OUT (default RUN_DIR/report) receives report.md, sites.csv (one row per call site and collective, full
 precision: what the Markdown tables round), calls.csv (one row per call), arrival_histogram.png and
-arrival_heatmap.png.  Metrics: metrics.py (seed 001 section 3.3's delta_bar and omega, Scalasca's wait states)."""
+arrival_heatmap.png, and replay/ (each call site's recorded arrival offsets, for papcoll-bench
+--pattern=trace:FILE, replay.py).  Metrics: metrics.py (seed 001 section 3.3's delta_bar and omega, Scalasca's wait
+states); imbalance factors: factors.py (delta_bar / T, omega / T and where T comes from); --recommend:
+recommend.py (papcoll-bench on the replayed arrivals, the winner as a tune rule)."""
 from __future__ import annotations
 
 import csv
 import math
 import os
+import shlex
 
 import numpy as np
 
+from . import factors as tfactors
 from . import metrics
+from . import recommend as trecommend
+from . import replay as treplay
 from .reader import Run
 from .sites import Resolver
 
@@ -23,7 +30,8 @@ SITE_COLUMNS = ["site", "function", "path", "collective", "calls", "bytes_min", 
                [w.replace(" ", "_") + "_us" for w in metrics.WAITS] + \
                ["after_last_arrival_us", "nodes", "intra_delta_bar_mean_us", "intra_omega_mean_us",
                 "inter_delta_bar_mean_us", "inter_omega_mean_us", "first_omega_mean_us", "last_omega_mean_us",
-                "intra_share_mean", "mixed_sites"]
+                "intra_share_mean", "mixed_sites", "T_us", "if_avg_mean", "if_avg_max", "if_worst_mean",
+               "if_worst_max", "replay"]
 SPLIT_KEYS = ["intra_delta_bar", "intra_omega", "inter_delta_bar", "inter_omega", "first_omega", "last_omega"]
 
 
@@ -34,9 +42,9 @@ def _nodes_of(run, ppn):
     return lambda ranks: node_of_rank[np.asarray(ranks)]
 
 
-def analyse(run, resolver, ppn=0):
-    """(per-call rows, per (site, collective) aggregates, incomplete calls)."""
-    calls = run.calls()
+def analyse(run, resolver, ppn=0, calls=None, tmodel=None):
+    """(per-call rows, per (site, collective) aggregates, incomplete calls); tmodel: T (us) of a size, or None."""
+    calls = run.calls() if calls is None else calls
     resolver.resolve_all([s for c in calls for s in c.sites])
     nodes_of = _nodes_of(run, ppn)
     t_start = min(c.arrive.min() for c in calls) if calls else 0.0
@@ -52,10 +60,13 @@ def analyse(run, resolver, ppn=0):
         delta_bar, omega = metrics.imbalance(a)
         waits = {} if c.nonblocking else metrics.waits(c.base, a, f, c.comm_ranks, c.root)
         split = metrics.node_split(a, nodes_of(c.ranks))
+        t_us = tmodel(int(c.bytes.max())) if tmodel else None
+        if_avg, if_worst = tfactors.factors(delta_bar, omega, t_us)
         row = {"call": i, "t_us": (c.arrive.min() - t_start) * US, "site": where.label, "collective": c.coll,
                "comm": f"{c.comm[0]}/{c.comm[1]}", "seq": c.seq, "p": c.size, "root": c.root,
                "bytes": int(c.bytes.max()), "delta_bar_us": delta_bar, "omega_us": omega, "waits": waits,
-               "split": split, "mixed_sites": len(labels) - 1, "call_obj": c}
+               "split": split, "mixed_sites": len(labels) - 1, "call_obj": c,
+               "T_us": "" if t_us is None else t_us, "if_avg": if_avg, "if_worst": if_worst}
         rows.append(row)
         g = groups.setdefault((where.label, c.coll), {"where": where, "rows": []})
         g["rows"].append(row)
@@ -79,6 +90,13 @@ def aggregate(label, coll, g):
     shares = [r["split"]["intra_share"] for r in rs if not math.isnan(r["split"]["intra_share"])]
     out["intra_share_mean"] = float(np.mean(shares)) if shares else ""
     out["mixed_sites"] = sum(1 for r in rs if r["mixed_sites"])
+    big = max(rs, key=lambda r: r["bytes"])
+    out["T_us"] = big["T_us"]
+    for k in ("if_avg", "if_worst"):
+        vals = [r[k] for r in rs if r[k] != ""]
+        out[k + "_mean"] = float(np.mean(vals)) if vals else ""
+        out[k + "_max"] = float(np.max(vals)) if vals else ""
+    out["replay"] = ""
     return out
 
 
@@ -151,28 +169,87 @@ def figures(run, rows, out, heatmap_calls, ppn):
     return hist, heat
 
 
-def write(run_dir, out=None, ppn=0, heatmap_calls=500, addr2line="addr2line", figures_too=True):
+def recommendation_section(outcomes, out, recommend):
+    """Markdown: the replay files and, with --recommend, the measured winners and their tune rules."""
+    md = ["", "## Replay and recommendation", "",
+          "`replay/<site>.csv` holds each blocking call site's recorded arrival offsets, one row per call "
+          "(`replay/all.csv`: every site, named by its first field); `papcoll-bench --pattern=trace:FILE` replays "
+          "them (docs/benchmark.md), e.g. the command in each file's comment.", ""]
+    if not recommend:
+        md.append("`--recommend` runs papcoll-bench on them with the candidate algorithms and writes the winner of "
+                  "each site as a tune rule here.")
+        return md + [""]
+    if not outcomes:
+        md.append("No call site papcoll-bench can replay (a blocking bcast, reduce, allreduce, allgather(v), "
+                  "reduce_scatter(_block), alltoall(v), gather(v) or scatter(v) with a message).")
+        return md + [""]
+    md.append("Mean time from arrival to exit (e_bar, us, papcoll-bench's median over repetitions) of each "
+              "algorithm on the site's replayed arrivals, natively on this machine; the winner is the fastest papcoll "
+              "algorithm (`auto` shown for comparison; `ran on`: processes of the benchmark run).")
+    for coll in sorted({o.collective for o in outcomes}):
+        mine = [o for o in outcomes if o.collective == coll]
+        algos = sorted({a for o in mine for a in o.times}, key=lambda a: (a == "auto", a))
+        md += ["", f"**{coll}**", ""]
+        md.append(_table(["call site", "bytes", "p", "ran on"] + algos + ["winner", "note"],
+                         [[o.site, o.size, o.p, o.np] + [o.times[a] * 1e6 if a in o.times else "" for a in algos] +
+                          [o.winner or "-", o.note or ""] for o in mine]))
+    rules = trecommend.rules(outcomes)
+    path = os.path.join(out, "tune.rules")
+    with open(path, "w") as fh:
+        fh.write("# papcoll trace report --recommend: the fastest papcoll algorithm on each call site's replayed "
+                 "arrivals\n" + "\n".join(rules) + ("\n" if rules else ""))
+    md += ["", "Tune rules (`tune.rules`, a `PAPCOLL_TUNE_FILE`; docs/tuning.md):", "", "```",
+           "; ".join(rules) if rules else "# none: no benchmark ran", "```"]
+    if any(not o.times for o in outcomes):
+        script = trecommend.script([o for o in outcomes if not o.times], os.path.join(out, "replay",
+                                                                                       "recommend.sh"))
+        md += ["", f"Not measured here; the commands (`{os.path.relpath(script, out)}`):", "", "```"] + \
+              [" ".join(shlex.quote(x) for x in o.command) for o in outcomes if not o.times] + ["```"]
+    return md + [""]
+
+
+def t_model(calls, t_us=None, t_table=None):
+    """T (us) per message size: --T, else --T-table, else the trace's own two-process calls, else None."""
+    if t_us is not None:
+        return tfactors.given(t_us)
+    if t_table:
+        return tfactors.from_table(t_table)
+    return tfactors.from_trace(calls)
+
+
+def write(run_dir, out=None, ppn=0, heatmap_calls=500, addr2line="addr2line", figures_too=True, t_us=None,
+          t_table=None, recommend=False, bench=None, algos="all,auto", np_max=4, mpirun="mpirun", bench_iters=20,
+          bench_args=""):
+    """Writes the report (module doc); recommend: run papcoll-bench on each site's replayed arrivals
+    (recommend.py).  Raises reader.TraceError or factors.TError."""
     run = Run(run_dir)
     out = out or os.path.join(run_dir, "report")
     os.makedirs(out, exist_ok=True)
     resolver = Resolver(run, addr2line)
-    rows, groups, incomplete = analyse(run, resolver, ppn)
+    calls = run.calls()
+    tmodel = t_model(calls, t_us, t_table)
+    rows, groups, incomplete = analyse(run, resolver, ppn, calls, tmodel)
     aggs = [aggregate(label, coll, g) for (label, coll), g in groups.items()]
     aggs.sort(key=lambda x: (-x["omega_mean_us"] * x["calls"], x["site"], x["collective"]))
+    treplay.write_all(out, groups, aggs)
+    outcomes = trecommend.run_all(aggs, out, bench, algos, np_max, mpirun, bench_iters, 2, bench_args) \
+        if recommend else []
 
     with open(os.path.join(out, "sites.csv"), "w", newline="") as fh:
         w = csv.DictWriter(fh, SITE_COLUMNS)
         w.writeheader()
         for a in aggs:
-            w.writerow({k: (repr(v) if isinstance(v, float) else v) for k, v in a.items()})
+            w.writerow({k: (repr(a[k]) if isinstance(a[k], float) else a[k]) for k in SITE_COLUMNS})
     with open(os.path.join(out, "calls.csv"), "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["call", "t_us", "site", "collective", "comm", "seq", "p", "root", "bytes", "delta_bar_us",
-                    "omega_us"] + [x.replace(" ", "_") + "_us" for x in metrics.WAITS + ("after last arrival",)])
+                    "omega_us"] + [x.replace(" ", "_") + "_us" for x in metrics.WAITS + ("after last arrival",)] +
+                   ["T_us", "if_avg", "if_worst"])
         for r in rows:
             w.writerow([r["call"], repr(r["t_us"]), r["site"], r["collective"], r["comm"], r["seq"], r["p"], r["root"],
                         r["bytes"], repr(r["delta_bar_us"]), repr(r["omega_us"])] +
-                       [repr(r["waits"][x]) if x in r["waits"] else "" for x in metrics.WAITS + ("after last arrival",)])
+                       [repr(r["waits"][x]) if x in r["waits"] else "" for x in metrics.WAITS + ("after last arrival",)] +
+                       [repr(r[k]) if r[k] != "" else "" for k in ("T_us", "if_avg", "if_worst")])
 
     hist = heat = None
     if figures_too:
@@ -206,6 +283,20 @@ def write(run_dir, out=None, ppn=0, heatmap_calls=500, addr2line="addr2line", fi
                      [[a["site"], a["collective"], a["calls"], _bytes(a["bytes_min"], a["bytes_max"]),
                        a["delta_bar_mean_us"], a["delta_bar_max_us"], a["omega_mean_us"], a["omega_max_us"]]
                       for a in aggs]))
+    md += ["", "## Imbalance factors", "",
+           "Seed 001 section 3.3 and seed 002 section 2: delta_bar / T (average) and omega / T (worst case), with T "
+           "the time to send the call's message between two processes, for the call's message size (a factor of "
+           "1: the processes are as far apart as one message takes).  Per call, then their mean and maximum over the "
+           "calls of each site; T below is the one of the site's largest message.", ""]
+    if tmodel is None:
+        md.append("No T: the run holds no two-process call to measure it from, and neither `--T US` nor "
+                  "`--T-table FILE` was given (docs/trace.md), so the factors are left out.")
+    else:
+        md += [f"T: {tmodel.describe()}.", ""]
+        md.append(_table(["call site", "collective", "bytes", "T (us)", "delta_bar/T mean", "delta_bar/T max",
+                          "omega/T mean", "omega/T max"],
+                         [[a["site"], a["collective"], _bytes(a["bytes_min"], a["bytes_max"]), a["T_us"],
+                           a["if_avg_mean"], a["if_avg_max"], a["if_worst_mean"], a["if_worst_max"]] for a in aggs]))
     wait_cols = [w for w in metrics.WAITS if any(a[w.replace(" ", "_") + "_us"] != "" for a in aggs)]
     md += ["", "## Wait states (Scalasca's names)", "",
            "Time lost waiting, summed over ranks and calls, in microseconds (definitions: docs/trace.md and "
@@ -248,11 +339,7 @@ def write(run_dir, out=None, ppn=0, heatmap_calls=500, addr2line="addr2line", fi
     if figures_too:
         md += ["", "## Figures", "", f"![arrival histogram]({os.path.basename(hist)})", "",
                f"![arrival heat map]({os.path.basename(heat)})"]
-    md += ["", "## Not in this report yet", "",
-           "Imbalance factors (delta_bar / T and omega / T, seed 001 section 3.3, with T the time to send the "
-           "message between two processes, measured or given per message size) and the per-call-site "
-           "recommendation (the papcoll algorithm that wins when the site's recorded arrivals are replayed with "
-           "`papcoll-bench --pattern=trace:FILE`, written as tune rules) are the second part of issue 14.", ""]
+    md += recommendation_section(outcomes, out, recommend)
     path = os.path.join(out, "report.md")
     with open(path, "w") as fh:
         fh.write("\n".join(md))

@@ -2,6 +2,7 @@
  * app_common.c - see app_common.h.
  */
 #include "app_common.h"
+#include "../src/core/mix64.h"
 
 #ifdef PAPCOLL_APP_USE_API
 #include <papcoll.h>
@@ -123,18 +124,9 @@ int app_block_owner(long n, int p, long i)
     return (int)(extra + (i - extra * (base + 1)) / base);
 }
 
-/* splitmix64 (Steele, Lea, Flood 2014): a well-mixed hash of one word. */
-static uint64_t mix64(uint64_t z)
-{
-    z += 0x9e3779b97f4a7c15ULL;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 double app_unit(uint64_t seed, uint64_t i, uint64_t j)
 {
-    uint64_t h = mix64(mix64(mix64(seed) ^ i) ^ j);
+    uint64_t h = pc_splitmix64(pc_splitmix64(pc_splitmix64(seed) ^ i) ^ j);
     return (double)(h >> 11) * (1.0 / 9007199254740992.0); /* 53 bits */
 }
 

@@ -2,6 +2,7 @@
  * blocks.c - see blocks.h.
  */
 #include "blocks.h"
+#include "../src/core/mix64.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -68,26 +69,16 @@ long blocks_pair_layout(int vform, size_t size, size_t elem_size, int p, int me,
     return layout(vform, p, counts, displs, pair_count, &b);
 }
 
-/* splitmix64's finalizer: every input bit reaches every output bit. */
-static uint64_t mix(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
-unsigned long long blocks_seed(int r, long rep) { return mix((uint64_t)(uint32_t)r ^ ((uint64_t)rep << 32)); }
+unsigned long long blocks_seed(int r, long rep) { return pc_mix64_finalize((uint64_t)(uint32_t)r ^ ((uint64_t)rep << 32)); }
 
 long blocks_element(unsigned long long seed, size_t k, long vmax)
 {
-    return 1 + (long)(mix((uint64_t)k * 0x9e3779b97f4a7c15ULL + seed) % (uint64_t)vmax);
+    return 1 + (long)(pc_mix64_finalize((uint64_t)k * 0x9e3779b97f4a7c15ULL + seed) % (uint64_t)vmax);
 }
 
 long blocks_value(int r, size_t k, long rep, long vmax) { return blocks_element(blocks_seed(r, rep), k, vmax); }
 
 unsigned long long blocks_pair_seed(int s, int d, long rep)
 {
-    return mix(blocks_seed(s, rep) ^ ((uint64_t)(uint32_t)d * 0xd6e8feb86659fd93ULL));
+    return pc_mix64_finalize(blocks_seed(s, rep) ^ ((uint64_t)(uint32_t)d * 0xd6e8feb86659fd93ULL));
 }

@@ -3,23 +3,17 @@
  */
 #define _POSIX_C_SOURCE 200809L /* getline */
 #include "pattern.h"
+#include "../src/core/mix64.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
 
 double pattern_uniform(uint64_t seed, long rep, int rank)
 {
-    uint64_t h = mix(mix(seed) ^ mix((uint64_t)rep * 0x100000001b3ULL) ^ (uint64_t)(rank + 1) * 0xd6e8feb86659fd93ULL);
+    uint64_t h = pc_splitmix64(pc_splitmix64(seed) ^ pc_splitmix64((uint64_t)rep * 0x100000001b3ULL) ^ (uint64_t)(rank + 1) * 0xd6e8feb86659fd93ULL);
     return (double)(h >> 11) / 9007199254740992.0;
 }
 

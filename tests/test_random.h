@@ -1,6 +1,6 @@
 /*
  * test_random.h - deterministic randomness for the MPI tests: the same on
- * every rank when seeded alike (SplitMix64's finalizer), a small generator
+ * every rank when seeded alike (SplitMix64, src/core/mix64.h), a small generator
  * object (one per thread where threads draw), and the seeded sampling rule of
  * the test matrices.
  */
@@ -8,14 +8,10 @@
 #define PC_TEST_RANDOM_H
 
 #include <stdint.h>
+#include "../src/core/mix64.h"
 
-static inline uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
+/* The tests' name for SplitMix64. */
+static inline uint64_t mix(uint64_t x) { return pc_splitmix64(x); }
 
 /* A counter-based generator: test_rng_next() returns mix(state++ * odd). */
 typedef struct {

@@ -66,6 +66,8 @@ typedef struct pc_params {
     size_t shm_size;        /* PAPCOLL_SHM_SIZE: data ring bytes per communicator and node */
     size_t shm_cell;        /* PAPCOLL_SHM_CELL: bytes per ring cell (piece) */
     size_t sim_membw;       /* PAPCOLL_SIM_MEMBW: bytes/s charged for shared-memory copies under SMPI */
+    char *node_protocol;    /* PAPCOLL_NODE_PROTOCOL: auto|ring|write, the node copy-out (seed 003) */
+    size_t node_write_min;  /* PAPCOLL_NODE_WRITE_MIN: auto: smallest message a posted reader gets written directly */
     long reproducible;      /* PAPCOLL_REPRODUCIBLE: 1 = reductions combine in a fixed order */
     char *log;              /* PAPCOLL_LOG: off|warn|info|debug */
     pc_log_level_t log_level; /* derived from log */

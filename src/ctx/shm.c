@@ -2,7 +2,9 @@
  * shm.c - the node shared-memory layer (see shm.h).
  */
 #include "ctx/shm.h"
+#include "core/log.h"
 #include "core/params.h"
+#include "ctx/cma.h"
 
 #include <sched.h>
 #include <stdatomic.h>
@@ -31,6 +33,24 @@ typedef struct {
 #endif
 } header_t;
 
+/* A node process's slot of the direct (write) protocol, see shm.h. */
+enum { SLOT_FREE = 0, SLOT_POSTED = 1, SLOT_CLAIMED = 2, SLOT_CLOSED = 3 };
+typedef struct {
+    _Atomic uint64_t state;     /* seq << 2 | SLOT_*: changed only by compare-and-swap */
+    _Atomic uint64_t delivered; /* stamp_of(seq, k): pieces 0..k of call seq are in the posted buffer */
+    uint64_t addr, bytes;       /* the posted destination (written before POSTED) */
+    int64_t pid;                /* the owner (ctx/cma.h), for the writer's single copies */
+    uint64_t probe;             /* address of the owner's probe word (cma.h) */
+    char pad[PC_CACHE_LINE - 48];
+} slot_t;
+
+/* A posted reader claimed by this process as writer of the current call. */
+typedef struct {
+    int64_t pid;
+    uint64_t addr;
+    slot_t *slot;
+} direct_reader_t;
+
 typedef struct {
     _Atomic uint64_t stamp;    /* content valid for (seq, piece); 0 = never written */
     _Atomic uint32_t released; /* node processes done with the content */
@@ -45,6 +65,7 @@ struct pc_shm {
     int node_rank;
     header_t *hdr;
     cell_t *cells;
+    slot_t *slots;          /* one per node process */
     char *data;
     size_t ncells, cell_size;
     uint32_t node_size;
@@ -55,6 +76,11 @@ struct pc_shm {
     char *area;
     size_t area_bytes;
     uint64_t area_uses;     /* uses of the area by this process (the same sequence on every node process) */
+    /* the direct (write) protocol */
+    int single_copy;        /* every pair of node processes can single-copy (agreed at creation) */
+    uint64_t writer_stamp;  /* seq + 1 of the call this process began writing (0: none) */
+    direct_reader_t *direct; /* its claimed readers */
+    size_t ndirect;
 };
 
 static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
@@ -141,6 +167,28 @@ void pc_wait_equal(pc_shm_t *shm, _Atomic uint64_t *word, uint64_t target)
     pc_wait(shm, word_equal, &w);
 }
 
+/* Whether every pair of node processes can single-copy: each process probes
+ * every peer's probe word (cma.h), and the node agrees (MIN) so that all
+ * choose the same.  Only when PAPCOLL_NODE_PROTOCOL may use it. */
+static int detect_single_copy(pc_shm_t *shm, const pc_params_t *p)
+{
+    shm->single_copy = 0;
+    if (!strcmp(p->node_protocol, "ring")) return MPI_SUCCESS;
+    const char *why = NULL;
+    int ok = pc_cma_prepare(&why), failed_peer = -1;
+    for (uint32_t r = 0; ok && r < shm->node_size; r++)
+        if ((int)r != shm->node_rank && !pc_cma_probe(shm->slots[r].pid, shm->slots[r].probe)) ok = 0, failed_peer = (int)r;
+    int all = 0;
+    int rc = PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, shm->node_comm);
+    if (rc != MPI_SUCCESS) return rc;
+    shm->single_copy = all;
+    if (!all && why) pc_log(PC_LOG_INFO, "node protocol: %s: the node ring only", why);
+    else if (!all && failed_peer >= 0)
+        pc_log(PC_LOG_INFO, "node protocol: cannot single-copy from node process %d (process_vm_readv): the node ring only",
+               failed_peer);
+    return MPI_SUCCESS;
+}
+
 int pc_shm_get(pc_comm_t *ctx, pc_shm_t **out)
 {
     if (ctx->shm) {
@@ -160,7 +208,8 @@ int pc_shm_get(pc_comm_t *ctx, pc_shm_t **out)
     shm->area_win = MPI_WIN_NULL;
     shm->membw = p->sim_membw > 0 ? (double)p->sim_membw : 1e10;
     size_t cells_off = round_up(sizeof(header_t), PC_CACHE_LINE);
-    size_t data_off = cells_off + shm->ncells * sizeof(cell_t);
+    size_t slots_off = cells_off + shm->ncells * sizeof(cell_t);
+    size_t data_off = slots_off + (size_t)ctx->node_size * sizeof(slot_t);
     size_t total = data_off + shm->ncells * shm->cell_size;
 
     char *base;
@@ -175,9 +224,20 @@ int pc_shm_get(pc_comm_t *ctx, pc_shm_t **out)
     }
     shm->hdr = (header_t *)base;
     shm->cells = (cell_t *)(base + cells_off);
+    shm->slots = (slot_t *)(base + slots_off);
     shm->data = base + data_off;
+    shm->direct = malloc((size_t)ctx->node_size * sizeof *shm->direct);
+    if (!shm->direct) {
+        PMPI_Win_free(&shm->win);
+        free(shm);
+        return MPI_ERR_NO_MEM;
+    }
+    slot_t *mine = &shm->slots[ctx->node_rank]; /* each process initializes its own slot */
+    memset(mine, 0, sizeof *mine);
+    mine->pid = pc_cma_self();
+    mine->probe = (uint64_t)(uintptr_t)pc_cma_probe_word();
     if (ctx->node_rank == 0) {
-        memset(base, 0, data_off);
+        memset(base, 0, slots_off);
         atomic_store(&shm->hdr->claimed_seq, 0);
         atomic_store(&shm->hdr->barrier_arrivals, 0);
         for (size_t i = 0; i < shm->ncells; i++) {
@@ -191,6 +251,7 @@ int pc_shm_get(pc_comm_t *ctx, pc_shm_t **out)
     }
     atomic_thread_fence(memory_order_seq_cst);
     rc = PMPI_Barrier(ctx->node); /* the header is initialized before anyone uses it */
+    if (rc == MPI_SUCCESS) rc = detect_single_copy(shm, p);
     if (rc != MPI_SUCCESS) {
         pc_shm_free(shm);
         return rc;
@@ -222,6 +283,7 @@ void pc_shm_free(pc_shm_t *shm)
 #else
     PMPI_Win_free(&shm->win);
 #endif
+    free(shm->direct);
     free(shm);
 }
 
@@ -264,14 +326,17 @@ char *pc_shm_try_acquire(pc_shm_t *shm, size_t k)
     return cell_free(&w) ? data_of(shm, k) : NULL;
 }
 
-void pc_shm_publish(pc_shm_t *shm, unsigned long seq, size_t k, size_t len)
+/* released0: node processes that will not read this piece (readers written directly). */
+static void publish_released(pc_shm_t *shm, unsigned long seq, size_t k, size_t len, uint32_t released0)
 {
     cell_t *c = cell_of(shm, k);
     c->len = (uint32_t)len;
-    atomic_store_explicit(&c->released, 0, memory_order_relaxed);
+    atomic_store_explicit(&c->released, released0, memory_order_relaxed);
     atomic_store_explicit(&c->stamp, stamp_of(seq, k), memory_order_release);
     pc_shm_notify(shm);
 }
+
+void pc_shm_publish(pc_shm_t *shm, unsigned long seq, size_t k, size_t len) { publish_released(shm, seq, k, len, 0); }
 
 const char *pc_shm_wait_piece(pc_shm_t *shm, unsigned long seq, size_t k)
 {
@@ -315,13 +380,65 @@ static size_t piece_len(const pc_shm_t *shm, size_t bytes, size_t k)
     return bytes - off < shm->cell_size ? bytes - off : shm->cell_size;
 }
 
+/* Copies pieces [first, last) of buf straight into every claimed reader's
+ * buffer (one single copy per reader) and tells it so. */
+static void deliver(pc_shm_t *shm, unsigned long seq, const char *buf, size_t bytes, size_t first, size_t last)
+{
+    size_t off = first * shm->cell_size, end = last * shm->cell_size < bytes ? last * shm->cell_size : bytes;
+    for (size_t i = 0; i < shm->ndirect; i++) {
+        direct_reader_t *d = &shm->direct[i];
+        int err = pc_cma_write(d->pid, d->addr + off, buf + off, end - off);
+        if (err) { /* the probe at creation succeeded: the reader's buffer is not what it posted */
+            pc_log(PC_LOG_WARN, "node protocol: single copy to process %lld failed: %s", (long long)d->pid,
+                   strerror(err));
+            PMPI_Abort(MPI_COMM_WORLD, MPI_ERR_INTERN);
+        }
+        pc_shm_charge(shm, end - off); /* SMPI: the copy model of one copy */
+        atomic_store_explicit(&d->slot->delivered, stamp_of(seq, last - 1), memory_order_release);
+    }
+    pc_shm_notify(shm);
+}
+
+#define PC_DIRECT_GROUP 8 /* pieces per single copy: the ring and direct readers advance together */
+
+/* The writer takes a free cell (released: node_size -> 0, one winner).
+ * Needed once readers are written directly: a direct reader may finish the
+ * call, and start writing the next one, before this writer has used the
+ * ring; the cells of this call must be taken before it is released. */
+static int cell_take(void *arg)
+{
+    cell_wait_t *w = arg;
+    uint32_t expect = w->shm->node_size;
+    return atomic_compare_exchange_strong(&w->cell->released, &expect, 0);
+}
+
 void pc_shm_put_pieces(pc_shm_t *shm, unsigned long seq, const char *buf, size_t bytes, size_t first, size_t last)
 {
-    for (size_t k = first; k < last; k++) {
-        size_t len = piece_len(shm, bytes, k);
-        pc_shm_copy(pc_shm_acquire(shm, k), buf + k * shm->cell_size, len, shm);
-        pc_shm_publish(shm, seq, k, len);
-        pc_shm_release(shm, k); /* the writer is done with it: a ring smaller than the message keeps flowing */
+    int direct = shm->writer_stamp == (uint64_t)seq + 1 && shm->ndirect > 0;
+    int ring = !direct || shm->ndirect + 1 < shm->node_size; /* someone reads the ring */
+    if (!direct) {
+        for (size_t k = first; k < last; k++) {
+            size_t len = piece_len(shm, bytes, k);
+            pc_shm_copy(pc_shm_acquire(shm, k), buf + k * shm->cell_size, len, shm);
+            pc_shm_publish(shm, seq, k, len);
+            pc_shm_release(shm, k); /* the writer is done with it: a ring smaller than the message keeps flowing */
+        }
+        return;
+    }
+    size_t group = shm->ncells < PC_DIRECT_GROUP ? shm->ncells : PC_DIRECT_GROUP;
+    for (size_t g = first; g < last; g += group) {
+        size_t g_last = last - g < group ? last : g + group;
+        for (size_t k = g; ring && k < g_last; k++) {
+            cell_wait_t w = {shm, cell_of(shm, k), 0};
+            pc_wait(shm, cell_take, &w);
+        }
+        deliver(shm, seq, buf, bytes, g, g_last);
+        for (size_t k = g; ring && k < g_last; k++) {
+            size_t len = piece_len(shm, bytes, k);
+            pc_shm_copy(data_of(shm, k), buf + k * shm->cell_size, len, shm);
+            publish_released(shm, seq, k, len, (uint32_t)shm->ndirect); /* the direct readers will not read it */
+            pc_shm_release(shm, k);
+        }
     }
 }
 
@@ -385,3 +502,89 @@ int pc_shm_area(pc_shm_t *shm, size_t bytes, char **base)
 }
 
 uint64_t pc_shm_area_use(pc_shm_t *shm) { return shm->area_uses++; }
+
+/* ---- the direct (write) protocol, seed 003 (see shm.h) ---- */
+
+static uint64_t slot_state(unsigned long seq, int tag) { return (uint64_t)seq << 2 | (uint64_t)tag; }
+
+int pc_shm_single_copy(const pc_shm_t *shm) { return shm->single_copy; }
+
+int pc_shm_post(pc_shm_t *shm, unsigned long seq, void *buf, size_t bytes)
+{
+    slot_t *s = &shm->slots[shm->node_rank];
+    s->addr = (uint64_t)(uintptr_t)buf; /* read by the writer only once it has seen POSTED */
+    s->bytes = bytes;
+    uint64_t st = atomic_load(&s->state), posted = slot_state(seq, SLOT_POSTED);
+    while (st < posted) /* an earlier call's state: the writer of this call has not started */
+        if (atomic_compare_exchange_weak(&s->state, &st, posted)) {
+            pc_shm_notify(shm);
+            return 1;
+        }
+    return 0; /* CLOSED for this call: the writer came first (eager: read the ring) */
+}
+
+typedef struct {
+    pc_shm_t *shm;
+    slot_t *slot;
+    unsigned long seq;
+    uint64_t target;
+} post_wait_t;
+
+/* A posted reader's wait ends when the writer declined it (CLOSED), or
+ * claimed it and delivered every piece.  The writer marks a claim in the
+ * delivered word (seq << PC_PIECE_BITS) right after winning the slot: the
+ * state word alone is not enough, since a reader already served may write
+ * the next call, and close my slot for it, while my delivery is still going
+ * on (the state is read first: what closed it happened after the mark).
+ * Safety net: a writer that does not take part in the protocol (it wrote
+ * piece 0 into the ring without looking at the slots) leaves the slot
+ * POSTED: the reader withdraws and reads the ring. */
+static int post_resolved(void *arg)
+{
+    post_wait_t *w = arg;
+    uint64_t st = atomic_load(&w->slot->state);
+    uint64_t d = atomic_load_explicit(&w->slot->delivered, memory_order_acquire);
+    if (d >> PC_PIECE_BITS == w->seq) return d >= w->target; /* claimed */
+    if (st == slot_state(w->seq, SLOT_CLAIMED)) return 0;    /* claimed, mark on its way */
+    if (st != slot_state(w->seq, SLOT_POSTED)) return 1;     /* declined */
+    if (!pc_shm_test_piece(w->shm, w->seq, 0)) return 0;
+    return atomic_compare_exchange_strong(&w->slot->state, &st, slot_state(w->seq, SLOT_CLOSED));
+}
+
+int pc_shm_wait_delivery(pc_shm_t *shm, unsigned long seq, size_t npieces)
+{
+    post_wait_t w = {shm, &shm->slots[shm->node_rank], seq, stamp_of(seq, npieces ? npieces - 1 : 0)};
+    pc_wait(shm, post_resolved, &w);
+    return atomic_load(&w.slot->delivered) >> PC_PIECE_BITS == seq;
+}
+
+size_t pc_shm_writer_begin(pc_shm_t *shm, unsigned long seq, size_t bytes, int accept)
+{
+    if (shm->writer_stamp == (uint64_t)seq + 1) return shm->ndirect;
+    shm->writer_stamp = (uint64_t)seq + 1;
+    shm->ndirect = 0;
+    uint64_t posted = slot_state(seq, SLOT_POSTED), closed = slot_state(seq, SLOT_CLOSED);
+    for (uint32_t r = 0; r < shm->node_size; r++) {
+        if ((int)r == shm->node_rank) continue;
+        slot_t *s = &shm->slots[r];
+        uint64_t st = atomic_load(&s->state);
+        for (;;) {
+            if (st == posted) {
+                int take = accept && shm->single_copy && s->bytes == bytes;
+                if (!atomic_compare_exchange_weak(&s->state, &st, take ? slot_state(seq, SLOT_CLAIMED) : closed))
+                    continue;
+                if (take) {
+                    atomic_store_explicit(&s->delivered, (uint64_t)seq << PC_PIECE_BITS, memory_order_release);
+                    shm->direct[shm->ndirect++] = (direct_reader_t){s->pid, s->addr, s};
+                }
+                break;
+            }
+            if (st < posted) { /* not posted (yet): from now on it reads the ring */
+                if (!atomic_compare_exchange_weak(&s->state, &st, closed)) continue;
+            }
+            break; /* CLOSED by the reader itself (not for protocol writers) */
+        }
+    }
+    pc_shm_notify(shm); /* declined readers wait on their slot */
+    return shm->ndirect;
+}

@@ -23,6 +23,9 @@
  * All waiting goes through pc_wait(): natively a spin with a pause that
  * probes MPI progress and yields (oversubscription); under SimGrid SMPI a
  * SimGrid condition variable of the node (no polling, exact simulated time).
+ * Direct delivery (seed 003's write protocol, below) bypasses the ring for
+ * readers that arrive before the data: one copy instead of two.
+ *
  * Under SMPI every copy into or out of the segment is charged as
  * bytes / PAPCOLL_SIM_MEMBW seconds of computation (smpi_execute_flops).
  */
@@ -69,12 +72,43 @@ void pc_shm_copy(void *dst, const void *src, size_t len, const pc_shm_t *shm);
 void pc_shm_charge(const pc_shm_t *shm, size_t len);
 
 /* Writes buf[piece range] as pieces [first, last) of call seq (acquire, copy,
- * publish, and release as their writer). */
+ * publish, and release as their writer), and after pc_shm_writer_begin for
+ * seq also into every claimed reader's buffer. */
 void pc_shm_put_pieces(pc_shm_t *shm, unsigned long seq, const char *buf, size_t bytes, size_t first, size_t last);
 /* Copies pieces [first, last) of call seq out into buf and releases them. */
 void pc_shm_get_pieces(pc_shm_t *shm, unsigned long seq, char *buf, size_t bytes, size_t first, size_t last);
 /* Releases pieces [first, last) without reading them (their writer). */
 void pc_shm_release_pieces(pc_shm_t *shm, size_t first, size_t last);
+
+/* ---- Direct delivery: seed 003's write protocol (node/node.c decides when) ----
+ * Every node process has a slot in the segment: its pid and probe word
+ * (ctx/cma.h, probed for every pair when the segment is created, the node
+ * agreeing), and for one call at a time the destination it posts.  The
+ * slot's state word, seq << 2 | POSTED/CLAIMED/CLOSED, changes only by
+ * compare-and-swap, so exactly one side wins each slot in each call: the
+ * reader posting first (POSTED), or the writer starting first (CLOSED: the
+ * reader copies out of the ring, the eager protocol).  The writer claims a
+ * POSTED slot (CLAIMED), copies every piece straight into that buffer (one
+ * copy, pc_cma_write) and counts the pieces delivered in the slot, stamped
+ * with seq like the ring's cells, so back-to-back calls never mix; pieces
+ * still go through the ring for the other readers, pre-released for the
+ * direct ones (or not at all when every reader is direct). */
+
+/* 1 if every pair of node processes can single-copy (PAPCOLL_NODE_PROTOCOL
+ * not ring and the probe succeeded everywhere). */
+int pc_shm_single_copy(const pc_shm_t *shm);
+/* Reader: posts buf (bytes) as its destination for call seq.  1 = posted
+ * (the writer had not started: wait with pc_shm_wait_delivery); 0 = the
+ * writer came first (read the ring). */
+int pc_shm_post(pc_shm_t *shm, unsigned long seq, void *buf, size_t bytes);
+/* Reader, after posting: waits until the writer has written npieces pieces
+ * into the posted buffer (1), or declined it (0: read the ring). */
+int pc_shm_wait_delivery(pc_shm_t *shm, unsigned long seq, size_t npieces);
+/* Writer, before its first piece of call seq (later calls in the same call
+ * return at once): claims every reader posted with `bytes` if accept, else
+ * declines it, and closes the slots of the others.  pc_shm_put_pieces then
+ * delivers to the claimed readers.  Returns their number. */
+size_t pc_shm_writer_begin(pc_shm_t *shm, unsigned long seq, size_t bytes, int accept);
 
 /* First process of its node to call this for call seq gets 1 (the node's
  * leader for that call), the others 0. */

@@ -1,7 +1,10 @@
 /*
- * bcast_node.c - shared parts of the hierarchical broadcasts (see node.h).
+ * node.c - shared parts of the hierarchical broadcasts (see node.h): roles,
+ * the node copy-in/copy-out (seed 003's write and eager protocols over
+ * ctx/shm.h's slots and ring), trees of nodes, leader announcements.
  */
 #include "node/node.h"
+#include "core/log.h"
 #include "core/p2p.h"
 
 #include <stdlib.h>
@@ -23,13 +26,31 @@ int pc_node_claim(const pc_node_call_t *nc)
     return pc_shm_claim(nc->shm, nc->seq);
 }
 
+/* Whether this call may use the write protocol (the same answer on every
+ * node process: same parameters, same bytes, node-agreed single_copy). */
+static int direct_allowed(const pc_node_call_t *nc)
+{
+    const pc_params_t *p = nc->a->params;
+    if (nc->npieces == 0 || !pc_shm_single_copy(nc->shm) || !strcmp(p->node_protocol, "ring")) return 0;
+    return !strcmp(p->node_protocol, "write") || nc->a->bytes >= p->node_write_min;
+}
+
 void pc_node_copy_out(const pc_node_call_t *nc)
 {
+    int allowed = direct_allowed(nc), posted = allowed && pc_shm_post(nc->shm, nc->seq, nc->a->buf, nc->a->bytes);
+    int written = posted && pc_shm_wait_delivery(nc->shm, nc->seq, nc->npieces);
+    if (pc_log_enabled(PC_LOG_DEBUG))
+        pc_log(PC_LOG_DEBUG, "node copy-out seq=%lu bytes=%zu: %s", nc->seq, nc->a->bytes,
+               written ? "write protocol (posted first, one copy)"
+               : posted ? "eager (posted, declined by the writer)"
+               : allowed ? "eager (the writer came first)" : "ring");
+    if (written) return; /* the writer copied the message into a->buf */
     pc_shm_get_pieces(nc->shm, nc->seq, nc->a->buf, nc->a->bytes, 0, nc->npieces);
 }
 
 void pc_node_copy_in(const pc_node_call_t *nc, size_t first, size_t last)
 {
+    if (direct_allowed(nc)) pc_shm_writer_begin(nc->shm, nc->seq, nc->a->bytes, 1);
     pc_shm_put_pieces(nc->shm, nc->seq, nc->a->buf, nc->a->bytes, first, last);
 }
 

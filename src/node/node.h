@@ -39,9 +39,16 @@ int pc_node_begin(const pc_call_t *a, pc_node_call_t *nc);
  * rank leads, whenever it arrives (seed 000's P baselines). */
 int pc_node_claim(const pc_node_call_t *nc);
 
-/* Reader: copies every piece out of the ring into a->buf (and releases them). */
+/* Reader: gets the message into a->buf.  Seed 003's two protocols, switched
+ * by which side comes first (PAPCOLL_NODE_PROTOCOL): a reader arriving before
+ * its writer posts a->buf in its slot of the node segment and the writer
+ * copies the message straight into it (write protocol, one copy); a reader
+ * arriving after copies every piece out of the ring and releases them
+ * (eager protocol, the second copy).  ring: always the latter. */
 void pc_node_copy_out(const pc_node_call_t *nc);
-/* Writer: copies a->buf's pieces [first, last) into the ring, publishes and releases them. */
+/* Writer: a->buf's pieces [first, last) into the buffer of every reader
+ * posted before this call's first copy-in (write protocol), and into the
+ * ring, published and released, for the others. */
 void pc_node_copy_in(const pc_node_call_t *nc, size_t first, size_t last);
 /* Pieces entirely inside the first `bytes` bytes of the message (all of them at the end). */
 size_t pc_node_pieces_within(const pc_node_call_t *nc, size_t bytes);

@@ -26,6 +26,7 @@
 #include "node/node.h"
 #include "core/p2p.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 enum { PC_CP_STEP_TAGS = 32 }; /* per call: tag step 0 = scatter, 1.. = allgather steps */
@@ -248,11 +249,25 @@ static int follow(cp_t *e)
     return rc;
 }
 
+/* Hockney model (PAPCOLL_ALPHA, PAPCOLL_BETA): scatter + ring allgather
+ * among N nodes, (ceil(log2 N) + N - 1) alpha + 2 (N-1)/N m beta, against
+ * the whole message down the binomial tree of nodes, ceil(log2 N)(alpha +
+ * beta m).  Recursive doubling (2 log2 N alpha + the same bytes) always wins
+ * above PAPCOLL_CP_NOSEG_MAX. */
+static int ring_wins(const pc_call_t *a)
+{
+    double alpha = a->params->alpha, beta = a->params->beta, m = (double)a->bytes, n = a->ctx->nnodes;
+    double lg = ceil(log2(n));
+    return (lg + n - 1) * alpha + 2 * (n - 1) / n * m * beta < lg * (alpha + beta * m);
+}
+
 int pc_bcast_cp_allgather(const pc_call_t *a, int rdb)
 {
     const pc_comm_t *c = a->ctx;
     if (a->bytes <= a->params->bcast.cp_noseg_max || c->nnodes == 1) /* seed 000: short messages by the binomial tree */
         return pc_bcast_leader_tree(a, PC_TREE_BINOMIAL, 0);
+    int pow2 = (c->nnodes & (c->nnodes - 1)) == 0;
+    if (!(rdb && pow2) && !ring_wins(a)) return pc_bcast_cp_binomial(a); /* the ring's N - 1 steps cost more */
     cp_t e = {0};
     int rc = pc_node_begin(a, &e.nc);
     if (rc != MPI_SUCCESS) return rc;

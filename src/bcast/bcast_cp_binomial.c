@@ -10,6 +10,8 @@
  * (ceil(log2 N) + k - 1)(alpha + beta m/k) between nodes (a leader sends each
  * segment to up to log2 N children), with the intra-node copies hidden
  * behind the transfers; messages up to PAPCOLL_CP_NOSEG_MAX are sent whole.
+ * Leaders find each other as in dynleader (REQUEST to the parent node on
+ * arrival; an unsegmented message goes to the guessed leader at once).
  * Late arrival: as dynleader: a node starts receiving when its first process
  * arrives; late processes copy out and leave.
  * Limitations: the root's node has the root as its fixed leader.

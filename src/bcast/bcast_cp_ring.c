@@ -16,7 +16,10 @@
  * every node's leader, so the broadcast waits for the last node's first
  * arriver (processes after it copy out and leave).  Messages up to
  * PAPCOLL_CP_NOSEG_MAX go by the competitive binomial tree (seed 000), as
- * does a single node.
+ * does a single node; larger ones go as cp_binomial while the Hockney model
+ * (PAPCOLL_ALPHA, PAPCOLL_BETA) says the ring's N - 1 steps cost more than
+ * a binomial tree's ceil(log2 N) whole messages (32 KiB on 16 nodes: the
+ * ring took 1.27x binomial, simulated).
  * Parameters: PAPCOLL_CP_NOSEG_MAX, PAPCOLL_SHM_SIZE, PAPCOLL_SHM_CELL,
  * PAPCOLL_CP_LEADER (fixed: lowest-rank leaders, seed 000's P baseline).
  * Source: seed 000 section 3 and Fig. 7 (CP-RingAAS; Figs. 16-17).

@@ -72,6 +72,8 @@ const pc_param_def_t pc_param_table[] = {
      "cp_* broadcasts send messages up to this size unsegmented (seed 000 Fig. 7)."},
     {"PAPCOLL_BCAST_LEADER", "PAPCOLL_CP_LEADER", PC_PARAM_STRING, "first", FIELD(bcast.leader), "first|fixed",
      "Node leaders of cp_binomial, cp_chain, cp_rdb, cp_ring, dynleader: first = the first process to arrive (seed 000's competitive CP); fixed = the lowest rank of each node (seed 000's P baselines)."},
+    {"PAPCOLL_BCAST_LEADER_GUESS_MAX", NULL, PC_PARAM_SIZE, "64K", FIELD(bcast.leader_guess_max), NULL,
+     "dynleader, cp_* (tree of nodes): a node's leader sends a single-segment message up to this size to a child node's lowest rank at once when that node's leader has not asked yet, and again to the leader if it is another process; 0: always wait for the leader's request (no copy twice)."},
     /* ---- reduce ---- */
     {"PAPCOLL_REDUCE", NULL, PC_PARAM_STRING, "auto", FIELD(reduce.algorithm), NULL,
      "Reduce algorithm: a name from `papcoll-bench --coll=reduce --list`, or auto."},

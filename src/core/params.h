@@ -23,6 +23,7 @@ typedef struct pc_bcast_params {
     size_t cp_segsize;        /* PAPCOLL_BCAST_CP_SEGSIZE: inter-node segment of the CP and multisender broadcasts */
     size_t cp_noseg_max;      /* PAPCOLL_BCAST_CP_NOSEG_MAX: CP messages up to this size are not segmented */
     char *leader;             /* PAPCOLL_BCAST_LEADER: first (competitive, default) | fixed (lowest rank) */
+    size_t leader_guess_max;  /* PAPCOLL_BCAST_LEADER_GUESS_MAX: largest message sent to a guessed leader */
     long arrival_push_max;    /* PAPCOLL_BCAST_ARRIVAL_PUSH_MAX: arrival_nb pushes in flight */
     size_t arrival_push_bytes; /* PAPCOLL_BCAST_ARRIVAL_PUSH_BYTES: largest message arrival_nb pushes */
     long arrival_sag_min;     /* PAPCOLL_BCAST_ARRIVAL_SAG_MIN: group size served by scatter-allgather, 0 = never */

@@ -30,8 +30,11 @@ enum {
      * later call's message (lag is bounded by the node ring, far below the
      * window); the payload repeats the full sequence number, checked. */
     PC_TAG_LEADER_READY = 200,   /* + seq % window: a node leader -> every process of a peer node */
-    PC_TAG_LEADER_REQUEST = 220, /* + seq % window: a child node's leader -> its parent node's leader */
+    PC_TAG_LEADER_REQUEST = 220, /* + seq % window: a child node's leader -> every process of its parent node */
     PC_TAG_LEADER_ARRIVED = 240, /* + seq % window: a node leader -> the root (arrival_dynleader) */
+    PC_TAG_LEADER_FIRST = 260,   /* + seq % window: a node's data holder -> a child node's leader, the first
+                                    segment (MPI_ANY_SOURCE; the next ones on PC_TAG_NODE_DATA from its
+                                    sender); or -> the child's guess (lowest rank): the message, or empty */
     PC_TAG_CP_DATA = 1024        /* + (seq % window) * 32 + step (1024-1535, above every other block): cp_rdb / cp_ring blocks between leaders */
 };
 enum { PC_TAG_WINDOW = 16 };

@@ -9,13 +9,26 @@
  * pc_shm_claim), receives the message from another node, writes it into the
  * ring; the others only read the ring and leave.
  *
- * Finding dynamic leaders.  A leader is known only once it has arrived, so
- * a leader announces itself (READY, carrying its rank) to every process of
- * each node it will talk to; every process of such a node receives exactly
- * one READY from it in the call (a process must wait for the data anyway, so
- * receiving it costs a non-leader nothing).  A child node's leader answers
- * its parent's READY with a REQUEST carrying its own rank.  Both are sent as
- * soon as the leader arrives, off the data's critical path.
+ * Finding dynamic leaders, tree of nodes (node_leader.c).  A parent node's
+ * holder of the data must know the rank of each child node's leader; the
+ * child leader never needs to know its parent's (it receives the first
+ * message with MPI_ANY_SOURCE on a tag carrying the call's sequence number).
+ * So a child node's leader, as soon as it has claimed its node, sends a
+ * REQUEST (its rank) to every process of its parent node; every process of
+ * a node receives exactly one REQUEST from each child node in the call.
+ * Nothing travels before the data: when the parent's leader has the data
+ * and a child's REQUEST has not come yet, it GUESSES that child's leader is
+ * the child node's lowest rank (always right with fixed leaders; with
+ * dynamic ones the other processes of a node pause once before claiming it,
+ * so the lowest rank leads when they arrive together) and sends it the
+ * message (single-segment messages up to
+ * PAPCOLL_BCAST_LEADER_GUESS_MAX); if the REQUEST then names another
+ * process, that one gets the data too.  In such a call the guess, when it
+ * does not lead, always receives one message from the parent's holder: the
+ * copy, or an empty one when the leader's REQUEST came first.  Every
+ * message of a call is consumed in it.
+ * Scatter-allgather leaders (bcast_cp_allgather.c) instead announce
+ * themselves (READY) to every process of each node that sends to them.
  */
 #ifndef PC_BCAST_NODE_H
 #define PC_BCAST_NODE_H
@@ -64,5 +77,29 @@ int pc_leader_announce(const pc_node_call_t *nc, const int *nodes, int n);
 int pc_leader_ready_post(const pc_node_call_t *nc, long long msg[2], MPI_Request *req);
 /* Waits for that READY and returns the announcing leader's rank in *leader. */
 int pc_leader_ready_wait(const pc_node_call_t *nc, long long msg[2], MPI_Request *req, int *leader);
+
+/* The tree engines' REQUEST, first message and guess (node_leader.c). */
+typedef struct pc_leader_requests { /* REQUESTs from my node's child nodes: every process receives them */
+    int n;
+    const int *nodes;      /* the child nodes */
+    long long (*msg)[3];   /* {seq, leader rank, node} */
+    MPI_Request *req;
+} pc_leader_requests_t;
+/* Posts the receives of one REQUEST from each of nodes[n] (q->msg, q->req: n entries, the caller's). */
+int pc_leader_requests_post(const pc_node_call_t *nc, pc_leader_requests_t *q);
+/* Request i completed: checks its call and node; *child = index in q->nodes, *leader = its rank. */
+int pc_leader_request_read(const pc_node_call_t *nc, const pc_leader_requests_t *q, int i, int *child, int *leader);
+/* Waits for every REQUEST still posted, checking each (followers consume theirs). */
+int pc_leader_requests_wait(const pc_node_call_t *nc, pc_leader_requests_t *q);
+/* REQUEST {seq, my rank, my node} to every process of `node` (nonblocking: msg and req[]
+ * (that node's size) stay valid until the PMPI_Waitall of *nreq requests). */
+int pc_leader_request_send(const pc_node_call_t *nc, int node, long long msg[3], MPI_Request *req, int *nreq);
+/* Whether the tree engines guess child leaders for this message of nseg segments. */
+int pc_leader_guessing(const pc_node_call_t *nc, size_t nseg);
+/* Tag of the first segment of a parent -> child stream (any source; the rest from its sender). */
+int pc_leader_first_tag(const pc_node_call_t *nc);
+/* The guess of my node (its lowest rank), not its leader, in a guessing call: receives what
+ * the parent's holder sent it, the message (into the call's buffer) or an empty one. */
+int pc_leader_guess_consume(const pc_node_call_t *nc);
 
 #endif

@@ -174,9 +174,9 @@ def tune_file():
     with tempfile.TemporaryDirectory() as d:
         good, bad = os.path.join(d, "good.tune"), os.path.join(d, "bad.tune")
         with open(good, "w") as f:
-            f.write("# site rules\nbcast[bytes<=4]=linear  # tiny\n\nreduce[op=user]=binomial; bcast=chain\n")
+            f.write("# site rules\nbcast[bytes<=4]=linear|binomial  # tiny\n\nreduce[op=user]=binomial; bcast=chain\n")
         with open(bad, "w") as f:
-            f.write("bcast=linear\nbcast=no_such_algo\nbcast[bytes<=]=chain\nnocoll=binomial\n")
+            f.write("bcast=linear\nbcast=binomial|no_such_algo\nbcast[bytes<=]=chain\nnocoll=binomial\n")
         p = run(native(1, f"--check-tune={good}"))
         check("rules OK" in p.stdout, f"good file not accepted: {p.stdout}{p.stderr}")
         p = run(native(1, f"--check-tune={bad}"), expect_rc=1)

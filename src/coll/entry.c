@@ -7,6 +7,7 @@
 #include "core/log.h"
 #include "core/p2p.h"
 #include "core/state.h"
+#include "select/adapt.h"
 #include "select/select.h"
 
 #include <stdio.h>
@@ -50,8 +51,8 @@ static int check_name(const char *name, const void *arg)
 
 /* The algorithm for (forced or auto); NULL only when a forced algorithm
  * cannot run this call (*rc set).  A fallback to native is logged. */
-static const pc_algorithm_t *choose(const pc_call_t *a, const char *forced, const char *source, char *why,
-                                    size_t whylen, int *rc)
+static const pc_algorithm_t *choose(const pc_call_t *a, const char *forced, const char *source, pc_selection_t *sel,
+                                    char *why, size_t whylen, int *rc)
 {
     const pc_coll_t *coll = a->coll;
     if (forced && strcmp(forced, "auto")) {
@@ -66,7 +67,8 @@ static const pc_algorithm_t *choose(const pc_call_t *a, const char *forced, cons
     pc_select_input_t in = {coll->name, a->bytes, a->ctx->size, a->ctx->nnodes, a->ctx->max_ppn,
                             a->op == MPI_OP_NULL ? PC_OP_NONE : a->op_builtin ? PC_OP_BUILTIN : PC_OP_USER,
                             a->commutative, a->inplace};
-    const char *name = pc_select(forced, source, coll->id, coll->default_rules, &in, check_name, a, why, whylen);
+    const char *name =
+        pc_select_rule(forced, source, coll->id, coll->default_rules, &in, check_name, a, sel, why, whylen);
     const pc_algorithm_t *algo = name ? pc_coll_find(coll, name) : NULL;
     if (!algo) { /* only if the rules lack a catch-all: never silent */
         algo = pc_coll_find(coll, "native");
@@ -125,8 +127,16 @@ int pc_coll_run(pc_call_t *a, MPI_Comm comm, const char *forced, const char *sou
     a->seq = ++a->ctx->seq;
     pc_call_describe(a);
     char why[192];
-    const pc_algorithm_t *algo = choose(a, forced, source, why, sizeof why, &rc);
+    pc_selection_t sel;
+    const pc_algorithm_t *algo = choose(a, forced, source, &sel, why, sizeof why, &rc);
     if (!algo) return pc_error(comm, rc);
+    /* PAPCOLL_ADAPT: one of the rule's candidates, measured (select/adapt.h) */
+    pc_adapt_ticket_t ticket = {0};
+    if (a->bytes != 0 && pc_adapt_applies(a->ctx, &sel)) {
+        rc = pc_adapt_choose(a->ctx, a->coll->id, a->coll->name, a->bytes, &sel, &ticket, why, sizeof why);
+        if (rc != MPI_SUCCESS) return pc_error(comm, rc);
+        algo = pc_coll_find(a->coll, sel.candidate[ticket.candidate]);
+    }
     pc_set_last_algorithm(algo->name);
     if (a->coll->rooted)
         pc_log(PC_LOG_DEBUG, "%s seq=%lu bytes=%lld p=%d nodes=%d root=%d algorithm=%s (%s)", a->coll->name, a->seq,
@@ -135,10 +145,12 @@ int pc_coll_run(pc_call_t *a, MPI_Comm comm, const char *forced, const char *sou
         pc_log(PC_LOG_DEBUG, "%s seq=%lu bytes=%lld p=%d nodes=%d algorithm=%s (%s)", a->coll->name, a->seq, (long long)a->bytes,
                a->ctx->size, a->ctx->nnodes, algo->name, why);
     if (a->bytes == 0) return MPI_SUCCESS;
+    double start = ticket.state ? PMPI_Wtime() : 0;
     if (a->ctx->size == 1) rc = a->coll->single ? a->coll->single(a) : MPI_SUCCESS;
     else if (a->coll->moves_bytes) rc = run_bytes(algo, a, a->contiguous);
     else if (a->coll->blocks) rc = pc_blocks_run(algo, a);
     else rc = algo->fn(a);
+    if (ticket.state && rc == MPI_SUCCESS) pc_adapt_record(&ticket, PMPI_Wtime() - start);
     return rc == MPI_SUCCESS ? rc : pc_error(comm, rc);
 }
 
@@ -154,7 +166,8 @@ int pc_coll_call_on(pc_call_t *a, const char *name, MPI_Comm comm)
     a->params = pc_params();
     a->seq = ++a->ctx->seq;
     char why[192];
-    const pc_algorithm_t *algo = choose(a, name, "an enclosing algorithm", why, sizeof why, &rc);
+    pc_selection_t sel;
+    const pc_algorithm_t *algo = choose(a, name, "an enclosing algorithm", &sel, why, sizeof why, &rc);
     if (!algo) return rc;
     if (algo->requirements & PC_HIERARCHICAL) {
         if (strcmp(name, "auto")) {

@@ -5,7 +5,9 @@
  *                     collective), fills a pc_call_t, then calls
  *   pc_coll_run()     context, sequence number, selection (forced name ->
  *                     PAPCOLL_TUNE -> built-in rules; requirements checked
- *                     against the op), last-algorithm record, debug log line,
+ *                     against the op; PAPCOLL_ADAPT: one of the matching
+ *                     rule's candidates, timed, select/adapt.h),
+ *                     last-algorithm record, debug log line,
  *                     pack/unpack of non-contiguous data for byte
  *                     collectives, the algorithm, the error handler.
  *                     (The debug line shows bytes=-1 for PC_BYTES_VARY.)

@@ -57,6 +57,13 @@ typedef struct pc_allgather_params {
 
 typedef struct pc_params {
     char *tune;             /* PAPCOLL_TUNE: selection rules (tune grammar) */
+    long adapt;             /* PAPCOLL_ADAPT: 1 = measure a rule's candidates online and keep the best (adapt.h) */
+    long adapt_period;      /* PAPCOLL_ADAPT_PERIOD: calls of a group between agreements */
+    long adapt_explore;     /* PAPCOLL_ADAPT_EXPLORE: measured calls per candidate before deciding */
+    long adapt_reexplore;   /* PAPCOLL_ADAPT_REEXPLORE: calls after a decision before exploring again, 0 = never */
+    double adapt_spread_factor; /* PAPCOLL_ADAPT_SPREAD_FACTOR: arrival-spread change that re-explores */
+    long adapt_sites;       /* PAPCOLL_ADAPT_SITES: 1 = key decisions by call site too */
+    char *adapt_report;     /* PAPCOLL_ADAPT_REPORT: "" off, 1 = stderr, else a file appended to at finalize */
     char *tune_file;        /* PAPCOLL_TUNE_FILE: file of selection rules */
     size_t segsize_min;     /* PAPCOLL_SEGSIZE_MIN */
     size_t segsize_max;     /* PAPCOLL_SEGSIZE_MAX */

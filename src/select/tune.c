@@ -16,7 +16,8 @@ enum { OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE, OP_ASSIGN /* '=': op=builtin on
 typedef struct { int var, op; size_t value; } cond_t;
 typedef struct {
     char coll[32];
-    char algo[64];
+    int nalgo;
+    char algo[PC_TUNE_MAX_CANDIDATES][64]; /* candidates, static choice first */
     int ncond;
     cond_t cond[8];
 } rule_t;
@@ -148,7 +149,15 @@ static void parse_rule(cursor_t *c, rule_t *r)
     }
     if (*c->s != '=') fail(c, "expected '=' near \"%.20s\"", c->s);
     else c->s++;
-    if (!read_word(c, r->algo, sizeof r->algo)) fail(c, "expected an algorithm name near \"%.20s\"", c->s);
+    do {
+        if (r->nalgo == PC_TUNE_MAX_CANDIDATES) {
+            fail(c, "more than %d candidates in one rule", PC_TUNE_MAX_CANDIDATES);
+            return;
+        }
+        if (!read_word(c, r->algo[r->nalgo++], sizeof r->algo[0]))
+            fail(c, "expected an algorithm name near \"%.20s\"", c->s);
+        skip_blanks(c);
+    } while (!c->failed && *c->s == '|' && c->s++);
 }
 
 pc_tune_rules_t *pc_tune_compile(const char *text, char *err, size_t errlen)
@@ -221,12 +230,14 @@ const char *pc_tune_match(const pc_tune_rules_t *rules, const pc_select_input_t 
         for (int k = 0; ok && k < r->ncond; k++) ok = holds(&r->cond[k], in);
         if (ok) {
             *rule_no = i + 1;
-            return r->algo;
+            return r->algo[0];
         }
     }
     return NULL;
 }
 
 int pc_tune_count(const pc_tune_rules_t *rules) { return rules ? rules->n : 0; }
-const char *pc_tune_rule_algo(const pc_tune_rules_t *rules, int i) { return rules->rule[i].algo; }
+const char *pc_tune_rule_algo(const pc_tune_rules_t *rules, int i) { return rules->rule[i].algo[0]; }
+int pc_tune_rule_ncandidates(const pc_tune_rules_t *rules, int i) { return rules->rule[i].nalgo; }
+const char *pc_tune_rule_candidate(const pc_tune_rules_t *rules, int i, int j) { return rules->rule[i].algo[j]; }
 const char *pc_tune_rule_coll(const pc_tune_rules_t *rules, int i) { return rules->rule[i].coll; }

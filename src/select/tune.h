@@ -2,7 +2,7 @@
  * tune.h - the selection-rule grammar (PAPCOLL_TUNE and the built-in rules).
  *
  *   rules := rule { (';' | newline) rule }
- *   rule  := coll [ '[' cond { ',' cond } ']' ] '=' algo
+ *   rule  := coll [ '[' cond { ',' cond } ']' ] '=' algo { '|' algo }
  *   cond  := var cmp value | 'op' ('=' | '==' | '!=') ('builtin' | 'user') | ['!'] flag
  *   var   := bytes | p | nodes | ppn        (ppn = largest node's process count)
  *   cmp   := < | <= | > | >= | == | !=
@@ -14,6 +14,10 @@
  * Collectives without an op (bcast) have no op kind (op=... never holds)
  * and are not commutative.
  * The first rule whose collective matches and whose conditions all hold wins.
+ * A rule may name up to PC_TUNE_MAX_CANDIDATES candidates separated by '|'
+ * ("bcast[bytes<=32K]=hier|dynleader|cp_binomial"): the rule applies when
+ * its first candidate can run the call (op requirements), which is then the
+ * static choice; PAPCOLL_ADAPT measures the usable ones (select/adapt.h).
  * Blank rules and '#' comments (to end of line) are ignored.  No MPI here.
  */
 #ifndef PC_TUNE_H
@@ -36,16 +40,21 @@ typedef struct pc_select_input {
 
 typedef struct pc_tune_rules pc_tune_rules_t;
 
+enum { PC_TUNE_MAX_CANDIDATES = 8 };
+
 /* Compiles rule text; NULL on a syntax error, with a message in err. */
 pc_tune_rules_t *pc_tune_compile(const char *text, char *err, size_t errlen);
 void pc_tune_free(pc_tune_rules_t *rules);
-/* Returns the algorithm of the first matching rule after rule number
+/* Returns the (first) algorithm of the first matching rule after rule number
  * *rule_no (start with 0) and stores that rule's 1-based number in *rule_no,
  * so a caller may resume after a rule it cannot use; NULL when none match. */
 const char *pc_tune_match(const pc_tune_rules_t *rules, const pc_select_input_t *in, int *rule_no);
 int pc_tune_count(const pc_tune_rules_t *rules);
-/* Algorithm name of rule i (0-based), for validation against a table. */
+/* First algorithm name of rule i (0-based), for validation against a table. */
 const char *pc_tune_rule_algo(const pc_tune_rules_t *rules, int i);
+/* Candidates of rule i (0-based): how many (>= 1), and the j-th (0-based). */
+int pc_tune_rule_ncandidates(const pc_tune_rules_t *rules, int i);
+const char *pc_tune_rule_candidate(const pc_tune_rules_t *rules, int i, int j);
 const char *pc_tune_rule_coll(const pc_tune_rules_t *rules, int i);
 
 #endif

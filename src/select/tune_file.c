@@ -79,12 +79,18 @@ static void check_lines(const char *text, problems_t *pr)
             problem(pr, line_no, "%s", one ? err : "out of memory");
         }
         for (int i = 0; rules && i < pc_tune_count(rules); i++) {
-            const char *coll_name = pc_tune_rule_coll(rules, i), *algo = pc_tune_rule_algo(rules, i);
+            const char *coll_name = pc_tune_rule_coll(rules, i);
             const pc_coll_t *coll = pc_coll_by_name(coll_name);
-            if (!coll) problem(pr, line_no, "unknown collective \"%s\"", coll_name);
-            else if (strcmp(algo, "auto") && !pc_coll_find(coll, algo))
-                problem(pr, line_no, "unknown %s algorithm \"%s\" (papcoll-bench --coll=%s --list)", coll_name, algo,
-                        coll_name);
+            if (!coll) {
+                problem(pr, line_no, "unknown collective \"%s\"", coll_name);
+                continue;
+            }
+            for (int j = 0; j < pc_tune_rule_ncandidates(rules, i); j++) { /* a|b|c: each must exist */
+                const char *algo = pc_tune_rule_candidate(rules, i, j);
+                if (strcmp(algo, "auto") && !pc_coll_find(coll, algo))
+                    problem(pr, line_no, "unknown %s algorithm \"%s\" (papcoll-bench --coll=%s --list)", coll_name,
+                            algo, coll_name);
+            }
         }
         pc_tune_free(rules);
         free(one);

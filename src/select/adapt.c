@@ -1,0 +1,696 @@
+/*
+ * adapt.c - adaptive selection among a rule's candidates (see adapt.h for
+ * the design: groups, states, cost, agreement, exploration).
+ *
+ *   pc_adapt_choose()  group of the call -> complete / post its agreement
+ *                      -> state (site) -> candidate (round robin, or the choice)
+ *   pc_adapt_record()  the call's time into the state's current period
+ *   complete()         agreed sums -> means -> decision / re-exploration
+ *   report_*()         PAPCOLL_ADAPT_REPORT at MPI_Finalize
+ */
+#define _GNU_SOURCE
+#include "select/adapt.h"
+#include "core/lock.h"
+#include "core/log.h"
+#include "core/params.h"
+
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <fcntl.h>
+#include <link.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { NCAND = PC_TUNE_MAX_CANDIDATES, MAX_SITES = 8, MAX_STATES = MAX_SITES + 1 };
+enum { SITES_PENDING, SITES_ON, SITES_OFF };   /* a group's call-site keying */
+enum { EXPLORE, EXPLOIT };                      /* a state's phase */
+enum { IDLE, REDUCING, BROADCASTING };          /* a group's agreement in flight */
+enum { CHECK_N = 5 };                           /* group key hi/lo, site sequence hi/lo, sites */
+enum { PER_STATE = NCAND + 2 };                 /* cost sums per candidate, mean e_i, mean e_i^2 */
+#define SIZE_CLASS_VARY 255
+
+typedef struct adapt_state {
+    struct adapt_group *group;
+    uint64_t site;                  /* 0: state 0 (no call site) */
+    char module[40];                /* the site, for logs: module name + offset */
+    uintptr_t offset;
+    int agreed;                     /* processes agree on this site: calls run here */
+    int phase;
+    int chosen;                     /* EXPLOIT: the candidate */
+    int warm[NCAND];                /* the candidate ran once here (its first call is not measured) */
+    unsigned long explore_calls;    /* calls since the exploration began */
+    unsigned long since_decision;   /* calls since the decision */
+    unsigned long calls;            /* all calls routed here */
+    unsigned explorations;          /* explorations begun */
+    /* this process, since the last snapshot */
+    double win_sum[NCAND];
+    long win_n[NCAND];
+    /* the snapshot in flight */
+    long snap_n[NCAND];
+    int snap_agreed;
+    /* agreed: sums over the processes since the exploration began */
+    double tot_sum[NCAND];
+    long tot_n[NCAND];
+    double decided_cost;            /* the choice's mean at the decision */
+    int exploit_periods;            /* agreements since the decision with calls here */
+    double ref_level, last_spread;  /* spread + cost after the decision; the last spread */
+} adapt_state_t;
+
+typedef struct adapt_group {
+    struct adapt_group *next;
+    struct adapt_table *table;
+    uint64_t key;
+    int coll_id, size_class;
+    const char *coll;
+    unsigned rule_id;
+    int ncand;
+    char cand[NCAND][64];
+    unsigned long calls;
+    int sites, disabled;
+    uint64_t seq_hash;              /* call sites since the last snapshot */
+    int nstates, snap_nstates;
+    adapt_state_t *state[MAX_STATES];
+    int pending;                    /* agreement in flight: REDUCING, then BROADCASTING */
+    unsigned long complete_at;      /* the call that completes the current stage */
+    MPI_Request req[2];
+    double check_send[2 * CHECK_N], data_send[MAX_STATES * PER_STATE];
+    /* the agreed values: reduced at rank 0, then broadcast (one message) */
+    double agreed[2 * CHECK_N + MAX_STATES * PER_STATE]; /* the checks, then the data */
+} adapt_group_t;
+
+typedef struct adapt_table {
+    struct adapt_table *next;
+    int id, rank, size;
+    MPI_Comm comm;
+    adapt_group_t *groups;
+} adapt_table_t;
+
+static int table_keyval = MPI_KEYVAL_INVALID;
+static int finalize_keyval = MPI_KEYVAL_INVALID;
+static adapt_table_t *live_tables;
+static int tables_made;
+static char *retired_report;        /* reports of tables freed before MPI_Finalize */
+static size_t retired_len;
+static int report_written;
+
+/* ---- hashing and call sites ---- */
+
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ULL;
+    return h;
+}
+#define FNV_START 0xcbf29ce484222325ULL
+
+static int starts_with(const char *s, const char *prefix) { return s && !strncmp(s, prefix, strlen(prefix)); }
+
+/* papcoll's own functions, the MPI entry points (interposer, Fortran bindings) */
+static int is_library_symbol(const char *s)
+{
+    return starts_with(s, "MPI_") || starts_with(s, "PMPI_") || starts_with(s, "mpi_") || starts_with(s, "pmpi_") ||
+           starts_with(s, "papcoll_") || starts_with(s, "pc_");
+}
+
+static int in_main_program(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    uintptr_t a = *(const uintptr_t *)data;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && a >= lo && a < lo + ph->p_memsz) return 1;
+    }
+    return 2; /* the first object is the main program: stop there */
+}
+
+/* Whether papcoll is linked into the main program (static library: SMPI). */
+static int library_in_main_program(void)
+{
+#ifdef PAPCOLL_SMPI
+    return 1; /* static library, in the program smpimain loads */
+#endif
+    static int answer = -1;
+    if (answer < 0) {
+        uintptr_t self = (uintptr_t)&pc_adapt_choose;
+        answer = dl_iterate_phdr(in_main_program, &self) == 1;
+    }
+    return answer;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    return slash ? slash + 1 : path ? path : "?";
+}
+
+/* The call site of the collective: the first return address outside papcoll
+ * and the MPI entry points, as a hash of its module's name and its offset in
+ * the module (the same in every process, whatever the load addresses).  When
+ * papcoll is linked into the program and its symbols are not exported
+ * (nothing tells its frames apart), the hash covers the first three frames
+ * above this one instead: a short call path, as consistent between processes. */
+static uint64_t call_site(char *module, size_t modlen, uintptr_t *offset)
+{
+    void *frames[8];
+    int n = backtrace(frames, 8);
+    Dl_info self;
+    if (!dladdr((void *)&pc_adapt_choose, &self)) self.dli_fbase = NULL;
+    int static_lib = library_in_main_program();
+    uint64_t h = FNV_START;
+    int hashed = 0;
+    for (int i = 1; i < n && hashed < 3; i++) {
+        Dl_info info;
+        if (!dladdr(frames[i], &info) || !info.dli_fbase) continue;
+        if (is_library_symbol(info.dli_sname)) continue;
+        int own_module = info.dli_fbase == self.dli_fbase;
+        if (own_module && !static_lib) continue;
+        const char *name = base_name(info.dli_fname);
+        uintptr_t off = (uintptr_t)frames[i] - (uintptr_t)info.dli_fbase;
+#ifdef PAPCOLL_SMPI
+        h = fnv(h, &off, sizeof off); /* each simulated process loads its own copy of the program, named apart */
+#else
+        h = fnv(fnv(h, name, strlen(name)), &off, sizeof off);
+#endif
+        if (!hashed) {
+            snprintf(module, modlen, "%s", name);
+            *offset = off;
+        }
+        hashed++;
+        if (!(own_module && static_lib && !info.dli_sname)) break; /* a frame known to be the caller's */
+    }
+    if (!hashed) {
+        snprintf(module, modlen, "?");
+        *offset = 0;
+    }
+    return h ? h : 1; /* 0 is state 0 */
+}
+
+/* ---- tables, groups, states ---- */
+
+static void retire(adapt_table_t *t);
+
+static int delete_table(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    (void)comm; (void)keyval; (void)extra;
+    adapt_table_t *t = value;
+    pc_lock();
+    for (adapt_table_t **p = &live_tables; *p; p = &(*p)->next)
+        if (*p == t) {
+            *p = t->next;
+            break;
+        }
+    pc_unlock();
+    MPI_Status statuses[2]; /* not MPI_STATUSES_IGNORE: GCC 12 misreads MPICH's access attributes */
+    for (adapt_group_t *g = t->groups; g; g = g->next)
+        if (g->pending) PMPI_Waitall(2, g->req, statuses);
+    retire(t);
+    while (t->groups) {
+        adapt_group_t *g = t->groups;
+        t->groups = g->next;
+        for (int i = 0; i < g->nstates; i++) free(g->state[i]);
+        free(g);
+    }
+    free(t);
+    return MPI_SUCCESS;
+}
+
+static void write_report(void);
+
+static int at_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    (void)comm; (void)keyval; (void)value; (void)extra;
+    write_report();
+    return MPI_SUCCESS;
+}
+
+static int table_of(pc_comm_t *ctx, adapt_table_t **out)
+{
+    int rc = MPI_SUCCESS, found = 0;
+    pc_lock();
+    if (table_keyval == MPI_KEYVAL_INVALID) {
+        rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_table, &table_keyval, NULL);
+        if (rc == MPI_SUCCESS) rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_finalize, &finalize_keyval, NULL);
+        if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_attr(MPI_COMM_SELF, finalize_keyval, NULL);
+    }
+    pc_unlock();
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_get_attr(ctx->comm, table_keyval, out, &found);
+    if (rc != MPI_SUCCESS || found) return rc;
+    adapt_table_t *t = calloc(1, sizeof *t);
+    if (!t) return MPI_ERR_NO_MEM;
+    t->rank = ctx->rank;
+    t->size = ctx->size;
+    t->comm = ctx->comm;
+    rc = PMPI_Comm_set_attr(ctx->comm, table_keyval, t);
+    if (rc != MPI_SUCCESS) {
+        free(t);
+        return rc;
+    }
+    pc_lock();
+    t->id = tables_made++;
+    t->next = live_tables;
+    live_tables = t;
+    pc_unlock();
+    *out = t;
+    return MPI_SUCCESS;
+}
+
+static int size_class(size_t bytes)
+{
+    if (bytes == (size_t)-1) return SIZE_CLASS_VARY;
+    int c = 0;
+    while (c < 64 && ((size_t)1 << c) < bytes) c++;
+    return c; /* bytes in (2^(c-1), 2^c] */
+}
+
+static void format_class(int c, char *buf, size_t len)
+{
+    if (c == SIZE_CLASS_VARY) snprintf(buf, len, "vary");
+    else if (c == 0) snprintf(buf, len, "(0,1]");
+    else {
+        char lo[16], hi[16];
+        pc_format_size((size_t)1 << (c - 1), lo, sizeof lo);
+        pc_format_size((size_t)1 << c, hi, sizeof hi);
+        snprintf(buf, len, "(%s,%s]", lo, hi);
+    }
+}
+
+static adapt_state_t *new_state(adapt_group_t *g, uint64_t site, const char *module, uintptr_t offset)
+{
+    if (g->nstates == MAX_STATES) return NULL;
+    adapt_state_t *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->group = g;
+    s->site = site;
+    snprintf(s->module, sizeof s->module, "%s", module);
+    s->offset = offset;
+    s->agreed = site == 0;
+    g->state[g->nstates++] = s;
+    return s;
+}
+
+static adapt_group_t *group_of(adapt_table_t *t, int coll_id, const char *coll, size_t bytes,
+                               const pc_selection_t *sel)
+{
+    int cls = size_class(bytes);
+    uint64_t key = fnv(fnv(fnv(FNV_START, &coll_id, sizeof coll_id), &cls, sizeof cls), &sel->rule_id,
+                       sizeof sel->rule_id);
+    for (int i = 0; i < sel->ncandidates; i++) key = fnv(key, sel->candidate[i], strlen(sel->candidate[i]) + 1);
+    for (adapt_group_t *g = t->groups; g; g = g->next)
+        if (g->key == key) return g;
+    adapt_group_t *g = calloc(1, sizeof *g);
+    if (!g) return NULL;
+    g->table = t;
+    g->key = key;
+    g->coll_id = coll_id;
+    g->coll = coll;
+    g->size_class = cls;
+    g->rule_id = sel->rule_id;
+    g->ncand = sel->ncandidates;
+    for (int i = 0; i < g->ncand; i++) snprintf(g->cand[i], sizeof g->cand[i], "%s", sel->candidate[i]);
+    g->sites = pc_params()->adapt_sites ? SITES_PENDING : SITES_OFF;
+    g->seq_hash = FNV_START;
+    if (!new_state(g, 0, "", 0)) {
+        free(g);
+        return NULL;
+    }
+    g->next = t->groups;
+    t->groups = g;
+    return g;
+}
+
+static void describe_state(const adapt_state_t *s, char *buf, size_t len)
+{
+    const adapt_group_t *g = s->group;
+    char cls[48];
+    format_class(g->size_class, cls, sizeof cls);
+    int n = snprintf(buf, len, "%s bytes %s %s rule %u", g->coll, cls,
+                     g->rule_id >> 16 == PC_RULES_TUNE ? "PAPCOLL_TUNE" : g->rule_id >> 16 == PC_RULES_FILE ? "PAPCOLL_TUNE_FILE" : "built-in",
+                     g->rule_id & 0xffff);
+    if (n > 0 && (size_t)n < len) {
+        if (s->site) snprintf(buf + n, len - (size_t)n, " site %s+0x%lx", s->module, (unsigned long)s->offset);
+        else snprintf(buf + n, len - (size_t)n, " %s", g->sites == SITES_OFF ? "any site" : "unagreed sites");
+    }
+}
+
+/* Each candidate's agreed mean time in the call, microseconds. */
+static void format_means(const adapt_state_t *s, int p, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int c = 0; c < s->group->ncand && used < len; c++) {
+        int n;
+        if (s->tot_n[c])
+            n = snprintf(buf + used, len - used, "%s%s %.2f us [%ld]%s", c ? ", " : "", s->group->cand[c],
+                         1e6 * s->tot_sum[c] / ((double)s->tot_n[c] * p), s->tot_n[c],
+                         s->phase == EXPLOIT && c == s->chosen ? " *" : "");
+        else n = snprintf(buf + used, len - used, "%s%s -", c ? ", " : "", s->group->cand[c]);
+        if (n < 0) break;
+        used += (size_t)n;
+    }
+}
+
+static void reset_exploration(adapt_state_t *s)
+{
+    s->phase = EXPLORE;
+    s->explore_calls = 0;
+    s->explorations++;
+    memset(s->tot_sum, 0, sizeof s->tot_sum);
+    memset(s->tot_n, 0, sizeof s->tot_n);
+    memset(s->win_sum, 0, sizeof s->win_sum); /* calls of the old choice since the snapshot */
+    memset(s->win_n, 0, sizeof s->win_n);
+}
+
+/* ---- agreement ---- */
+
+static void split_hash(uint64_t h, double *hi, double *lo)
+{
+    *hi = (double)(h >> 32);
+    *lo = (double)(h & 0xffffffffu);
+}
+
+/* Snapshot of the periods since the last one, and the nonblocking allreduces. */
+static int post_agreement(adapt_group_t *g, MPI_Comm comm)
+{
+    double *chk = g->check_send;
+    split_hash(g->key, &chk[0], &chk[1]);
+    split_hash(g->sites == SITES_OFF ? 0 : g->seq_hash, &chk[2], &chk[3]);
+    chk[4] = g->sites == SITES_OFF ? 0 : g->nstates;
+    for (int i = 0; i < CHECK_N; i++) chk[CHECK_N + i] = -chk[i];
+    g->seq_hash = FNV_START;
+    g->snap_nstates = g->nstates;
+    memset(g->data_send, 0, sizeof g->data_send);
+    for (int i = 0; i < g->nstates; i++) {
+        adapt_state_t *s = g->state[i];
+        double *d = &g->data_send[i * PER_STATE];
+        double sum = 0;
+        long n = 0;
+        s->snap_agreed = s->agreed;
+        for (int c = 0; c < g->ncand; c++) {
+            d[c] = s->win_sum[c];
+            s->snap_n[c] = s->win_n[c];
+            sum += s->win_sum[c];
+            n += s->win_n[c];
+        }
+        double mean = n ? sum / (double)n : 0;
+        d[NCAND] = mean;
+        d[NCAND + 1] = mean * mean;
+        memset(s->win_sum, 0, sizeof s->win_sum);
+        memset(s->win_n, 0, sizeof s->win_n);
+    }
+    /* reduce to rank 0, then broadcast (next stage): 3 (p - 1) messages where
+     * SMPI 3.32's MPI_Iallreduce sends p (p - 1) */
+    int rc = PMPI_Ireduce(g->check_send, g->agreed, 2 * CHECK_N, MPI_DOUBLE, MPI_MAX, 0, comm, &g->req[0]);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Ireduce(g->data_send, g->agreed + 2 * CHECK_N, MAX_STATES * PER_STATE, MPI_DOUBLE, MPI_SUM, 0, comm, &g->req[1]);
+    else g->req[1] = MPI_REQUEST_NULL;
+    g->pending = rc == MPI_SUCCESS ? REDUCING : IDLE;
+    return rc;
+}
+
+static int agreed_part(const double *recv, int from, int to)
+{
+    for (int i = from; i < to; i++)
+        if (recv[i] != -recv[CHECK_N + i]) return 0;
+    return 1;
+}
+
+/* One state's agreed period: sums, decision or re-exploration. */
+static void update_state(adapt_state_t *s, const double *d, int p, int log)
+{
+    const pc_params_t *prm = pc_params();
+    adapt_group_t *g = s->group;
+    long period_calls = 0;
+    for (int c = 0; c < g->ncand; c++) {
+        s->tot_sum[c] += d[c];
+        s->tot_n[c] += s->snap_n[c];
+        period_calls += s->snap_n[c];
+    }
+    double mean = d[NCAND] / p;
+    double spread = sqrt(fmax(0.0, d[NCAND + 1] / p - mean * mean));
+    if (period_calls) s->last_spread = spread;
+    char what[160], means[512];
+    if (s->phase == EXPLORE) {
+        long need = prm->adapt_explore > 0 ? prm->adapt_explore : 1;
+        int best = -1;
+        for (int c = 0; c < g->ncand; c++) {
+            if (s->tot_n[c] < need) return;
+            double m = s->tot_sum[c] / (double)s->tot_n[c];
+            if (best < 0 || m < s->tot_sum[best] / (double)s->tot_n[best]) best = c;
+        }
+        s->phase = EXPLOIT;
+        s->chosen = best;
+        s->since_decision = 0;
+        s->exploit_periods = 0;
+        s->decided_cost = s->tot_sum[best] / ((double)s->tot_n[best] * p);
+        if (log) {
+            describe_state(s, what, sizeof what);
+            format_means(s, p, means, sizeof means);
+            pc_log(PC_LOG_DEBUG, "adapt: %s: chose %s after %lu calls (mean time in call: %s)", what, g->cand[best],
+                   s->explore_calls, means);
+        }
+        return;
+    }
+    const char *why = NULL;
+    if (period_calls) {
+        double level = spread + s->decided_cost;
+        if (++s->exploit_periods == 2) s->ref_level = level; /* the first period may hold exploration calls */
+        else if (s->exploit_periods > 2 && s->ref_level > 0) {
+            double f = prm->adapt_spread_factor > 1 ? prm->adapt_spread_factor : 1;
+            if (level > f * s->ref_level || level * f < s->ref_level) why = "the arrival spread changed";
+        }
+    }
+    if (!why && prm->adapt_reexplore > 0 && s->since_decision >= (unsigned long)prm->adapt_reexplore)
+        why = "PAPCOLL_ADAPT_REEXPLORE calls since the decision";
+    if (why) {
+        if (log) {
+            describe_state(s, what, sizeof what);
+            pc_log(PC_LOG_DEBUG, "adapt: %s: exploring again after %lu calls of %s: %s (spread %.2f us, was %.2f us + cost)",
+                   what, s->since_decision, g->cand[s->chosen], why, 1e6 * spread, 1e6 * (s->ref_level - s->decided_cost));
+        }
+        reset_exploration(s);
+    }
+}
+
+/* Completes the reduction of the group's agreement and broadcasts its result. */
+static int broadcast_agreement(adapt_group_t *g, MPI_Comm comm)
+{
+    MPI_Status statuses[2];
+    int rc = PMPI_Waitall(2, g->req, statuses);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Ibcast(g->agreed, 2 * CHECK_N + MAX_STATES * PER_STATE, MPI_DOUBLE, 0, comm, &g->req[0]);
+    g->req[1] = MPI_REQUEST_NULL;
+    g->pending = rc == MPI_SUCCESS ? BROADCASTING : IDLE;
+    return rc;
+}
+
+/* Completes the group's agreement and applies it (same call on every process). */
+static int complete_agreement(adapt_group_t *g)
+{
+    MPI_Status statuses[2];
+    int rc = PMPI_Waitall(2, g->req, statuses);
+    g->pending = IDLE;
+    if (rc != MPI_SUCCESS) return rc;
+    const adapt_table_t *t = g->table;
+    int log = t->rank == 0 && pc_log_enabled(PC_LOG_DEBUG);
+    char what[160];
+    if (!agreed_part(g->agreed, 0, 2)) {
+        /* the processes put this call in different groups: only PAPCOLL_TUNE
+         * rules conditioned on inplace can (MPI_IN_PLACE at a reduce's root) */
+        if (!g->disabled && t->rank == 0)
+            pc_log(PC_LOG_WARN, "adapt: %s: processes disagree on the rule or candidates; static choice %s from now on",
+                   g->coll, g->cand[0]);
+        g->disabled = 1;
+        return MPI_SUCCESS;
+    }
+    if (!agreed_part(g->agreed, 2, CHECK_N)) {
+        /* different call sites: key by (communicator, collective, size) only */
+        if (log) {
+            describe_state(g->state[0], what, sizeof what);
+            pc_log(PC_LOG_DEBUG, "adapt: %s: processes call from different sites; deciding without the call site", what);
+        }
+        for (int i = 1; i < g->nstates; i++) free(g->state[i]);
+        g->nstates = 1;
+        adapt_state_t *s0 = g->state[0];
+        unsigned explorations = s0->explorations;
+        memset(s0, 0, sizeof *s0);
+        s0->group = g;
+        s0->agreed = 1;
+        s0->explorations = explorations + 1;
+        g->sites = SITES_OFF;
+        return MPI_SUCCESS;
+    }
+    for (int i = 0; i < g->snap_nstates; i++)
+        if (g->state[i]->snap_agreed) update_state(g->state[i], &g->agreed[2 * CHECK_N + i * PER_STATE], t->size, log);
+    if (g->sites != SITES_OFF) {
+        if (g->sites == SITES_PENDING && g->snap_nstates == 2) {
+            /* one site in the first period: it takes over state 0 (what was
+             * measured, the period in progress), state 0 starts afresh */
+            adapt_state_t *s0 = g->state[0], *s1 = g->state[1];
+            uint64_t site = s1->site;
+            uintptr_t offset = s1->offset;
+            char module[sizeof s1->module];
+            memcpy(module, s1->module, sizeof module);
+            *s1 = *s0;
+            s1->site = site;
+            s1->offset = offset;
+            memcpy(s1->module, module, sizeof module);
+            memset(s0, 0, sizeof *s0);
+            s0->group = g;
+            s0->agreed = 1;
+        }
+        g->sites = SITES_ON;
+        for (int i = 1; i < g->snap_nstates; i++) g->state[i]->agreed = 1;
+    }
+    return MPI_SUCCESS;
+}
+
+/* ---- the entry points ---- */
+
+int pc_adapt_applies(const pc_comm_t *ctx, const pc_selection_t *sel)
+{
+    return pc_params()->adapt && ctx->size > 1 && sel->ncandidates > 1 && sel->rule_id != 0;
+}
+
+int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes, const pc_selection_t *sel,
+                    pc_adapt_ticket_t *ticket, char *why, size_t whylen)
+{
+    const pc_params_t *prm = pc_params();
+    memset(ticket, 0, sizeof *ticket);
+    adapt_table_t *t;
+    int rc = table_of(ctx, &t);
+    if (rc != MPI_SUCCESS) return rc;
+    adapt_group_t *g = group_of(t, coll_id, coll, bytes, sel);
+    if (!g) return MPI_ERR_NO_MEM;
+    unsigned long call = ++g->calls;
+    unsigned long period = prm->adapt_period > 0 ? (unsigned long)prm->adapt_period : 1;
+    unsigned long stage = period / 4 ? period / 4 : 1;
+    /* a call that moves agreement messages is not measured: they share the
+     * network with the algorithm (the same calls on every process) */
+    int agreement_call = g->pending && call == g->complete_at;
+    if (g->pending == BROADCASTING && call == g->complete_at) rc = complete_agreement(g);
+    if (g->pending == REDUCING && call == g->complete_at) {
+        rc = broadcast_agreement(g, ctx->comm);
+        g->complete_at = call + stage;
+    }
+    if (rc == MPI_SUCCESS && !g->pending && !g->disabled && call > 1 && (call - 1) % period == 0) {
+        rc = post_agreement(g, ctx->comm);
+        g->complete_at = call + stage;
+        agreement_call = 1;
+    }
+    if (rc != MPI_SUCCESS) return rc;
+    size_t used = (size_t)snprintf(why, whylen, "adapt, rule %u: ", sel->rule_id & 0xffff);
+    if (used >= whylen) used = whylen ? whylen - 1 : 0;
+    if (g->disabled) {
+        snprintf(why + used, whylen - used, "static choice (processes disagree)");
+        return MPI_SUCCESS;
+    }
+    adapt_state_t *s = g->state[0];
+    if (g->sites != SITES_OFF) {
+        char module[40];
+        uintptr_t offset;
+        uint64_t site = call_site(module, sizeof module, &offset);
+        g->seq_hash = fnv(g->seq_hash, &site, sizeof site);
+        adapt_state_t *found = NULL;
+        for (int i = 1; i < g->nstates && !found; i++)
+            if (g->state[i]->site == site) found = g->state[i];
+        if (!found) found = new_state(g, site, module, offset); /* NULL when full: state 0 */
+        if (found && found->agreed && g->sites == SITES_ON) s = found;
+    }
+    int c;
+    if (s->phase == EXPLOIT) {
+        c = s->chosen;
+        s->since_decision++;
+        snprintf(why + used, whylen - used, "exploit %s", g->cand[c]);
+    } else {
+        /* round robin, shifted by one each round: no candidate keeps the
+         * positions of the agreement calls */
+        unsigned long k = s->explore_calls++, n = (unsigned long)g->ncand;
+        c = (int)((k + k / n) % n);
+        snprintf(why + used, whylen - used, "explore %d/%d", c + 1, g->ncand);
+    }
+    s->calls++;
+    ticket->state = s;
+    ticket->candidate = c;
+    ticket->measured = s->warm[c] && !agreement_call;
+    s->warm[c] = 1;
+    return MPI_SUCCESS;
+}
+
+void pc_adapt_record(const pc_adapt_ticket_t *ticket, double seconds)
+{
+    adapt_state_t *s = ticket->state;
+    if (!s || !ticket->measured) return;
+    s->win_sum[ticket->candidate] += seconds;
+    s->win_n[ticket->candidate]++;
+}
+
+/* ---- PAPCOLL_ADAPT_REPORT ---- */
+
+static void append(char **buf, size_t *len, const char *text)
+{
+    size_t n = strlen(text);
+    char *grown = realloc(*buf, *len + n + 1);
+    if (!grown) return;
+    memcpy(grown + *len, text, n + 1);
+    *buf = grown;
+    *len += n;
+}
+
+/* The table's states, written by the communicator's rank 0 (agreed data are
+ * the same on every process). */
+static void render(const adapt_table_t *t, char **buf, size_t *len)
+{
+    if (t->rank != 0) return;
+    for (const adapt_group_t *g = t->groups; g; g = g->next)
+        for (int i = 0; i < g->nstates; i++) {
+            const adapt_state_t *s = g->state[i];
+            if (!s->calls) continue;
+            char what[160], means[512], line[900];
+            describe_state(s, what, sizeof what);
+            format_means(s, t->size, means, sizeof means);
+            snprintf(line, sizeof line, "papcoll adapt: comm %d (p=%d) %s: %lu calls, %s%s, explorations %u, spread %.2f us: %s\n",
+                     t->id, t->size, what, s->calls, g->disabled ? "static " : s->phase == EXPLOIT ? "choice " : "exploring",
+                     g->disabled ? g->cand[0] : s->phase == EXPLOIT ? g->cand[s->chosen] : "", s->explorations + 1,
+                     1e6 * s->last_spread, means);
+            append(buf, len, line);
+        }
+}
+
+static void retire(adapt_table_t *t)
+{
+    const char *where = pc_params()->adapt_report;
+    if (!where || !*where || report_written) return;
+    pc_lock();
+    render(t, &retired_report, &retired_len);
+    pc_unlock();
+}
+
+static void write_report(void)
+{
+    const char *where = pc_params()->adapt_report;
+    if (!where || !*where || report_written) return;
+    pc_lock();
+    report_written = 1;
+    char *buf = retired_report;
+    size_t len = retired_len;
+    retired_report = NULL;
+    retired_len = 0;
+    for (adapt_table_t *t = live_tables; t; t = t->next) render(t, &buf, &len);
+    pc_unlock();
+    if (len) {
+        if (!strcmp(where, "1")) fputs(buf, stderr);
+        else {
+            int fd = open(where, O_WRONLY | O_CREAT | O_APPEND, 0644);
+            if (fd < 0 || write(fd, buf, len) != (ssize_t)len)
+                pc_log(PC_LOG_WARN, "PAPCOLL_ADAPT_REPORT: cannot write %s", where);
+            if (fd >= 0) close(fd);
+        }
+    }
+    free(buf);
+}

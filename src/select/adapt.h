@@ -1,0 +1,91 @@
+/*
+ * adapt.h - adaptive selection among a rule's candidates (PAPCOLL_ADAPT=1).
+ *
+ * The idea of STAR-MPI (Faraj, Yuan, Lowenthal, ICS 2006): the best algorithm
+ * depends on the platform, the message size and, under imbalanced arrival,
+ * on the application's arrival pattern, which no static rule sees.  So when
+ * the matching rule names several candidates (tune.h: `a|b|c`), measure each
+ * online, keep the cheapest, and measure again when the pattern changes.
+ *
+ * State.  A *group* is (communicator, collective, size class (2^(k-1), 2^k],
+ * rule, usable candidates): every process of the communicator maps a call to
+ * the same group, because all of that is the same on every process (same
+ * call order, same sizes, same op; only the v-collectives' sizes differ, and
+ * their class is the single "vary" class).  A group holds *states*: state 0
+ * keyed without the call site, and one per call site (the caller's return
+ * address as module name + offset, so ASLR does not matter) once the
+ * processes were seen to agree on the sites.
+ *
+ * Cost.  Each process measures its own time in the call (arrival to exit,
+ * e_i = f_i - a_i), and a candidate's cost is the mean over processes and
+ * calls: seed 002's e_bar, the metric of the benchmark (DESIGN.md section 6).
+ * It needs no clock synchronization, it counts the waits an algorithm causes
+ * to early processes under late arrivals (what arrival-tolerant algorithms
+ * remove), and the part no algorithm controls (waiting for the last arrival
+ * in an allreduce) is the same for every candidate under one pattern.
+ *
+ * Consistency (every process must run the same algorithm in the same call).
+ * Decisions change only at points every process reaches with identical
+ * information: every PAPCOLL_ADAPT_PERIOD-th call of a group each process
+ * posts a nonblocking allreduce (MPI_Ireduce to rank 0, completed a quarter
+ * period later, then MPI_Ibcast, completed another quarter later: 3 (p - 1)
+ * messages, where SMPI's MPI_Iallreduce sends p (p - 1)) on papcoll's
+ * private communicator of (a) the
+ * group key and a hash of the sequence of call-site keys since the last
+ * agreement (MAX of x and -x: equal everywhere iff min == max) and (b) every
+ * agreed state's per-candidate cost sums and the process's mean time in the
+ * call (SUM).  Waiting for a stage costs nothing unless a process is a
+ * quarter period behind, where a blocking allreduce would make every early
+ * process wait for the last arrival.  Only at the end are exploration
+ * results, decisions and site agreement applied.
+ * While the sites are not agreed (the group's first period, new sites) calls
+ * run state 0; if the site sequences differ, the group falls back to state
+ * 0 only, reset, for good.  Residual risk, documented: a program whose
+ * processes agreed on call sites for a whole period and later call the same
+ * collective from different sites may run different algorithms before the
+ * next agreement detects it; PAPCOLL_ADAPT_SITES=0 rules that out.
+ *
+ * Exploration: round robin over the candidates (shifted by one each round),
+ * one warm-up call each (not measured: first-use costs such as shared
+ * segments; nor are the calls that post or complete agreement messages) then
+ * PAPCOLL_ADAPT_EXPLORE measured calls each; at the first agreement where
+ * every candidate has them, the lowest mean wins.  Explore again after
+ * PAPCOLL_ADAPT_REEXPLORE calls, or when (spread + cost) of a period differs
+ * by more than PAPCOLL_ADAPT_SPREAD_FACTOR from the one after the decision
+ * (spread: standard deviation over processes of their mean time in the call,
+ * which grows with the arrival imbalance).  Nothing but MPI_Wtime enters a
+ * decision: under SMPI (simulated time) the same run makes the same choices.
+ * Decisions are logged at PAPCOLL_LOG=debug by the communicator's rank 0;
+ * PAPCOLL_ADAPT_REPORT writes every state at MPI_Finalize.
+ */
+#ifndef PC_ADAPT_H
+#define PC_ADAPT_H
+
+#include <stddef.h>
+
+#include "ctx/comm.h"
+#include "select/select.h"
+
+/* What pc_adapt_record() needs of the call pc_adapt_choose() prepared. */
+typedef struct pc_adapt_ticket {
+    struct adapt_state *state; /* NULL: nothing to record */
+    int candidate;             /* index into the selection's candidates */
+    int measured;              /* 0 for a candidate's warm-up call */
+} pc_adapt_ticket_t;
+
+/* Whether adaptive selection applies to a call whose selection is sel
+ * (PAPCOLL_ADAPT=1, several candidates, more than one process). */
+int pc_adapt_applies(const pc_comm_t *ctx, const pc_selection_t *sel);
+
+/* Chooses among sel's candidates for a call of collective coll (coll_id,
+ * bytes: (size_t)-1 when sizes differ between processes) on ctx; may
+ * complete or post the group's agreement (collective over ctx->comm, in the
+ * same call on every process).  Sets ticket->candidate and a reason in why.
+ * Returns MPI_SUCCESS or an MPI error code (ticket->candidate is then 0). */
+int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes, const pc_selection_t *sel,
+                    pc_adapt_ticket_t *ticket, char *why, size_t whylen);
+
+/* The time the call took on this process, seconds. */
+void pc_adapt_record(const pc_adapt_ticket_t *ticket, double seconds);
+
+#endif

@@ -1,0 +1,176 @@
+/*
+ * test_adapt - adaptive selection (PAPCOLL_ADAPT=1, src/select/adapt.h) must
+ * keep every process on the same algorithm in every call.
+ *
+ * Broadcast, reduce and allreduce with automatic selection, two message
+ * sizes (two size classes), many calls, from two call sites (two functions
+ * that are never inlined), every result checked after every call.  Roots
+ * rotate; the reduce's root passes MPI_IN_PLACE every third call; every
+ * fourth reduction uses a user-defined commutative op (another rule and
+ * candidate set).  Options:
+ *   --calls=N        rounds (each: 3 collectives x 2 sizes), default 200
+ *   --split-sites    even ranks call from one site, odd ranks from the other:
+ *                    the processes disagree on the call site, adaptive
+ *                    selection must fall back to keying without it (a hang
+ *                    here is the failure; ctest's timeout catches it)
+ *   --delays         rank-dependent arrival delays (busy waits) that change
+ *                    every 50 rounds, so the arrival spread changes
+ *   --expect-report=site|any   after MPI_Finalize rank 0 reads the report
+ *                    PAPCOLL_ADAPT_REPORT names (a file, removed first) and
+ *                    checks that decisions were keyed by call site (site) or
+ *                    had fallen back to no call site (any)
+ * With PAPCOLL_ADAPT=1 in the environment it also checks that adaptation
+ * ran: more than one broadcast algorithm was used (exploration).
+ */
+#include <mpi.h>
+#include <papcoll.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+enum { SMALL = 100, LARGE = 6000 }; /* ints: 400 B and 24 KB */
+
+static int rank, size;
+static int buf_i[LARGE], res_i[LARGE];
+
+static void user_sum(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    for (int i = 0; i < *len; i++) ((int *)inout)[i] += ((const int *)in)[i];
+}
+
+static int value(int r, int round, int i) { return (r + 1) * 1000 + round * 7 + i % 13; }
+
+static long expected_sum(int round, int i)
+{
+    long s = 0;
+    for (int r = 0; r < size; r++) s += value(r, round, i);
+    return s;
+}
+
+static void busy_wait(double seconds)
+{
+    double until = MPI_Wtime() + seconds;
+    while (MPI_Wtime() < until) {
+    }
+}
+
+/* One round of the three collectives at one size, inlined into each of the
+ * two call-site functions below (so the calls have two return addresses);
+ * `site` names them in messages. */
+static inline __attribute__((always_inline)) void collectives(const char *site, int round, int count, MPI_Op user_op, char (*bcast_algos)[64], int *nalgos)
+{
+    int root = round % size;
+    for (int i = 0; i < count; i++) buf_i[i] = rank == root ? value(root, round, i) : -1;
+    CHECK(papcoll_bcast(buf_i, count, MPI_INT, root, MPI_COMM_WORLD) == MPI_SUCCESS, "bcast rc");
+    for (int i = 0; i < count; i++)
+        if (buf_i[i] != value(root, round, i)) {
+            CHECK(0, "%s round %d rank %d: bcast count %d element %d = %d, expected %d (%s)", site, round, rank,
+                  count, i, buf_i[i], value(root, round, i), papcoll_last_algorithm());
+            break;
+        }
+    const char *algo = papcoll_last_algorithm();
+    int known = 0;
+    for (int k = 0; k < *nalgos; k++) known |= !strcmp(bcast_algos[k], algo);
+    if (!known && *nalgos < 16) snprintf(bcast_algos[(*nalgos)++], 64, "%s", algo);
+
+    MPI_Op op = round % 4 == 3 ? user_op : MPI_SUM;
+    int inplace = rank == root && round % 3 == 0;
+    for (int i = 0; i < count; i++) (inplace ? res_i : buf_i)[i] = value(rank, round, i);
+    CHECK(papcoll_reduce(inplace ? MPI_IN_PLACE : buf_i, res_i, count, MPI_INT, op, root, MPI_COMM_WORLD) == MPI_SUCCESS,
+          "reduce rc");
+    if (rank == root)
+        for (int i = 0; i < count; i++)
+            if (res_i[i] != expected_sum(round, i)) {
+                CHECK(0, "%s round %d: reduce count %d element %d = %d, expected %ld (%s)", site, round, count, i,
+                      res_i[i], expected_sum(round, i), papcoll_last_algorithm());
+                break;
+            }
+
+    for (int i = 0; i < count; i++) buf_i[i] = value(rank, round, i);
+    CHECK(papcoll_allreduce(buf_i, res_i, count, MPI_INT, op, MPI_COMM_WORLD) == MPI_SUCCESS, "allreduce rc");
+    for (int i = 0; i < count; i++)
+        if (res_i[i] != expected_sum(round, i)) {
+            CHECK(0, "%s round %d rank %d: allreduce count %d element %d = %d, expected %ld (%s)", site, round, rank,
+                  count, i, res_i[i], expected_sum(round, i), papcoll_last_algorithm());
+            break;
+        }
+}
+
+/* The two call sites: separate functions, never inlined. */
+__attribute__((noinline)) static void site_a(int round, int count, MPI_Op op, char (*algos)[64], int *n)
+{
+    collectives("site A", round, count, op, algos, n);
+}
+
+__attribute__((noinline)) static void site_b(int round, int count, MPI_Op op, char (*algos)[64], int *n)
+{
+    collectives("site B", round, count, op, algos, n);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int calls = 200, split = 0, delays = 0;
+    const char *expect = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strncmp(argv[i], "--calls=", 8)) calls = atoi(argv[i] + 8);
+        else if (!strcmp(argv[i], "--split-sites")) split = 1;
+        else if (!strcmp(argv[i], "--delays")) delays = 1;
+        else if (!strncmp(argv[i], "--expect-report=", 16)) expect = argv[i] + 16;
+        else {
+            if (rank == 0)
+                fprintf(stderr, "usage: test_adapt [--calls=N] [--split-sites] [--delays] [--expect-report=site|any]\n");
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    }
+    const char *report = getenv("PAPCOLL_ADAPT_REPORT");
+    if (expect && rank == 0 && report) remove(report);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Op user_op;
+    MPI_Op_create(user_sum, 1, &user_op);
+    char algos[16][64];
+    int nalgos = 0;
+    for (int round = 0; round < calls; round++) {
+        if (delays && (round / 50) % 2 == 0) busy_wait(1e-4 * ((rank * 3 + round) % size));
+        for (int s = 0; s < 2; s++) {
+            int count = s ? LARGE : SMALL;
+            /* same sites: small from A, large from B, and every 5th round the
+             * other way round; split: by rank parity */
+            int use_a = split ? rank % 2 == 0 : (s == 0) != (round % 5 == 4);
+            if (use_a) site_a(round, count, user_op, algos, &nalgos);
+            else site_b(round, count, user_op, algos, &nalgos);
+        }
+    }
+    const char *adapt = getenv("PAPCOLL_ADAPT");
+    if (adapt && !strcmp(adapt, "1") && rank == 0)
+        CHECK(nalgos > 1, "PAPCOLL_ADAPT=1 but every broadcast ran %s: no exploration", nalgos ? algos[0] : "?");
+    MPI_Op_free(&user_op);
+    int all = 0;
+    MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0) printf("test_adapt: %d rounds, %d broadcast algorithms seen, %s\n", calls, nalgos, all ? "FAILED" : "ok");
+    MPI_Finalize();
+    if (expect && rank == 0) { /* the report is written in MPI_Finalize */
+        char line[1024];
+        int site = 0, any = 0, lines = 0;
+        FILE *f = report ? fopen(report, "r") : NULL;
+        while (f && fgets(line, sizeof line, f)) {
+            lines++;
+            site += strstr(line, " site ") != NULL;
+            any += strstr(line, " any site") != NULL;
+        }
+        if (f) fclose(f);
+        int ok = lines > 0 && (!strcmp(expect, "any") ? any > 0 && site == 0 : site > 0 && any == 0);
+        if (!ok) {
+            fprintf(stderr, "FAIL: PAPCOLL_ADAPT_REPORT %s: %d lines, %d keyed by site, %d without (expected %s)\n",
+                    report ? report : "(unset)", lines, site, any, expect);
+            all = 1;
+        }
+    }
+    return all != 0;
+}

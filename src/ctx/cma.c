@@ -22,6 +22,14 @@ static volatile uint64_t probe_word;
 
 uint64_t pc_cma_probe_value(int64_t pid) { return PC_CMA_PROBE_MAGIC ^ (uint64_t)pid; }
 
+int64_t pc_cma_self(void) { return (int64_t)getpid(); }
+
+const volatile uint64_t *pc_cma_probe_word(void)
+{
+    probe_word = pc_cma_probe_value(pc_cma_self());
+    return &probe_word;
+}
+
 #ifdef PAPCOLL_SMPI
 
 /* One address space: the peer's memory is ours (see cma.h). */
@@ -29,14 +37,6 @@ int pc_cma_prepare(const char **why)
 {
     *why = NULL;
     return 1;
-}
-
-int64_t pc_cma_self(void) { return (int64_t)getpid(); }
-
-const volatile uint64_t *pc_cma_probe_word(void)
-{
-    probe_word = pc_cma_probe_value(pc_cma_self());
-    return &probe_word;
 }
 
 int pc_cma_probe(int64_t pid, uint64_t addr)
@@ -79,14 +79,6 @@ int pc_cma_prepare(const char **why)
     if (scope == 1) (void)prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0); /* as Open MPI's smsc/cma */
 #endif
     return 1;
-}
-
-int64_t pc_cma_self(void) { return (int64_t)getpid(); }
-
-const volatile uint64_t *pc_cma_probe_word(void)
-{
-    probe_word = pc_cma_probe_value(pc_cma_self());
-    return &probe_word;
 }
 
 int pc_cma_probe(int64_t pid, uint64_t addr)

@@ -142,6 +142,15 @@ static const char *papcoll_algorithm_now(void)
 #endif
 }
 
+/* Adds one call that started at t0 to t, with what ran; returns the call's rc. */
+static int timed(app_timer_t *t, double t0, int rc)
+{
+    t->seconds += MPI_Wtime() - t0;
+    t->calls++;
+    t->algorithm = papcoll_algorithm_now();
+    return rc;
+}
+
 int app_bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm, app_timer_t *t)
 {
     double t0 = MPI_Wtime();
@@ -150,10 +159,7 @@ int app_bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm, 
 #else
     int rc = MPI_Bcast(buf, count, type, root, comm);
 #endif
-    t->seconds += MPI_Wtime() - t0;
-    t->calls++;
-    t->algorithm = papcoll_algorithm_now();
-    return rc;
+    return timed(t, t0, rc);
 }
 
 int app_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
@@ -165,10 +171,7 @@ int app_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
 #else
     int rc = MPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
 #endif
-    t->seconds += MPI_Wtime() - t0;
-    t->calls++;
-    t->algorithm = papcoll_algorithm_now();
-    return rc;
+    return timed(t, t0, rc);
 }
 
 int app_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
@@ -180,10 +183,7 @@ int app_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 #else
     int rc = MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 #endif
-    t->seconds += MPI_Wtime() - t0;
-    t->calls++;
-    t->algorithm = papcoll_algorithm_now();
-    return rc;
+    return timed(t, t0, rc);
 }
 
 int app_report(const char *app, const app_options_t *opt, const char *coll, double solve_seconds,

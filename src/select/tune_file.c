@@ -20,19 +20,23 @@ typedef struct {
     int count, syntax; /* problems; those that are syntax errors */
 } problems_t;
 
+/* Accounts for n more characters written into the report (as snprintf returns them: clamped to its room). */
+static void advance(problems_t *pr, int n)
+{
+    if (n > 0) pr->used = pr->used + (size_t)n < pr->len ? pr->used + (size_t)n : pr->len - 1;
+}
+
 static void problem(problems_t *pr, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void problem(problems_t *pr, int line, const char *fmt, ...)
 {
     pr->count++;
     if (!pr->report || pr->used + 1 >= pr->len) return;
-    int n = line ? snprintf(pr->report + pr->used, pr->len - pr->used, "%s:%d: ", pr->path, line)
-                 : snprintf(pr->report + pr->used, pr->len - pr->used, "%s: ", pr->path);
-    if (n > 0) pr->used = pr->used + (size_t)n < pr->len ? pr->used + (size_t)n : pr->len - 1;
+    advance(pr, line ? snprintf(pr->report + pr->used, pr->len - pr->used, "%s:%d: ", pr->path, line)
+                     : snprintf(pr->report + pr->used, pr->len - pr->used, "%s: ", pr->path));
     va_list ap;
     va_start(ap, fmt);
-    n = vsnprintf(pr->report + pr->used, pr->len - pr->used, fmt, ap);
+    advance(pr, vsnprintf(pr->report + pr->used, pr->len - pr->used, fmt, ap));
     va_end(ap);
-    if (n > 0) pr->used = pr->used + (size_t)n < pr->len ? pr->used + (size_t)n : pr->len - 1;
     if (pr->used + 1 < pr->len) pr->report[pr->used++] = '\n', pr->report[pr->used] = '\0';
 }
 

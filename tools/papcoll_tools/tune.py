@@ -77,12 +77,12 @@ def row_seconds(row, metric):
     return float(row[metric] if metric in row else row["avg"])
 
 
-def read_times(paths, coll, with_library=False, metric="e_bar"):
+def read_times(paths, coll, with_library=False, metric="e_bar", with_auto=False):
     """{p: {size: {scenario: {algo: seconds}}}} from papcoll-bench CSV files (e_bar, or avg in older
     files); a scenario is the pattern (files without a pattern column are balanced), prefixed by the
-    platform when a file names one ("cluster:16x16@late:0.2:256").  auto (the rules' own choice) is
-    never read; the MPI library's own algorithms only with with_library, `native` renamed after the
-    SMPI baseline its file says it ran (native[mpich])."""
+    platform when a file names one ("cluster:16x16@late:0.2:256").  auto (the rules' own choice) only
+    with with_auto (never a candidate); the MPI library's own algorithms only with with_library,
+    `native` renamed after the SMPI baseline its file says it ran (native[mpich])."""
     table = defaultdict(lambda: defaultdict(lambda: defaultdict(dict)))
     for path in paths:
         with open(path, newline="") as f:
@@ -90,7 +90,7 @@ def read_times(paths, coll, with_library=False, metric="e_bar"):
         platform, baseline = file_context(l for l in lines if l.startswith("#"))
         for row in csv.DictReader(l for l in lines if not l.startswith("#")):
             algo = row["algo"]
-            if row["coll"] != coll or algo == "auto" or (is_library_own(algo) and not with_library):
+            if row["coll"] != coll or (algo == "auto" and not with_auto) or (is_library_own(algo) and not with_library):
                 continue
             if algo == "native" and baseline:
                 algo = f"native[{baseline}]"
@@ -155,20 +155,7 @@ def read_sweeps(paths, coll, balanced_tolerance=0.10, balanced_slack=0.0, criter
 def regret_report(paths, coll, algo="auto", metric="e_bar"):
     """Markdown: ALGO's regret (its time / the best of the other algorithms, the library's own included) in
     every cell (p, size, scenario) of the sweeps, and its worst."""
-    with_auto = defaultdict(lambda: defaultdict(lambda: defaultdict(dict)))
-    for p, by_size in read_times(paths, coll, with_library=True, metric=metric).items():
-        for size, by_scenario in by_size.items():
-            for scenario, times in by_scenario.items():
-                with_auto[p][size][scenario] = dict(times)
-    for path in (paths if algo == "auto" else ()):  # read_times leaves auto out: add its rows back
-        with open(path, newline="") as f:
-            lines = f.readlines()
-        platform, _ = file_context(l for l in lines if l.startswith("#"))
-        for row in csv.DictReader(l for l in lines if not l.startswith("#")):
-            if row["coll"] == coll and row["algo"] == algo and row_seconds(row, metric) == row_seconds(row, metric):
-                p, size = int(row["p"]), int(row["size"])
-                scenario = f"{platform}@{row.get('pattern') or 'balanced'}" if platform else row.get("pattern") or "balanced"
-                with_auto[p][size * p if coll in BLOCK_COLLS else size][scenario][algo] = row_seconds(row, metric)
+    with_auto = read_times(paths, coll, with_library=True, metric=metric, with_auto=algo == "auto")
     out, worst = [], (0.0, "")
     for p in sorted(with_auto):
         scenarios = sorted({sc for by_sc in with_auto[p].values() for sc in by_sc})

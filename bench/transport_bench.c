@@ -10,13 +10,16 @@
  *                        2-process node, PAPCOLL_NODE_PROTOCOL=write: the
  *                        receiver is always posted first, so every message
  *                        is one single copy (process_vm_writev)
+ *             read       the same with PAPCOLL_NODE_PROTOCOL=read: the
+ *                        posted receiver pulls the message from the sender's
+ *                        buffer (process_vm_readv), the sender waits for it
  *             eager      the same with PAPCOLL_NODE_PROTOCOL=ring: copy into
  *                        the node ring, copy out (two copies)
  *             round-trip time = time of one ping + pong; bandwidth = 2 x
  *             size / round-trip time
  *   bcast     a broadcast of --bcast-size from rank 0 among all processes
  *             of the node (run it with every process on one node): papcoll
- *             --algo with each protocol (ring, write, auto), MPI_Bcast, and
+ *             --algo with each protocol (ring, write, read, auto), MPI_Bcast, and
  *             one memcpy of the same size (the floor of any copy-based
  *             transport), under three arrival orders (see bcast_time)
  *
@@ -59,6 +62,11 @@ static void usage(FILE *f, const char *prog)
             "                             (writer first) arrive (default 300)\n"
             "  --help                     this text\n"
             "pingpong needs exactly 2 processes (ranks 0 and 1 of one node); bcast uses all.\n"
+            "pingpong methods: mpi = MPI_Send/MPI_Recv; write, read, eager = papcoll's broadcast\n"
+            "ping-pong under PAPCOLL_NODE_PROTOCOL=write (the sender process_vm_writev's into the\n"
+            "posted receiver), =read (the posted receiver process_vm_readv's from the sender) and\n"
+            "=ring (through the node ring, two copies).  bcast rows: the same protocols, auto\n"
+            "(the defaults) and MPI_Bcast.\n"
             "pingpong columns: rtt_us = round-trip time in microseconds; MB/s = 2 x size / rtt\n"
             "(1 MB = 1e6 bytes).  bcast columns, min/median over the calls of the time of one\n"
             "broadcast in microseconds under three\n"
@@ -193,29 +201,31 @@ static void run_pingpong(const options_t *o)
         if (rank == 0) fprintf(stderr, "pingpong: needs exactly 2 processes (got %d): skipped\n", size);
         return;
     }
-    MPI_Comm cw = comm_with_protocol("write"), cr = comm_with_protocol("ring");
+    static const char *protos[] = {"write", "read", "ring"}; /* methods 1..3; 0 is MPI */
+    MPI_Comm comms[3];
+    for (int p = 0; p < 3; p++) comms[p] = comm_with_protocol(protos[p]);
     if (rank == 0) {
-        printf("# pingpong: 2 processes, papcoll %s (write: PAPCOLL_NODE_PROTOCOL=write, eager: =ring)\n", o->algo);
-        printf("%10s | %12s %10s | %12s %10s | %12s %10s\n", "bytes", "mpi rtt_us", "MB/s", "write rtt_us", "MB/s",
-               "eager rtt_us", "MB/s");
+        printf("# pingpong: 2 processes, papcoll %s (write: PAPCOLL_NODE_PROTOCOL=write, read: =read, eager: =ring)\n",
+               o->algo);
+        printf("%10s | %12s %10s | %12s %10s | %12s %10s | %12s %10s\n", "bytes", "mpi rtt_us", "MB/s",
+               "write rtt_us", "MB/s", "read rtt_us", "MB/s", "eager rtt_us", "MB/s");
     }
     for (size_t n = o->min; n <= o->max; n *= 4) {
-        double t[3];
+        double t[4];
         t[0] = pingpong(o, NULL, MPI_COMM_WORLD, n);
-        use_protocol("write"); /* read at every call: set it for the communicator measured */
-        t[1] = pingpong(o, o->algo, cw, n);
-        use_protocol("ring");
-        t[2] = pingpong(o, o->algo, cr, n);
+        for (int p = 0; p < 3; p++) {
+            use_protocol(protos[p]); /* read at every call: set it for the communicator measured */
+            t[p + 1] = pingpong(o, o->algo, comms[p], n);
+        }
         if (rank == 0) {
             printf("%10zu", n);
-            for (int m = 0; m < 3; m++)
+            for (int m = 0; m < 4; m++)
                 if (t[m] < 0) printf(" | %12s %10s", "WRONG DATA", "-");
                 else printf(" | %12.2f %10.1f", t[m], 2.0 * (double)n / t[m]);
             printf("\n");
         }
     }
-    MPI_Comm_free(&cw);
-    MPI_Comm_free(&cr);
+    for (int p = 0; p < 3; p++) MPI_Comm_free(&comms[p]);
 }
 
 /* Busy-waits us microseconds (a process arriving late). */
@@ -301,16 +311,17 @@ static double memcpy_time(const options_t *o, size_t n)
 
 static void run_bcast(const options_t *o)
 {
-    static const char *protos[] = {"ring", "write", "auto"};
-    static const char *names[] = {"papcoll ring (eager)", "papcoll write", "papcoll auto", "MPI_Bcast"};
+    static const char *protos[] = {"ring", "write", "read", "auto"};
+    static const char *names[] = {"papcoll ring (eager)", "papcoll write", "papcoll read", "papcoll auto", "MPI_Bcast"};
+    enum { NPROTOS = 4, NMETHODS = 5 };
     size_t n = o->bcast_size;
-    stat_t t[4][NORDERS];
-    for (int p = 0; p < 3; p++) {
+    stat_t t[NMETHODS][NORDERS];
+    for (int p = 0; p < NPROTOS; p++) {
         MPI_Comm c = comm_with_protocol(protos[p]);
         for (int order = 0; order < NORDERS; order++) t[p][order] = bcast_time(o, o->algo, c, n, order);
         MPI_Comm_free(&c);
     }
-    for (int order = 0; order < NORDERS; order++) t[3][order] = bcast_time(o, NULL, MPI_COMM_WORLD, n, order);
+    for (int order = 0; order < NORDERS; order++) t[NPROTOS][order] = bcast_time(o, NULL, MPI_COMM_WORLD, n, order);
     double copy = memcpy_time(o, n);
     if (rank == 0) {
         printf("# bcast: %zu bytes from rank 0 among %d processes of one node, papcoll %s, late by %.0f us\n", n,
@@ -318,7 +329,7 @@ static void run_bcast(const options_t *o)
         printf("%-22s", "time_us min/median");
         for (int order = 0; order < NORDERS; order++) printf(" %19s", order_names[order]);
         printf("\n");
-        for (int m = 0; m < 4; m++) {
+        for (int m = 0; m < NMETHODS; m++) {
             printf("%-22s", names[m]);
             for (int order = 0; order < NORDERS; order++)
                 if (t[m][order].min < 0) printf(" %19s", "WRONG DATA");

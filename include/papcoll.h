@@ -42,6 +42,28 @@ int papcoll_bcast(void *buf, int count, MPI_Datatype datatype, int root,
 int papcoll_bcast_by_name(const char *algorithm, void *buf, int count,
                           MPI_Datatype datatype, int root, MPI_Comm comm);
 
+/* Broadcast into node shared memory: NOT MPI semantics (seed 001 2.3.3,
+ * "Shared Memory"; docs/copyout.md).  Broadcasts count elements of datatype
+ * from the root's buf (read at the root only; other processes may pass
+ * NULL) and sets *result, on every process, to a read-only pointer to the
+ * message in memory shared by the processes of its node; nobody's buf
+ * receives it.  No process copies the message out of shared memory: the
+ * root copies it in once, every other node's leader receives it from the
+ * network straight into its node's shared memory.
+ * Only datatypes whose count elements are contiguous bytes (no gaps, e.g.
+ * MPI_INT, MPI_BYTE, contiguous derived types) are accepted: others return
+ * MPI_ERR_TYPE.  count 0: *result = NULL.
+ * Read-only: writing through *result is undefined (the node's other
+ * processes read the same bytes).
+ * Valid until this process calls papcoll_bcast_shared on comm again (that
+ * call first waits until every process of the node has entered it, so
+ * nobody's previous result is overwritten while it is read), or until comm
+ * is freed.  There is no explicit release.  Node barriers order the steps:
+ * every process waits for its node's last arrival (not arrival-tolerant).
+ * Collective over comm: same count x type size on every process. */
+int papcoll_bcast_shared(const void *buf, int count, MPI_Datatype datatype,
+                         int root, MPI_Comm comm, const void **result);
+
 /* ---- Reductions ---------------------------------------------------------- */
 
 /* Same semantics as MPI_Reduce (MPI_IN_PLACE at the root, any datatype and

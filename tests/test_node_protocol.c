@@ -1,8 +1,10 @@
 /*
  * test_node_protocol - the node copy-out's two protocols (seed 003, node/node.h):
  * a reader arriving before the data is written directly by its writer
- * (write protocol), a reader arriving after copies out of the node ring
- * (eager).  Run under PAPCOLL_NODE_PROTOCOL=ring|write|auto and virtual
+ * (write protocol), or pulls from the writer's buffer itself (read
+ * variant: the writer returns only once every puller is done), a reader
+ * arriving after copies out of the node ring (eager).  Run under
+ * PAPCOLL_NODE_PROTOCOL=ring|write|read|auto and virtual
  * nodes (PAPCOLL_PPN), every case checked byte by byte on every process:
  *
  *   late-reader   one reader of each node arrives a second late: the writer

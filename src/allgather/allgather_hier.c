@@ -15,8 +15,11 @@
  * collective moves whole nodes and ranks may sit on nodes in any pattern.
  * Copy-in goes through the MPI library's intra-node gather (PMPI_Gatherv on
  * the node communicator: its shared-memory path) because blocks do not
- * align with the ring's cells; copy-out goes through the node ring
- * (ctx/shm.h: pipelined in cells, so a result larger than the ring works).
+ * align with the ring's cells; copy-out is PAPCOLL_ALLGATHER_COPYOUT
+ * (node/node_copyout.h): memcpy (default) through the node ring (ctx/shm.h:
+ * pipelined in cells, so a result larger than the ring works), bcast (a
+ * binomial tree of MPI messages from the leader over the node) or numa (one
+ * reader of the ring per NUMA domain, then a tree inside it).
  * Cost (Hockney, m bytes gathered in all, N nodes of q processes, mu per
  * byte copied): copy-in q blocks to the leader, the inter-node allgather on
  * N leaders (recursive doubling: log2 N alpha + (N - 1)/N m beta), then m
@@ -25,10 +28,14 @@
  * byte crosses the network once per node instead of once per process.
  * Late arrival: allgather's all-to-all dependence (Wait at N x N) plus the
  * node's: a leader starts the inter-node exchange only when its whole node
- * is in, and a late leader holds up its node's copy-out.
+ * is in, and a late leader holds up its node's copy-out.  Everyone is in
+ * before the copy-out starts (the gather), so the copy-out variants differ
+ * little here: with bcast/numa a process slow to leave the inter-node phase
+ * holds back its tree subtree.
  * Limitations: node shares and node-ordered displacements above INT_MAX
  * bytes run ring over the whole communicator instead (logged).
- * Parameters: PAPCOLL_ALLGATHER_INTER (default auto), PAPCOLL_SHM_SIZE /
+ * Parameters: PAPCOLL_ALLGATHER_INTER (default auto), PAPCOLL_ALLGATHER_COPYOUT,
+ * PAPCOLL_NUMA_DOMAINS, PAPCOLL_SHM_SIZE /
  * PAPCOLL_SHM_CELL (the ring); under SMPI PAPCOLL_SIM_MEMBW charges copies.
  * Source: seed 001 section 2.3, Fig. 2.1 (universal hierarchical
  * algorithm: copy-in, ANY flat collective among leaders, copy-out).
@@ -36,6 +43,7 @@
 #include "allgather/allgather.h"
 #include "core/log.h"
 #include "ctx/shm.h"
+#include "node/node_copyout.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -100,6 +108,13 @@ int pc_allgather_hier(const pc_call_t *a)
         hier_free(&h);
         return rc;
     }
+    pc_copyout_t co; /* the leader (node rank 0) writes; numa: the node agrees on its domains the first time */
+    rc = pc_copyout_init(&co, a->ctx, shm, a->seq, pc_copyout_variant(a->params->allgather.copyout),
+                         a->params->numa_domains, 0, h.result, a->bytes);
+    if (rc != MPI_SUCCESS) {
+        hier_free(&h);
+        return rc;
+    }
     int is_leader = c->node_rank == 0;
     char *my_share = h.result + h.node_offset[c->my_node];
     rc = PMPI_Gatherv(pc_blocks_at(&a->rblocks, c->rank), h.counts[c->node_rank], MPI_BYTE, my_share, h.counts, h.displs,
@@ -108,10 +123,14 @@ int pc_allgather_hier(const pc_call_t *a)
         rc = pc_allgather_on(a, a->params->allgather.inter, h.result, h.node_offset, c->leaders);
     /* copy-out: even after an error the leader fills the ring, so its node does not hang */
     size_t npieces = pc_shm_pieces(shm, a->bytes);
-    if (is_leader)
-        pc_shm_put_pieces(shm, a->seq, h.result, a->bytes, 0, npieces);
-    else
-        pc_shm_get_pieces(shm, a->seq, h.result, a->bytes, 0, npieces);
+    int crc;
+    if (is_leader) {
+        pc_copyout_put(&co, 0, npieces);
+        crc = pc_copyout_send(&co, 0, npieces);
+    } else {
+        crc = pc_copyout_get(&co, 0, npieces);
+    }
+    if (rc == MPI_SUCCESS) rc = crc;
     if (rc == MPI_SUCCESS) reorder(a, &h, shm);
     hier_free(&h);
     return rc;

@@ -29,6 +29,7 @@ typedef struct pc_bcast_params {
     long arrival_sag_min;     /* PAPCOLL_BCAST_ARRIVAL_SAG_MIN: group size served by scatter-allgather, 0 = never */
     size_t arrival_sag_bytes; /* PAPCOLL_BCAST_ARRIVAL_SAG_BYTES: smallest message served so */
     double arrival_window;    /* PAPCOLL_BCAST_ARRIVAL_WINDOW: batching window, fraction of T */
+    char *copyout;            /* PAPCOLL_BCAST_COPYOUT: memcpy|bcast|numa, node copy-out of the hier broadcasts */
 } pc_bcast_params_t;
 
 typedef struct pc_reduce_params {
@@ -53,6 +54,7 @@ typedef struct pc_allgather_params {
     char *algorithm;          /* PAPCOLL_ALLGATHER */
     char *inter;              /* PAPCOLL_ALLGATHER_INTER: allgather among node leaders (hier) */
     long senders;             /* PAPCOLL_ALLGATHER_SENDERS: multisender_bruck's senders per node, 0 = all */
+    char *copyout;            /* PAPCOLL_ALLGATHER_COPYOUT: memcpy|bcast|numa, hier's node copy-out */
 } pc_allgather_params_t;
 
 typedef struct pc_params {
@@ -76,6 +78,7 @@ typedef struct pc_params {
     size_t sim_membw;       /* PAPCOLL_SIM_MEMBW: bytes/s charged for shared-memory copies under SMPI */
     char *node_protocol;    /* PAPCOLL_NODE_PROTOCOL: auto|ring|write, the node copy-out (seed 003) */
     size_t node_write_min;  /* PAPCOLL_NODE_WRITE_MIN: auto: smallest message a posted reader gets written directly */
+    long numa_domains;      /* PAPCOLL_NUMA_DOMAINS: numa copy-out, k virtual domains per node, 0 = real topology */
     long reproducible;      /* PAPCOLL_REPRODUCIBLE: 1 = reductions combine in a fixed order */
     char *log;              /* PAPCOLL_LOG: off|warn|info|debug */
     pc_log_level_t log_level; /* derived from log */

@@ -24,6 +24,9 @@ enum {
     PC_TAG_PUSH_DATA = 115,       /* arrival_nb: root -> not yet arrived receiver, the whole message */
     PC_TAG_NODE_DATA = 120,    /* node leader -> node leader data (dynamic and fixed leaders) */
     PC_TAG_MULTISENDER = 121,  /* multisender: one piece, sender of a node -> receiver of a child node */
+    PC_TAG_NODE_COPYOUT = 130, /* node copy-out trees (node/node_copyout.h, bcast and numa variants):
+                                  a tree parent -> its child inside a node, the message; broadcasts and
+                                  allgather hier alike (sources known, no MPI_ANY_SOURCE) */
     /* Control messages whose source is a dynamic leader are received with
      * MPI_ANY_SOURCE: their tag also carries the call's sequence number
      * modulo PC_TAG_WINDOW, so a process that lags behind never matches a

@@ -19,7 +19,8 @@
  * The node segment (ctx/shm.c) publishes each process's pid and probe word,
  * probes every pair when it is created and agrees over the node whether
  * every pair can single-copy; node/node.c builds seed 003's write protocol
- * on it.
+ * on it (the writer writes, or with PAPCOLL_NODE_PROTOCOL=read its posted
+ * readers read), and node/node_reduce.c the reductions' pulled copy-in.
  */
 #ifndef PC_CMA_H
 #define PC_CMA_H

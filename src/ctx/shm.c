@@ -41,7 +41,13 @@ typedef struct {
     uint64_t addr, bytes;       /* the posted destination (written before POSTED) */
     int64_t pid;                /* the owner (ctx/cma.h), for the writer's single copies */
     uint64_t probe;             /* address of the owner's probe word (cma.h) */
-    char pad[PC_CACHE_LINE - 48];
+    /* the read variant (the claimed readers pull from the writer's source) */
+    uint64_t source;            /* written by the writer before its claim mark: 0 = it writes into the
+                                   posted buffer; node rank + 1 = pull from that writer's source */
+    _Atomic uint64_t pulled;    /* the owner as reader: seq + 1 once it has pulled all of call seq */
+    uint64_t src_addr;          /* the owner as writer: its source buffer (written before src_avail) */
+    _Atomic uint64_t src_avail; /* the owner as writer: stamp_of(seq, k): pieces 0..k valid in its source */
+    char pad[2 * PC_CACHE_LINE - 80];
 } slot_t;
 
 /* A posted reader claimed by this process as writer of the current call. */
@@ -81,6 +87,7 @@ struct pc_shm {
     uint64_t writer_stamp;  /* seq + 1 of the call this process began writing (0: none) */
     direct_reader_t *direct; /* its claimed readers */
     size_t ndirect;
+    int direct_read;        /* the current call's claimed readers pull (read variant) instead of being written */
 };
 
 static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
@@ -380,11 +387,22 @@ static size_t piece_len(const pc_shm_t *shm, size_t bytes, size_t k)
     return bytes - off < shm->cell_size ? bytes - off : shm->cell_size;
 }
 
-/* Copies pieces [first, last) of buf straight into every claimed reader's
- * buffer (one single copy per reader) and tells it so. */
+/* Makes pieces [first, last) of buf available to every claimed reader:
+ * write variant: copies them straight into each reader's buffer (one single
+ * copy per reader, one after the other) and tells it so; read variant:
+ * publishes that they are valid in buf, and each reader pulls them itself
+ * (the single copies run in parallel, on the readers). */
 static void deliver(pc_shm_t *shm, unsigned long seq, const char *buf, size_t bytes, size_t first, size_t last)
 {
     size_t off = first * shm->cell_size, end = last * shm->cell_size < bytes ? last * shm->cell_size : bytes;
+    if (shm->direct_read) {
+        slot_t *me = &shm->slots[shm->node_rank];
+        if (me->src_addr != (uint64_t)(uintptr_t)buf) /* no reader of this call reads it before src_avail */
+            me->src_addr = (uint64_t)(uintptr_t)buf;
+        atomic_store_explicit(&me->src_avail, stamp_of(seq, last - 1), memory_order_release);
+        pc_shm_notify(shm);
+        return;
+    }
     for (size_t i = 0; i < shm->ndirect; i++) {
         direct_reader_t *d = &shm->direct[i];
         int err = pc_cma_write(d->pid, d->addr + off, buf + off, end - off);
@@ -439,6 +457,10 @@ void pc_shm_put_pieces(pc_shm_t *shm, unsigned long seq, const char *buf, size_t
             publish_released(shm, seq, k, len, (uint32_t)shm->ndirect); /* the direct readers will not read it */
             pc_shm_release(shm, k);
         }
+    }
+    if (shm->direct_read && last == pc_shm_pieces(shm, bytes)) {
+        /* read variant: buf is the readers' source until every one of them has pulled it */
+        for (size_t i = 0; i < shm->ndirect; i++) pc_wait_at_least(shm, &shm->direct[i].slot->pulled, (uint64_t)seq + 1);
     }
 }
 
@@ -509,6 +531,8 @@ static uint64_t slot_state(unsigned long seq, int tag) { return (uint64_t)seq <<
 
 int pc_shm_single_copy(const pc_shm_t *shm) { return shm->single_copy; }
 
+int pc_shm_read_variant(const char *protocol) { return !strcmp(protocol, "read") || !strcmp(protocol, "auto"); }
+
 int pc_shm_post(pc_shm_t *shm, unsigned long seq, void *buf, size_t bytes)
 {
     slot_t *s = &shm->slots[shm->node_rank];
@@ -544,18 +568,51 @@ static int post_resolved(void *arg)
     post_wait_t *w = arg;
     uint64_t st = atomic_load(&w->slot->state);
     uint64_t d = atomic_load_explicit(&w->slot->delivered, memory_order_acquire);
-    if (d >> PC_PIECE_BITS == w->seq) return d >= w->target; /* claimed */
+    if (d >> PC_PIECE_BITS == w->seq) return 1;              /* claimed (the mark, maybe pieces) */
     if (st == slot_state(w->seq, SLOT_CLAIMED)) return 0;    /* claimed, mark on its way */
     if (st != slot_state(w->seq, SLOT_POSTED)) return 1;     /* declined */
     if (!pc_shm_test_piece(w->shm, w->seq, 0)) return 0;
     return atomic_compare_exchange_strong(&w->slot->state, &st, slot_state(w->seq, SLOT_CLOSED));
 }
 
+/* Read variant, a claimed reader: pulls pieces [0, npieces) of call seq
+ * from the writer's source into the posted buffer, as many as are valid at
+ * a time (one process_vm_readv each), then tells the writer it is done. */
+static void pull(pc_shm_t *shm, unsigned long seq, slot_t *mine, size_t npieces)
+{
+    slot_t *src = &shm->slots[mine->source - 1];
+    size_t done = 0;
+    while (done < npieces) {
+        pc_wait_at_least(shm, &src->src_avail, stamp_of(seq, done));
+        uint64_t avail = atomic_load_explicit(&src->src_avail, memory_order_acquire);
+        size_t upto = avail >> PC_PIECE_BITS == seq ? (size_t)(avail & ((1u << PC_PIECE_BITS) - 1)) : npieces;
+        if (upto > npieces) upto = npieces;
+        size_t off = done * shm->cell_size, end = upto * shm->cell_size < mine->bytes ? upto * shm->cell_size : mine->bytes;
+        int err = pc_cma_read(src->pid, (char *)(uintptr_t)mine->addr + off, src->src_addr + off, end - off);
+        if (err) { /* the probe at creation succeeded: the writer's buffer is not what it published */
+            pc_log(PC_LOG_WARN, "node protocol: single copy from process %lld failed: %s", (long long)src->pid,
+                   strerror(err));
+            PMPI_Abort(MPI_COMM_WORLD, MPI_ERR_INTERN);
+        }
+        pc_shm_charge(shm, end - off); /* SMPI: one copy, on this reader (the readers copy in parallel) */
+        done = upto;
+    }
+    atomic_store_explicit(&mine->pulled, (uint64_t)seq + 1, memory_order_release);
+    pc_shm_notify(shm);
+    if (pc_log_enabled(PC_LOG_DEBUG))
+        pc_log(PC_LOG_DEBUG, "node protocol seq=%lu: read variant, %llu bytes pulled from node process %llu", seq,
+               (unsigned long long)mine->bytes, (unsigned long long)(mine->source - 1));
+}
+
 int pc_shm_wait_delivery(pc_shm_t *shm, unsigned long seq, size_t npieces)
 {
-    post_wait_t w = {shm, &shm->slots[shm->node_rank], seq, stamp_of(seq, npieces ? npieces - 1 : 0)};
+    slot_t *mine = &shm->slots[shm->node_rank];
+    post_wait_t w = {shm, mine, seq, stamp_of(seq, npieces ? npieces - 1 : 0)};
     pc_wait(shm, post_resolved, &w);
-    return atomic_load(&w.slot->delivered) >> PC_PIECE_BITS == seq;
+    if (atomic_load_explicit(&mine->delivered, memory_order_acquire) >> PC_PIECE_BITS != seq) return 0; /* declined */
+    if (mine->source) pull(shm, seq, mine, npieces); /* read variant */
+    else pc_wait_at_least(shm, &mine->delivered, w.target); /* write variant: the writer copies */
+    return 1;
 }
 
 size_t pc_shm_writer_begin(pc_shm_t *shm, unsigned long seq, size_t bytes, int accept)
@@ -563,6 +620,7 @@ size_t pc_shm_writer_begin(pc_shm_t *shm, unsigned long seq, size_t bytes, int a
     if (shm->writer_stamp == (uint64_t)seq + 1) return shm->ndirect;
     shm->writer_stamp = (uint64_t)seq + 1;
     shm->ndirect = 0;
+    shm->direct_read = pc_shm_read_variant(pc_params()->node_protocol);
     uint64_t posted = slot_state(seq, SLOT_POSTED), closed = slot_state(seq, SLOT_CLOSED);
     for (uint32_t r = 0; r < shm->node_size; r++) {
         if ((int)r == shm->node_rank) continue;
@@ -574,6 +632,7 @@ size_t pc_shm_writer_begin(pc_shm_t *shm, unsigned long seq, size_t bytes, int a
                 if (!atomic_compare_exchange_weak(&s->state, &st, take ? slot_state(seq, SLOT_CLAIMED) : closed))
                     continue;
                 if (take) {
+                    s->source = shm->direct_read ? (uint64_t)shm->node_rank + 1 : 0; /* before the mark */
                     atomic_store_explicit(&s->delivered, (uint64_t)seq << PC_PIECE_BITS, memory_order_release);
                     shm->direct[shm->ndirect++] = (direct_reader_t){s->pid, s->addr, s};
                 }

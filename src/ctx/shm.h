@@ -92,7 +92,21 @@ void pc_shm_release_pieces(pc_shm_t *shm, size_t first, size_t last);
  * copy, pc_cma_write) and counts the pieces delivered in the slot, stamped
  * with seq like the ring's cells, so back-to-back calls never mix; pieces
  * still go through the ring for the other readers, pre-released for the
- * direct ones (or not at all when every reader is direct). */
+ * direct ones (or not at all when every reader is direct).
+ *
+ * The read variant (PAPCOLL_NODE_PROTOCOL=read, pc_shm_read_variant): the
+ * same race and claims, but the writer does not copy into its claimed
+ * readers' buffers: it publishes its source in its own slot (address; pieces
+ * valid so far, stamped with seq, as they become valid) and each claimed
+ * reader pulls them with pc_cma_read, all readers in parallel (seed 003's
+ * receiver-side single copy; Open MPI's smsc/cma and xhc also read from the
+ * peer).  The writer's last pc_shm_put_pieces of the call returns only once
+ * every claimed reader has said it pulled everything (its slot's `pulled`
+ * word), so the source buffer stays valid and unchanged until then. */
+
+/* 1 if the writer of a call under PAPCOLL_NODE_PROTOCOL=protocol lets its
+ * claimed readers pull (read variant), 0 if it writes into them. */
+int pc_shm_read_variant(const char *protocol);
 
 /* 1 if every pair of node processes can single-copy (PAPCOLL_NODE_PROTOCOL
  * not ring and the probe succeeded everywhere). */
@@ -102,7 +116,8 @@ int pc_shm_single_copy(const pc_shm_t *shm);
  * writer came first (read the ring). */
 int pc_shm_post(pc_shm_t *shm, unsigned long seq, void *buf, size_t bytes);
 /* Reader, after posting: waits until the writer has written npieces pieces
- * into the posted buffer (1), or declined it (0: read the ring). */
+ * into the posted buffer, or (read variant) pulls them from the writer's
+ * source (1); or until the writer declined it (0: read the ring). */
 int pc_shm_wait_delivery(pc_shm_t *shm, unsigned long seq, size_t npieces);
 /* Writer, before its first piece of call seq (later calls in the same call
  * return at once): claims every reader posted with `bytes` if accept, else

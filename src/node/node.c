@@ -1,7 +1,8 @@
 /*
  * node.c - shared parts of the hierarchical broadcasts (see node.h): roles,
  * the node copy-in/copy-out (seed 003's write and eager protocols over
- * ctx/shm.h's slots and ring), trees of nodes, leader announcements.
+ * ctx/shm.h's slots and ring; seed 001's tree variants through
+ * node_copyout.h), trees of nodes, leader announcements.
  */
 #include "node/node.h"
 #include "core/log.h"
@@ -17,7 +18,16 @@ int pc_node_begin(const pc_call_t *a, pc_node_call_t *nc)
     nc->root_node = a->ctx->node_of[a->root];
     int rc = pc_shm_get(a->ctx, &nc->shm);
     nc->npieces = rc == MPI_SUCCESS ? pc_shm_pieces(nc->shm, a->bytes) : 0;
+    if (rc == MPI_SUCCESS) rc = pc_copyout_init(&nc->co, a->ctx, nc->shm, nc->seq, PC_COPYOUT_MEMCPY, 0, -1, a->buf, a->bytes);
     return rc;
+}
+
+int pc_node_copyout_enable(pc_node_call_t *nc, int leader)
+{
+    const pc_call_t *a = nc->a;
+    int writer = a->ctx->my_node == nc->root_node ? a->ctx->node_rank_of[a->root] : leader;
+    return pc_copyout_init(&nc->co, a->ctx, nc->shm, nc->seq, pc_copyout_variant(a->params->bcast.copyout),
+                           a->params->numa_domains, writer, a->buf, a->bytes);
 }
 
 int pc_node_claim(const pc_node_call_t *nc)
@@ -26,17 +36,19 @@ int pc_node_claim(const pc_node_call_t *nc)
     return pc_shm_claim(nc->shm, nc->seq);
 }
 
-/* Whether this call may use the write protocol (the same answer on every
- * node process: same parameters, same bytes, node-agreed single_copy). */
+/* Whether this call may use the write protocol or its read variant (the
+ * writer picks which, ctx/shm.h; the same answer on every node process:
+ * same parameters, same bytes, node-agreed single_copy). */
 static int direct_allowed(const pc_node_call_t *nc)
 {
     const pc_params_t *p = nc->a->params;
     if (nc->npieces == 0 || !pc_shm_single_copy(nc->shm) || !strcmp(p->node_protocol, "ring")) return 0;
-    return !strcmp(p->node_protocol, "write") || nc->a->bytes >= p->node_write_min;
+    return !strcmp(p->node_protocol, "write") || !strcmp(p->node_protocol, "read") || nc->a->bytes >= p->node_write_min;
 }
 
-void pc_node_copy_out(const pc_node_call_t *nc)
+int pc_node_copy_out(const pc_node_call_t *nc)
 {
+    if (nc->co.variant != PC_COPYOUT_MEMCPY) return pc_copyout_get(&nc->co, 0, nc->npieces);
     int allowed = direct_allowed(nc), posted = allowed && pc_shm_post(nc->shm, nc->seq, nc->a->buf, nc->a->bytes);
     int written = posted && pc_shm_wait_delivery(nc->shm, nc->seq, nc->npieces);
     if (pc_log_enabled(PC_LOG_DEBUG))
@@ -44,14 +56,21 @@ void pc_node_copy_out(const pc_node_call_t *nc)
                written ? "write protocol (posted first, one copy)"
                : posted ? "eager (posted, declined by the writer)"
                : allowed ? "eager (the writer came first)" : "ring");
-    if (written) return; /* the writer copied the message into a->buf */
+    if (written) return MPI_SUCCESS; /* the writer copied the message into a->buf */
     pc_shm_get_pieces(nc->shm, nc->seq, nc->a->buf, nc->a->bytes, 0, nc->npieces);
+    return MPI_SUCCESS;
 }
 
-void pc_node_copy_in(const pc_node_call_t *nc, size_t first, size_t last)
+int pc_node_copy_in(const pc_node_call_t *nc, size_t first, size_t last)
 {
+    if (nc->co.variant != PC_COPYOUT_MEMCPY) {
+        pc_copyout_put(&nc->co, first, last);
+        /* the last piece is in: a->buf holds the whole message (sent once, even if called again with nothing) */
+        return last == nc->npieces && first < last ? pc_copyout_send(&nc->co, 0, nc->npieces) : MPI_SUCCESS;
+    }
     if (direct_allowed(nc)) pc_shm_writer_begin(nc->shm, nc->seq, nc->a->bytes, 1);
     pc_shm_put_pieces(nc->shm, nc->seq, nc->a->buf, nc->a->bytes, first, last);
+    return MPI_SUCCESS;
 }
 
 size_t pc_node_pieces_within(const pc_node_call_t *nc, size_t bytes)

@@ -35,6 +35,7 @@
 
 #include "bcast/bcast.h"
 #include "ctx/shm.h"
+#include "node/node_copyout.h"
 
 typedef struct pc_node_call {
     const pc_call_t *a;
@@ -42,27 +43,40 @@ typedef struct pc_node_call {
     unsigned long seq;
     int root_node;    /* node of the root */
     size_t npieces;   /* ring pieces of the message */
+    pc_copyout_t co;  /* the copy-out variant (PAPCOLL_BCAST_COPYOUT, node_copyout.h) */
 } pc_node_call_t;
 
-/* Gets the node segment and fills nc (collective over the node the first time). */
+/* Gets the node segment and fills nc (collective over the node the first
+ * time).  The copy-out is memcpy until pc_node_copyout_enable. */
 int pc_node_begin(const pc_call_t *a, pc_node_call_t *nc);
+/* Routes this call's pc_node_copy_in/out through PAPCOLL_BCAST_COPYOUT
+ * (node_copyout.h), for algorithms whose every node process knows its node's
+ * writer: the root on the root's node, `leader` (a node rank) elsewhere
+ * (hier, hier_nobarrier: 0).  Every node process calls it right after
+ * pc_node_begin (numa: the node agrees on its domains the first time).
+ * Algorithms with dynamic leaders keep memcpy (their readers do not know the
+ * writer; cp_allgather also writes the ring itself). */
+int pc_node_copyout_enable(pc_node_call_t *nc, int leader);
 /* Whether this process leads its node (not the root's node) in this call:
  * PAPCOLL_CP_LEADER=first (default) claims the node if it is the first to
  * arrive (pc_shm_claim, seed 000's competition); fixed: the node's lowest
  * rank leads, whenever it arrives (seed 000's P baselines). */
 int pc_node_claim(const pc_node_call_t *nc);
 
-/* Reader: gets the message into a->buf.  Seed 003's two protocols, switched
- * by which side comes first (PAPCOLL_NODE_PROTOCOL): a reader arriving before
- * its writer posts a->buf in its slot of the node segment and the writer
- * copies the message straight into it (write protocol, one copy); a reader
- * arriving after copies every piece out of the ring and releases them
- * (eager protocol, the second copy).  ring: always the latter. */
-void pc_node_copy_out(const pc_node_call_t *nc);
+/* Reader: gets the message into a->buf.  PAPCOLL_BCAST_COPYOUT=memcpy: seed
+ * 003's two protocols, switched by which side comes first
+ * (PAPCOLL_NODE_PROTOCOL): a reader arriving before its writer posts a->buf
+ * in its slot of the node segment and the writer copies the message straight
+ * into it (write protocol, one copy); a reader arriving after copies every
+ * piece out of the ring and releases them (eager protocol, the second copy).
+ * ring: always the latter.  bcast, numa: node_copyout.h's trees. */
+int pc_node_copy_out(const pc_node_call_t *nc);
 /* Writer: a->buf's pieces [first, last) into the buffer of every reader
  * posted before this call's first copy-in (write protocol), and into the
- * ring, published and released, for the others. */
-void pc_node_copy_in(const pc_node_call_t *nc, size_t first, size_t last);
+ * ring, published and released, for the others (memcpy); bcast, numa: into
+ * the ring for the domain roots that read it, and once the last piece is in
+ * (a->buf then holds the whole message), down the copy-out trees. */
+int pc_node_copy_in(const pc_node_call_t *nc, size_t first, size_t last);
 /* Pieces entirely inside the first `bytes` bytes of the message (all of them at the end). */
 size_t pc_node_pieces_within(const pc_node_call_t *nc, size_t bytes);
 

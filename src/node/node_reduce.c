@@ -2,7 +2,9 @@
  * node_reduce.c - the node reduction area (see node_reduce.h).
  */
 #include "node/node_reduce.h"
+#include "core/log.h"
 #include "core/params.h"
+#include "ctx/cma.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -25,8 +27,14 @@ typedef struct {
 typedef struct {
     _Atomic uint64_t state;
     _Atomic uint32_t lock;
-    char pad[PC_LINE - sizeof(uint64_t) - sizeof(uint32_t)];
+    /* slots layout, pulled copy-in: the process of this cell (node rank x)
+     * posted its chunk instead of copying it into its slot */
+    _Atomic uint64_t posted;  /* use + 1 of the post */
+    uint64_t src_addr;        /* the chunk's element 0, in the poster's address space */
+    int64_t pid;              /* the poster (ctx/cma.h) */
+    char pad[PC_LINE - 40];
 } cell_ctl_t;
+_Static_assert(sizeof(cell_ctl_t) == PC_LINE, "one cache line per cell control");
 
 typedef enum { COMBINE_SERIAL, COMBINE_PARALLEL, COMBINE_ORDERED } combine_t;
 
@@ -153,29 +161,6 @@ static void block(long n, long nblocks, long x, long *lo, long *hi)
 {
     *lo = n * x / nblocks;
     *hi = n * (x + 1) / nblocks;
-}
-
-int pc_node_red_slice(pc_node_red_t *r, const pc_node_chunk_t *ch)
-{
-    long lo, hi;
-    block(ch->count, r->n, r->me, &lo, &hi);
-    if (hi == lo) return MPI_SUCCESS;
-    char *acc = pc_red_at(r->a, pc_node_red_slot(r, ch, 0), lo);
-    int rc = MPI_SUCCESS;
-    for (int k = 1; k < r->n && rc == MPI_SUCCESS; k++) {
-        rc = pc_red_local(r->a, pc_red_at(r->a, pc_node_red_slot(r, ch, k), lo), acc, hi - lo);
-        pc_shm_charge(r->shm, bytes_of(r, hi - lo));
-    }
-    return rc;
-}
-
-int pc_node_red_reduce_slots(pc_node_red_t *r, const pc_node_chunk_t *ch, const void *msg)
-{
-    int rc = pc_node_red_copy_in(r, ch, msg);
-    pc_shm_barrier(r->shm);
-    int src = pc_node_red_slice(r, ch);
-    pc_shm_barrier(r->shm);
-    return rc != MPI_SUCCESS ? rc : src;
 }
 
 /* ---- hand-offs through the slots ----------------------------------------- */
@@ -327,6 +312,85 @@ int pc_node_red_combine(pc_node_red_t *r, const pc_node_chunk_t *ch, const void 
 void pc_node_red_wait_arrived(pc_node_red_t *r, const pc_node_chunk_t *ch)
 {
     pc_wait_equal(r->shm, &bank_ctl(r, ch->bank)->arrived, ((ch->use + 1) << PC_STATE_SHIFT) | (uint64_t)r->contributors);
+}
+
+/* ---- the slots layout's node step ---------------------------------------- */
+
+/* Whether this use's copy-in may be pulled (PAPCOLL_NODE_PROTOCOL, seed 003's
+ * switch applied to the reductions' copy-in): the same answer on every node
+ * process (same parameters and chunk, node-agreed single copies).  Only
+ * contiguous datatypes: a pull moves one byte range. */
+static int pull_allowed(const pc_node_red_t *r, const pc_node_chunk_t *ch)
+{
+    const pc_call_t *a = r->a;
+    const pc_params_t *p = a->params;
+    if (r->n < 2 || !pc_shm_single_copy(r->shm) || !strcmp(p->node_protocol, "ring")) return 0;
+    if (a->extent != r->type_size || a->true_extent != r->type_size || a->true_lb != 0) return 0;
+    if (!strcmp(p->node_protocol, "read")) return 1;
+    return !strcmp(p->node_protocol, "auto") && bytes_of(r, ch->count) >= p->node_write_min;
+}
+
+/* Pulls my slice [lo, hi) of every contribution posted in this use into its
+ * slot (one single copy each: process_vm_readv; the copy model under SMPI). */
+static int pull_posted(pc_node_red_t *r, const pc_node_chunk_t *ch, long lo, long hi)
+{
+    const pc_call_t *a = r->a;
+    for (int k = 0; k < r->n; k++) {
+        cell_ctl_t *cc = cell_ctl(r, ch->bank, k);
+        if (atomic_load_explicit(&cc->posted, memory_order_acquire) != ch->use + 1) continue;
+        uint64_t src = cc->src_addr + (uint64_t)lo * (uint64_t)a->extent;
+        size_t len = bytes_of(r, hi - lo);
+        int err = pc_cma_read(cc->pid, pc_red_at(a, pc_node_red_slot(r, ch, k), lo), src, len);
+        if (err) {
+            pc_log(PC_LOG_WARN, "node reduction: single copy from process %lld failed: %s", (long long)cc->pid,
+                   strerror(err));
+            return MPI_ERR_INTERN;
+        }
+        pc_shm_charge(r->shm, len);
+    }
+    return MPI_SUCCESS;
+}
+
+int pc_node_red_slice(pc_node_red_t *r, const pc_node_chunk_t *ch)
+{
+    long lo, hi;
+    block(ch->count, r->n, r->me, &lo, &hi);
+    if (hi == lo) return MPI_SUCCESS;
+    int rc = pull_posted(r, ch, lo, hi);
+    char *acc = pc_red_at(r->a, pc_node_red_slot(r, ch, 0), lo);
+    for (int k = 1; k < r->n && rc == MPI_SUCCESS; k++) {
+        rc = pc_red_local(r->a, pc_red_at(r->a, pc_node_red_slot(r, ch, k), lo), acc, hi - lo);
+        pc_shm_charge(r->shm, bytes_of(r, hi - lo));
+    }
+    return rc;
+}
+
+/* The copy-in, switched by arrival like seed 003's protocols: a process
+ * that is not the last of its node to arrive copies its chunk into its slot
+ * (the others are not all waiting yet: its copy costs nobody anything); the
+ * last one, when pulls are allowed, only posts the chunk's address, and
+ * after the barrier every node process pulls its own slice of it straight
+ * from the poster's buffer, in parallel: the late process's copy is spread
+ * over the processes that waited for it.  Its buffer stays valid until the
+ * second barrier (after every slice). */
+int pc_node_red_reduce_slots(pc_node_red_t *r, const pc_node_chunk_t *ch, const void *msg)
+{
+    int rc = MPI_SUCCESS;
+    if (pull_allowed(r, ch) && count_contribution(r, ch) == (uint64_t)r->n) {
+        cell_ctl_t *cc = cell_ctl(r, ch->bank, r->me);
+        cc->src_addr = (uint64_t)(uintptr_t)pc_red_at(r->a, msg, ch->first);
+        cc->pid = pc_cma_self();
+        atomic_store_explicit(&cc->posted, ch->use + 1, memory_order_release); /* before the barrier */
+        if (pc_log_enabled(PC_LOG_DEBUG))
+            pc_log(PC_LOG_DEBUG, "node reduction: last to arrive, chunk of %zu bytes posted: pulled by the node",
+                   bytes_of(r, ch->count));
+    } else {
+        rc = pc_node_red_copy_in(r, ch, msg);
+    }
+    pc_shm_barrier(r->shm);
+    int src = pc_node_red_slice(r, ch);
+    pc_shm_barrier(r->shm);
+    return rc != MPI_SUCCESS ? rc : src;
 }
 
 /* ---- result and release --------------------------------------------------- */

@@ -8,7 +8,7 @@
  * banks of PAPCOLL_SHM_SIZE / 2 bytes each.
  *
  *   bank control x2: done | arrived | result        (one cache line each)
- *   cell control x2 x node_size: state | lock       (one cache line each)
+ *   cell control x2 x node_size: state | lock | post (one cache line each)
  *   bank 0 data | bank 1 data
  *
  * Uses.  A message is reduced in chunks of whole elements that fit a bank;
@@ -39,7 +39,15 @@
  *   slots   one slot per node process (copy-in; slots sized for the
  *           largest node, so every node cuts the same chunks), then each
  *           process reduces its 1/node_size slice of the elements across the
- *           slots into slot 0 (hier: between node barriers);
+ *           slots into slot 0 (hier: between node barriers).  Pulled
+ *           copy-in (PAPCOLL_NODE_PROTOCOL=read; auto from
+ *           PAPCOLL_NODE_WRITE_MIN; contiguous datatypes, single copies
+ *           allowed): the last process of the node to arrive (counted in
+ *           `arrived`) does not copy its chunk in but posts its address in
+ *           its cell control; after the barrier each process pulls its
+ *           slice of it into that slot (process_vm_readv, one copy each, in
+ *           parallel), so the late process's copy is spread over those
+ *           that waited for it;
  *   shared  one accumulator: each process combines its data into it when it
  *           arrives (hier_nobarrier, dynleader), under one of three
  *           disciplines:
@@ -133,8 +141,10 @@ int pc_node_red_copy_in(pc_node_red_t *r, const pc_node_chunk_t *ch, const void 
  * slot 0 on my 1/n slice of the elements. */
 int pc_node_red_slice(pc_node_red_t *r, const pc_node_chunk_t *ch);
 /* slots, the whole node step of the hierarchical algorithms: copy-in of
- * msg's chunk, node barrier, my slice, node barrier (every process passes
- * both barriers, errors or not); slot 0 then holds the node's result.
+ * msg's chunk (or, pulled copy-in, the post of it by the last arrival),
+ * node barrier, my slice (after pulling my part of a posted chunk), node
+ * barrier (every process passes both barriers, errors or not); slot 0 then
+ * holds the node's result; msg is read until the second barrier.
  * Returns the first error of the copy-in and the slice. */
 int pc_node_red_reduce_slots(pc_node_red_t *r, const pc_node_chunk_t *ch, const void *msg);
 

@@ -51,8 +51,12 @@ int app_parse_options(int argc, char **argv, int rank, const char *app, const ch
     static const struct option longopts[] = {
         {"n", required_argument, NULL, 'n'},     {"seed", required_argument, NULL, 's'},
         {"iters", required_argument, NULL, 'i'}, {"check", no_argument, NULL, 'c'},
+        {"noise", required_argument, NULL, 'N'}, {"compute", required_argument, NULL, 'C'},
         {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
     int c;
+    char err[200];
+    opt->compute = app_compute_default();
+    if (app_noise_parse("none", &opt->noise, err, sizeof err)) return -1;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -79,23 +83,50 @@ int app_parse_options(int argc, char **argv, int rank, const char *app, const ch
             break;
         }
         case 'c': opt->check = 1; break;
+        case 'N':
+        case 'C':
+            if (c == 'N' ? app_noise_parse(optarg, &opt->noise, err, sizeof err)
+                         : app_compute_parse(optarg, &opt->compute, err, sizeof err)) {
+                if (rank == 0) fprintf(stderr, "%s: %s\n", app, err);
+                return -1;
+            }
+            break;
         case 'h':
             if (rank == 0)
-                printf("Usage: %s [--n=N] [--seed=S] [--iters=I] [--check] [--help]\n%s\n"
+                printf("Usage: %s [--n=N] [--seed=S] [--iters=I] [--check] [--compute=MODE] [--noise=SPEC] [--help]\n%s\n"
                        "  --n=N      problem size: vertices, or matrix order (default %ld)\n"
                        "  --seed=S   seed of the deterministic random input; the same S gives the same input\n"
                        "             whatever the number of processes (default %" PRIu64 ")\n"
                        "  --iters=I  repetitions (default %ld)\n"
                        "  --check    compare the result with a serial computation on rank 0 (untimed);\n"
                        "             exit status 1 on a mismatch\n"
+                       "  --compute=MODE  what the computation costs (default: model under SMPI, host natively):\n"
+                       "             host  its real time (native runs; the only native mode)\n"
+                       "             model SMPI: each phase between collectives is charged its modelled flop\n"
+                       "                   count (smpi_execute_flops, at the simulated host's speed)\n"
+                       "             none  SMPI: computation is free (every rank arrives together)\n"
+                       "  --noise=SPEC  arrival-imbalance model applied to each phase's cost (default none):\n"
+                       "             a comma-separated list of  jitter:F  (every rank and phase: F x Exp(1) of\n"
+                       "             its work more), spike:P:F  (with probability P per rank and phase: F x Exp(1)\n"
+                       "             more), slow:P:F  (each rank with probability P is F slower for the whole\n"
+                       "             run), seed:S  (the noise's seed, default 1); or a preset: xe6 =\n"
+                       "             jitter:0.0072,spike:0.01:0.026 (seed 001 Table 3.5: its micro-benchmark\n"
+                       "             on the Cray XE6), xe6-nas = jitter:0.05 (the order of NAS FT's imbalance,\n"
+                       "             seed 001 Table 3.1), which further terms may follow (xe6,seed:2).  F is a\n"
+                       "             fraction of the phase's work.  Draws hash (S, rank, phase): the\n"
+                       "             same spec gives the same imbalance.  Natively the rank busy-waits the\n"
+                       "             noise's share of the phase's measured time.\n"
                        "  --help     this text\n"
                        "Output: one line on rank 0,\n"
-                       "  app=,n=,p=,iters=,collective=,impl=,solve_s=,<coll>_mean_s=,<coll>_max_s=,check=\n"
+                       "  app=,n=,p=,iters=,collective=,impl=,solve_s=,<coll>_mean_s=,<coll>_max_s=,check=,\n"
+                       "  compute=,noise=,work_mean_s=,noise_mean_s=\n"
                        "  solve_s: seconds per repetition (this rank's total / iters), max over ranks;\n"
                        "  <coll>_mean_s, <coll>_max_s: seconds per repetition inside the timed collective,\n"
                        "  mean and max over ranks; impl: mpi (the MPI library's collective) or\n"
                        "  papcoll:ALGORITHM (libpapcoll_mpi.so preloaded, or the SMPI flavour; PAPCOLL_BCAST /\n"
-                       "  PAPCOLL_REDUCE / PAPCOLL_ALLTOALL choose the algorithm); check: ok, FAIL or off.\n",
+                       "  PAPCOLL_REDUCE / PAPCOLL_ALLTOALL choose the algorithm); check: ok, FAIL or off;\n"
+                       "  work_mean_s, noise_mean_s: seconds per repetition of computation (noise included)\n"
+                       "  and of the noise model alone, mean over ranks.\n",
                        app, description, opt->n, opt->seed, opt->iters);
             return 1;
         default:
@@ -147,12 +178,14 @@ static int timed(app_timer_t *t, double t0, int rc)
 {
     t->seconds += MPI_Wtime() - t0;
     t->calls++;
+    app_resume();
     t->algorithm = papcoll_algorithm_now();
     return rc;
 }
 
 int app_bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm, app_timer_t *t)
 {
+    app_settle();
     double t0 = MPI_Wtime();
 #ifdef PAPCOLL_APP_USE_API
     int rc = papcoll_bcast(buf, count, type, root, comm);
@@ -165,6 +198,7 @@ int app_bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm, 
 int app_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                MPI_Comm comm, app_timer_t *t)
 {
+    app_settle();
     double t0 = MPI_Wtime();
 #ifdef PAPCOLL_APP_USE_API
     int rc = papcoll_reduce(sendbuf, recvbuf, count, type, op, root, comm);
@@ -177,6 +211,7 @@ int app_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
 int app_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                  MPI_Datatype recvtype, MPI_Comm comm, app_timer_t *t)
 {
+    app_settle();
     double t0 = MPI_Wtime();
 #ifdef PAPCOLL_APP_USE_API
     int rc = papcoll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
@@ -192,15 +227,20 @@ int app_report(const char *app, const app_options_t *opt, const char *coll, doub
     int rc, rank, p;
     if ((rc = MPI_Comm_rank(comm, &rank)) != MPI_SUCCESS) return rc;
     if ((rc = MPI_Comm_size(comm, &p)) != MPI_SUCCESS) return rc;
-    double mine[2] = {solve_seconds / (double)opt->iters, t->seconds / (double)opt->iters}, maxv[2], sum[2];
-    if ((rc = MPI_Reduce(mine, maxv, 2, MPI_DOUBLE, MPI_MAX, 0, comm)) != MPI_SUCCESS) return rc;
-    if ((rc = MPI_Reduce(mine, sum, 2, MPI_DOUBLE, MPI_SUM, 0, comm)) != MPI_SUCCESS) return rc;
+    double work, noise;
+    app_compute_totals(&work, &noise);
+    double iters = (double)opt->iters;
+    double mine[4] = {solve_seconds / iters, t->seconds / iters, work / iters, noise / iters}, maxv[4], sum[4];
+    if ((rc = MPI_Reduce(mine, maxv, 4, MPI_DOUBLE, MPI_MAX, 0, comm)) != MPI_SUCCESS) return rc;
+    if ((rc = MPI_Reduce(mine, sum, 4, MPI_DOUBLE, MPI_SUM, 0, comm)) != MPI_SUCCESS) return rc;
     if (rank == 0) {
         char impl[128];
         if (t->algorithm) snprintf(impl, sizeof impl, "papcoll:%s", t->algorithm);
         else snprintf(impl, sizeof impl, "mpi");
-        printf("app=%s,n=%ld,p=%d,iters=%ld,collective=%s,impl=%s,solve_s=%.6e,%s_mean_s=%.6e,%s_max_s=%.6e,check=%s\n",
-               app, opt->n, p, opt->iters, coll, impl, maxv[0], coll, sum[1] / p, coll, maxv[1], check);
+        printf("app=%s,n=%ld,p=%d,iters=%ld,collective=%s,impl=%s,solve_s=%.6e,%s_mean_s=%.6e,%s_max_s=%.6e,check=%s,"
+               "compute=%s,noise=%s,work_mean_s=%.6e,noise_mean_s=%.6e\n",
+               app, opt->n, p, opt->iters, coll, impl, maxv[0], coll, sum[1] / p, coll, maxv[1], check,
+               app_compute_name(opt->compute), opt->noise.spec, sum[2] / p, sum[3] / p);
         fflush(stdout);
     }
     return MPI_SUCCESS;
@@ -218,7 +258,10 @@ int app_start(int *argc, char ***argv, const char *app, const char *description,
     APP_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, rank));
     APP_CHECK(MPI_Comm_size(MPI_COMM_WORLD, p));
     int parsed = app_parse_options(*argc, *argv, *rank, app, description, opt);
-    if (!parsed) return -1;
+    if (!parsed) {
+        app_compute_init(opt->compute, &opt->noise, *rank);
+        return -1;
+    }
     MPI_Finalize();
     return parsed > 0 ? 0 : 2;
 }

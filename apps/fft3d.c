@@ -47,6 +47,11 @@
  * which checks the FFT itself, not only its distribution.  The serial run
  * needs 40 bytes per grid point on rank 0 (class A: 320 MiB).
  *
+ * Computation model (app_compute.h), per rank: 5 N log2 N flops per FFT line
+ * of N values (the usual count of a radix-2 FFT), 1 flop per complex number
+ * packed or unpacked around an alltoall (a 16-byte copy), 3 per point of
+ * evolve (a complex times a real, and the copy).
+ *
  * Natively the program calls plain MPI_Alltoall (papcoll through
  * LD_PRELOAD=libpapcoll_mpi.so); the SMPI flavour (fft3d-smpi) calls
  * papcoll_alltoall (PAPCOLL_ALLTOALL chooses), see app_common.h.
@@ -187,6 +192,12 @@ static void fft_lines(const fft_plan_t *plan, cplx *base, long outer_count, long
         }
 }
 
+/* The model flops of LINES FFT lines of PLAN (app_compute.h): 5 N log2 N each. */
+static double fft_flops(const fft_plan_t *plan, long lines)
+{
+    return 5.0 * (double)plan->n * log2((double)plan->n) * (double)lines;
+}
+
 /* ---- The problem ------------------------------------------------------- */
 
 typedef struct {
@@ -325,6 +336,7 @@ static void transpose_forward(dist_t *d, cplx *dst)
             for (long jj = 0; jj < d->nyl; jj++)
                 memcpy(d->send + q * d->block + (kl * d->nyl + jj) * g->n1, d->a + (kl * g->n2 + q * d->nyl + jj) * g->n1,
                        row);
+    app_work((double)(d->block * d->p));
     APP_CHECK(app_alltoall(d->send, (int)(2 * d->block), MPI_DOUBLE, d->recv, (int)(2 * d->block), MPI_DOUBLE,
                            MPI_COMM_WORLD, d->timer));
     for (int s = 0; s < d->p; s++)
@@ -332,6 +344,7 @@ static void transpose_forward(dist_t *d, cplx *dst)
             for (long jj = 0; jj < d->nyl; jj++)
                 memcpy(dst + (jj * g->n3 + s * d->nzl + kl) * g->n1, d->recv + s * d->block + (kl * d->nyl + jj) * g->n1,
                        row);
+    app_work((double)(d->block * d->p));
 }
 
 /* SRC in B's layout -> send (for rank q: my y range of its planes), alltoall, recv -> A. */
@@ -344,6 +357,7 @@ static void transpose_back(dist_t *d, const cplx *src)
             for (long jj = 0; jj < d->nyl; jj++)
                 memcpy(d->send + q * d->block + (kl * d->nyl + jj) * g->n1, src + (jj * g->n3 + q * d->nzl + kl) * g->n1,
                        row);
+    app_work((double)(d->block * d->p));
     APP_CHECK(app_alltoall(d->send, (int)(2 * d->block), MPI_DOUBLE, d->recv, (int)(2 * d->block), MPI_DOUBLE,
                            MPI_COMM_WORLD, d->timer));
     for (int s = 0; s < d->p; s++)
@@ -351,6 +365,7 @@ static void transpose_back(dist_t *d, const cplx *src)
             for (long jj = 0; jj < d->nyl; jj++)
                 memcpy(d->a + (kl * g->n2 + s * d->nyl + jj) * g->n1, d->recv + s * d->block + (kl * d->nyl + jj) * g->n1,
                        row);
+    app_work((double)(d->block * d->p));
 }
 
 /* The 1024 checksum points that lie in my planes, summed over ranks at rank 0 (divided by N). */
@@ -365,7 +380,9 @@ static cplx dist_checksum(const dist_t *d)
         if (z >= k0 && z < k0 + d->nzl) mine += d->a[((z - k0) * g->n2 + y) * g->n1 + x];
     }
     double part[2] = {creal(mine), cimag(mine)}, sum[2];
+    app_settle();
     APP_CHECK(MPI_Reduce(part, sum, 2, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD));
+    app_resume();
     if (d->rank == 0) all = (sum[0] + I * sum[1]) / (double)(g->n1 * g->n2 * g->n3);
     return all;
 }
@@ -500,24 +517,34 @@ int main(int argc, char **argv)
         for (long k = 0; k < g.n3; k++)
             for (long i = 0; i < g.n1; i++) d.twiddle[(jl * g.n3 + k) * g.n1 + i] = evolve_factor(&g, i, j0 + jl, k);
 
+    /* Model flops of the FFTs of my slab along x, y (my planes) and z (my y range). */
+    double flops_x = fft_flops(&g.px, d.nzl * g.n2), flops_y = fft_flops(&g.py, d.nzl * g.n1);
+    double flops_z = fft_flops(&g.pz, d.nyl * g.n1);
     APP_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    app_resume();
     double t0 = MPI_Wtime();
     /* Forward: x and y in my planes, transpose, z in my y range. */
     fft_lines(&g.px, d.a, d.nzl * g.n2, g.n1, 1, 1, -1, d.scratch);
     fft_lines(&g.py, d.a, d.nzl, plane, g.n1, g.n1, -1, d.scratch);
+    app_work(flops_x + flops_y);
     transpose_forward(&d, d.b);
     fft_lines(&g.pz, d.b, d.nyl, g.n3 * g.n1, g.n1, g.n1, -1, d.scratch);
+    app_work(flops_z);
     for (long t = 0; t < opt.iters; t++) {
         for (size_t m = 0; m < local; m++) {
             d.b[m] *= d.twiddle[m];
             d.u1[m] = d.b[m];
         }
+        app_work(3.0 * (double)local);
         fft_lines(&g.pz, d.u1, d.nyl, g.n3 * g.n1, g.n1, g.n1, +1, d.scratch);
+        app_work(flops_z);
         transpose_back(&d, d.u1);
         fft_lines(&g.py, d.a, d.nzl, plane, g.n1, g.n1, +1, d.scratch);
         fft_lines(&g.px, d.a, d.nzl * g.n2, g.n1, 1, 1, +1, d.scratch);
+        app_work(flops_x + flops_y);
         sums[t] = dist_checksum(&d);
     }
+    app_settle();
     double seconds = MPI_Wtime() - t0;
 
     if (rank == 0) {

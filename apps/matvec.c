@@ -23,7 +23,9 @@
  * iteration in double precision there, relative tolerance 1e-4 (float sums in
  * another order, and papcoll's arrival-order reductions, change the last
  * bits).  Checking every iteration, not only the last, matters: a power
- * iteration forgets an early error.  Natively the program calls plain
+ * iteration forgets an early error.  Computation model (app_compute.h): 2
+ * flops per multiply-add of the partial product (2 N COUNT per rank and
+ * iteration) and 2 N for the root's normalisation.  Natively the program calls plain
  * MPI_Reduce (papcoll only through LD_PRELOAD=libpapcoll_mpi.so); the SMPI
  * flavour (matvec-smpi) calls papcoll_reduce, see app_common.h.
  */
@@ -143,17 +145,23 @@ int main(int argc, char **argv)
     app_timer_t reduce_time = {0.0, 0, NULL};
     for (long j = 0; j < count; j++) x[j] = start_entry(opt.seed, first + j);
     APP_CHECK(MPI_Barrier(comm));
+    app_resume();
     double t0 = MPI_Wtime();
     for (long t = 0; t < opt.iters; t++) {
         int root = (int)(t % p);
         partial_product(a, x, opt.n, count, partial);
+        app_work(2.0 * (double)opt.n * (double)count);
         APP_CHECK(app_reduce(partial, y, (int)opt.n, MPI_FLOAT, MPI_SUM, root, comm, &reduce_time));
         if (rank == root) {
             normalise(y, opt.n, xnext);
-            if (opt.check) digests[t] = digest(y, opt.n, opt.seed);
+            app_work(2.0 * (double)opt.n);
+            if (opt.check) digests[t] = digest(y, opt.n, opt.seed); /* the check's, not the model's */
         }
+        app_settle();
         APP_CHECK(MPI_Scatterv(xnext, counts, displs, MPI_FLOAT, x, (int)count, MPI_FLOAT, root, comm));
+        app_resume();
     }
+    app_settle();
     double seconds = MPI_Wtime() - t0;
 
     int ok = 1;

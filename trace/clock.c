@@ -10,11 +10,16 @@ pt_skew_t pt_skew;
 
 void pt_clock_set_test_skew(const char *spec, int world_rank)
 {
-    double offset_us = 0, drift_ppm = 0;
-    if (!spec || sscanf(spec, "%lf,%lf", &offset_us, &drift_ppm) < 1) return;
+    double offset_us = 0, drift_ppm = 0, accel_ppm_per_s = 0;
+    if (!spec || sscanf(spec, "%lf,%lf,%lf", &offset_us, &drift_ppm, &accel_ppm_per_s) < 1) return;
     pt_skew.offset_ns = (int64_t)(world_rank * offset_us * 1e3);
     pt_skew.rate = world_rank * drift_ppm * 1e-6;
-    pt_skew.active = pt_skew.offset_ns != 0 || pt_skew.rate != 0;
+    /* rate(t) = rate + A t, A = accel ppm/s = accel * 1e-6 / 1e9 per ns; its integral adds A t^2 / 2 */
+    pt_skew.accel = world_rank * accel_ppm_per_s * 1e-15 / 2;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    pt_skew.base = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    pt_skew.active = pt_skew.offset_ns != 0 || pt_skew.rate != 0 || pt_skew.accel != 0;
 }
 
 enum { TAG_PING = 31071, TAG_PONG };

@@ -9,13 +9,17 @@
  * which it holds, and the error bound of that estimate: half the round trip
  * of the ping-pong whose estimate is the median (Cristian: the true offset
  * lies within RTT/2 of an exchange's estimate).  The tracer synchronizes in
- * MPI_Init and again in MPI_Finalize; the report interpolates linearly
- * between the two (drift correction, seed 001 section 3.4.2 after Jones and
- * Koenig).
+ * MPI_Init, periodically during the run (PAPCOLL_TRACE_RESYNC, run.h) and
+ * in MPI_Finalize; the report interpolates linearly between consecutive
+ * synchronizations (piecewise-linear drift correction, seed 001 section
+ * 3.4.2 after Jones and Koenig, re-synchronized as section 3.4.3 proposes).
  *
- * PAPCOLL_TRACE_TEST_SKEW=OFFSET_US,DRIFT_PPM (a testing aid) makes rank r's
- * clock read r * OFFSET_US microseconds ahead and run r * DRIFT_PPM parts per
- * million fast, so that tests can check the synchronization recovers them.
+ * PAPCOLL_TRACE_TEST_SKEW=OFFSET_US,DRIFT_PPM[,ACCEL_PPM_PER_S] (a testing
+ * aid) makes rank r's clock read r * OFFSET_US microseconds ahead and run
+ * r * DRIFT_PPM parts per million fast, the rate growing by r *
+ * ACCEL_PPM_PER_S ppm per second from the moment the skew is set (a drift
+ * that is not linear: the skew grows with the square of the time), so that
+ * tests can check the synchronization recovers them.
  */
 #ifndef PAPCOLL_TRACE_CLOCK_H
 #define PAPCOLL_TRACE_CLOCK_H
@@ -29,6 +33,8 @@ typedef struct {
     int active;
     int64_t offset_ns; /* added */
     double rate;       /* extra ns per ns */
+    double accel;      /* extra ns per ns^2: accel * (t - base)^2 is added */
+    int64_t base;      /* raw clock when the skew was set */
 } pt_skew_t;
 
 extern pt_skew_t pt_skew;
@@ -38,7 +44,10 @@ static inline int64_t pt_clock_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     int64_t t = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-    if (__builtin_expect(pt_skew.active, 0)) t += pt_skew.offset_ns + (int64_t)(pt_skew.rate * (double)t);
+    if (__builtin_expect(pt_skew.active, 0)) {
+        double since = (double)(t - pt_skew.base);
+        t += pt_skew.offset_ns + (int64_t)(pt_skew.rate * (double)t + pt_skew.accel * since * since);
+    }
     return t;
 }
 

@@ -6,9 +6,13 @@
  * (PID: rank 0's process id), holding
  *
  *   header.json       written by rank 0 at MPI_Init (clock sync at init only,
- *                     "complete": false) and rewritten at MPI_Finalize: world
+ *                     "complete": false), rewritten after every periodic
+ *                     clock synchronization and at MPI_Finalize: world
  *                     size, nodes (hostname of each node, node of each rank),
- *                     the two clock synchronizations, the collectives' names,
+ *                     every clock synchronization (init, periodic, finalize:
+ *                     "when", t_local, offset, error and, from the third on,
+ *                     "residual": per rank |offset - the offset the previous
+ *                     segment predicts|, ns), the collectives' names,
  *                     per-rank record counts.
  *   rank-R.bin        rank R's records: one pt_file_header_t, then
  *                     pt_record_t after pt_record_t (native byte order, which
@@ -31,12 +35,14 @@
  *                     OBJECT` wants), SYMBOL the nearest dynamic symbol
  *                     (dladdr; "-" if none), OBJECT its path (rest of line).
  *
- * Times in records are the rank's own clock (CLOCK_MONOTONIC, ns).  The
- * synchronized (rank 0) time of a local time t of rank r is
- *     g = t + o0 + (o1 - o0) (t - t0) / (t1 - t0)
- * with (t0, o0) the rank's local time and offset at the synchronization in
- * MPI_Init and (t1, o1) at the one in MPI_Finalize (header.json "clock"); o0
- * alone when the run did not finalize.
+ * Times in records are the rank's own clock (CLOCK_MONOTONIC, ns).  With
+ * (t_k, o_k) rank r's local time and offset at its k-th synchronization
+ * (header.json "clock" "sync", in order), the synchronized (rank 0) time of
+ * a local time t of rank r with t_k <= t <= t_k+1 is
+ *     g = t + o_k + (o_k+1 - o_k) (t - t_k) / (t_k+1 - t_k)
+ * (piecewise linear; before the first synchronization and after the last,
+ * the first and the last segment extended; o0 alone when there is only
+ * one, a run that did not finalize).
  */
 #ifndef PAPCOLL_TRACE_FORMAT_H
 #define PAPCOLL_TRACE_FORMAT_H
@@ -65,6 +71,8 @@ enum {
     PT_FLAG_FORTRAN = 2,     /* called through a Fortran binding */
     PT_FLAG_ERROR = 4,       /* the call returned an error */
     PT_FLAG_AFTER_SPILL = 8, /* this rank wrote its buffer to disk just before: its arrival may be late */
+    PT_FLAG_AFTER_RESYNC = 16, /* the tracer's re-synchronization step (run.h) ran after this rank's previous
+                                  call: the ranks left it together, so this arrival may be less imbalanced */
 };
 
 /* root field: the root's rank in the communicator, or one of these. */

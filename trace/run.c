@@ -1,8 +1,9 @@
 /*
  * run.c - the traced run's life: MPI_Init (settings, run directory, node
- * map, first clock synchronization, provisional header), every record, and
- * MPI_Finalize (buffers written, call sites resolved, second clock
- * synchronization, final header).  See run.h and format.h.
+ * map, first clock synchronization, provisional header), every record, the
+ * periodic re-synchronizations (run.h), and MPI_Finalize (buffers written,
+ * call sites resolved, last clock synchronization, final header).  See
+ * run.h and format.h.
  */
 #define _GNU_SOURCE
 #include "run.h"
@@ -17,6 +18,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,9 +41,17 @@ static struct {
     /* rank 0 */
     int *node_of_rank;
     char *hosts; /* size x HOST_MAX */
-    pt_sync_t sync[2];
-    int synced; /* synchronizations done */
+    pt_sync_t sync[PT_SYNC_MAX];
+    const char *sync_when[PT_SYNC_MAX]; /* "init", "periodic", "finalize" */
+    int synced;                         /* synchronizations done */
+    double resync_s;                    /* PAPCOLL_TRACE_RESYNC, 0: off */
+    int64_t next_resync;                /* rank 0's clock: the next periodic synchronization is due */
+    int after_resync;                   /* flag this rank's next record PT_FLAG_AFTER_RESYNC */
+    int resync_every;                   /* PAPCOLL_TRACE_RESYNC_CHECK in effect (pt_resync_check ends at 0) */
+    int resync_checks, resync_skipped;  /* rank 0: decision steps; synchronizations left out (PT_SYNC_MAX) */
 } run = {.lock = PTHREAD_MUTEX_INITIALIZER, .world = MPI_COMM_NULL};
+
+int pt_resync_check;
 
 static const char *coll_names[] = {
 #define PT_NAME(name) #name,
@@ -71,6 +81,14 @@ static long env_long(const char *name, long fallback)
     char *end;
     long v = s && *s ? strtol(s, &end, 10) : fallback;
     return s && *s && *end == '\0' ? v : fallback;
+}
+
+static double env_double(const char *name, double fallback)
+{
+    const char *s = getenv(name);
+    char *end;
+    double v = s && *s ? strtod(s, &end) : fallback;
+    return s && *s && *end == '\0' && v >= 0 ? v : fallback;
 }
 
 static void warn(const char *what)
@@ -147,6 +165,21 @@ static void json_int64s(FILE *f, const int64_t *v, int n)
     fputc(']', f);
 }
 
+/* rank 0: per rank, |o_s - the offset the segment (s-2, s-1) predicts at t_s|: the error piecewise-linear
+ * correction had at sync s before it was measured (s >= 2). */
+static void json_residuals(FILE *f, int s)
+{
+    const pt_sync_t *a = &run.sync[s - 2], *b = &run.sync[s - 1], *c = &run.sync[s];
+    fputc('[', f);
+    for (int r = 0; r < run.size; r++) {
+        double span = (double)(b->t_local[r] - a->t_local[r]);
+        double slope = span != 0 ? (double)(b->offset[r] - a->offset[r]) / span : 0;
+        double predicted = (double)b->offset[r] + slope * (double)(c->t_local[r] - b->t_local[r]);
+        fprintf(f, "%s%.0f", r ? ", " : "", fabs((double)c->offset[r] - predicted));
+    }
+    fputc(']', f);
+}
+
 /* rank 0: header.json, through a temporary file renamed over the old one. */
 static void write_header(const uint64_t *records, const uint64_t *spills, const int *ok)
 {
@@ -171,8 +204,9 @@ static void write_header(const uint64_t *records, const uint64_t *spills, const 
     json_string(f, version);
     fprintf(f, ",\n  \"world_size\": %d,\n  \"record_size\": %zu,\n  \"collectives\": [", run.size, sizeof(pt_record_t));
     for (int i = 0; i < PT_NCOLLECTIVES; i++) fprintf(f, "%s\"%s\"", i ? ", " : "", coll_names[i]);
-    fprintf(f, "],\n  \"flags\": {\"nonblocking\": %d, \"fortran\": %d, \"error\": %d, \"after_spill\": %d},\n",
-            PT_FLAG_NONBLOCKING, PT_FLAG_FORTRAN, PT_FLAG_ERROR, PT_FLAG_AFTER_SPILL);
+    fprintf(f, "],\n  \"flags\": {\"nonblocking\": %d, \"fortran\": %d, \"error\": %d, \"after_spill\": %d, "
+               "\"after_resync\": %d},\n",
+            PT_FLAG_NONBLOCKING, PT_FLAG_FORTRAN, PT_FLAG_ERROR, PT_FLAG_AFTER_SPILL, PT_FLAG_AFTER_RESYNC);
     fprintf(f, "  \"root_codes\": {\"none\": %d, \"mpi_root\": %d, \"mpi_proc_null\": %d},\n", PT_ROOT_NONE,
             PT_ROOT_IS_MPI_ROOT, PT_ROOT_IS_MPI_PROC_NULL);
     fprintf(f, "  \"hosts\": [");
@@ -184,18 +218,25 @@ static void write_header(const uint64_t *records, const uint64_t *spills, const 
     for (int r = 0; r < run.size; r++) fprintf(f, "%s%d", r ? ", " : "", run.node_of_rank[r]);
     fprintf(f, "],\n  \"clock\": {\n    \"source\": \"CLOCK_MONOTONIC\", \"unit\": \"ns\",\n");
     fprintf(f, "    \"method\": \"Cristian against rank 0, median of %d ping-pongs (seed 001 Listing 3.1); "
-               "linear interpolation between MPI_Init and MPI_Finalize\",\n    \"rounds\": %d,\n",
-            run.rounds, run.rounds);
+               "piecewise-linear interpolation between consecutive synchronizations (MPI_Init, %s, MPI_Finalize)\",\n"
+               "    \"rounds\": %d,\n",
+            run.rounds, run.resync_s > 0 ? "periodic" : "no periodic", run.rounds);
+    fprintf(f, "    \"resync\": {\"period_s\": %g, \"check_every\": %d, \"checks\": %d, \"skipped\": %d},\n",
+            run.resync_s, run.resync_every, run.resync_checks, run.resync_skipped);
     fprintf(f, "    \"test_skew\": ");
     json_string(f, getenv("PAPCOLL_TRACE_TEST_SKEW") ? getenv("PAPCOLL_TRACE_TEST_SKEW") : "");
     fprintf(f, ",\n    \"sync\": [");
     for (int s = 0; s < run.synced; s++) {
-        fprintf(f, "%s\n      {\"when\": \"%s\", \"t_local\": ", s ? "," : "", s ? "finalize" : "init");
+        fprintf(f, "%s\n      {\"when\": \"%s\", \"t_local\": ", s ? "," : "", run.sync_when[s]);
         json_int64s(f, run.sync[s].t_local, run.size);
         fprintf(f, ",\n       \"offset\": ");
         json_int64s(f, run.sync[s].offset, run.size);
         fprintf(f, ",\n       \"error\": ");
         json_int64s(f, run.sync[s].error, run.size);
+        if (s >= 2) {
+            fprintf(f, ",\n       \"residual\": ");
+            json_residuals(f, s);
+        }
         fputc('}', f);
     }
     fprintf(f, "]\n  }");
@@ -212,11 +253,46 @@ static void write_header(const uint64_t *records, const uint64_t *spills, const 
     if (fclose(f) || rename(tmp, path)) warn(path);
 }
 
-static int sync_clocks(void)
+static int sync_clocks(const char *when)
 {
     int rc = pt_clock_sync(run.world, run.rounds, &run.sync[run.synced]);
-    if (rc == MPI_SUCCESS) run.synced++;
+    if (rc == MPI_SUCCESS) run.sync_when[run.synced++] = when;
     return rc;
+}
+
+static int64_t seconds_ns(double s)
+{
+    return (int64_t)(s * 1e9);
+}
+
+void pt_run_resync_point(const pt_comm_t *comm, uint32_t seq, unsigned flags)
+{
+    if ((flags & PT_FLAG_NONBLOCKING) || comm->inter || comm->peers != run.size || run.synced == 0 ||
+        (seq + 1) % (uint32_t)pt_resync_check != 0)
+        return;
+    int go = 0;
+    if (run.rank == 0) {
+        run.resync_checks++;
+        if (pt_clock_now() >= run.next_resync) {
+            go = run.synced < PT_SYNC_MAX - 1; /* the last slot is MPI_Finalize's */
+            if (!go) run.resync_skipped++;
+        }
+    }
+    PMPI_Bcast(&go, 1, MPI_INT, 0, run.world);
+    pthread_mutex_lock(&run.lock);
+    run.after_resync = 1;
+    pthread_mutex_unlock(&run.lock);
+    if (!go) return;
+    if (sync_clocks("periodic") != MPI_SUCCESS) {
+        fprintf(stderr, "papcoll trace[%d]: periodic clock synchronization failed; periodic synchronization off\n",
+                run.rank);
+        pt_resync_check = 0; /* an MPI error: every rank saw it alike, or the job is aborting */
+        return;
+    }
+    if (run.rank == 0) {
+        run.next_resync = pt_clock_now() + seconds_ns(run.resync_s);
+        write_header(NULL, NULL, NULL);
+    }
 }
 
 /* Rank 0 warns when another library's MPI_Bcast comes before the tracer's (LD_PRELOAD order): the calls that
@@ -254,6 +330,14 @@ void pt_initialize(void)
     PMPI_Comm_size(run.world, &run.size);
     run.rounds = (int)env_long("PAPCOLL_TRACE_SYNC_ROUNDS", 31);
     run.buffer_bytes = env_size("PAPCOLL_TRACE_BUFFER", 4u << 20);
+    run.resync_s = env_double("PAPCOLL_TRACE_RESYNC", 0);
+    long check = env_long("PAPCOLL_TRACE_RESYNC_CHECK", 64);
+    /* rank 0's settings for what every rank must do alike (a launcher may not pass the environment to all) */
+    double shared[3] = {(double)run.rounds, run.resync_s, (double)check};
+    PMPI_Bcast(shared, 3, MPI_DOUBLE, 0, run.world);
+    run.rounds = (int)shared[0];
+    run.resync_s = shared[1];
+    check = (long)shared[2];
     pt_clock_set_test_skew(getenv("PAPCOLL_TRACE_TEST_SKEW"), run.rank);
     gather_nodes();
     int ok = make_run_dir();
@@ -270,7 +354,7 @@ void pt_initialize(void)
     if (ok && pt_comms_init(comms) != MPI_SUCCESS) ok = 0;
     int all_ok = 0;
     PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, run.world);
-    if (all_ok && sync_clocks() != MPI_SUCCESS) all_ok = 0;
+    if (all_ok && sync_clocks("init") != MPI_SUCCESS) all_ok = 0;
     if (!all_ok) {
         if (comms) pt_comms_finalize();
         pt_buffer_close(&run.buffer);
@@ -281,6 +365,9 @@ void pt_initialize(void)
         write_header(NULL, NULL, NULL);
         check_preload_order();
     }
+    run.next_resync = pt_clock_now() + seconds_ns(run.resync_s);
+    run.resync_every = run.resync_s > 0 ? (int)(check >= 1 && check <= INT_MAX ? check : 64) : 0;
+    pt_resync_check = run.resync_every;
     __atomic_store_n(&pt_active, 1, __ATOMIC_RELEASE);
 }
 
@@ -288,10 +375,14 @@ void pt_run_record(const pt_record_t *r)
 {
     pthread_mutex_lock(&run.lock);
     if (!run.failed && __atomic_load_n(&pt_active, __ATOMIC_RELAXED)) {
-        if (pt_sites_add(r->site) || pt_buffer_append(&run.buffer, r)) {
+        pt_record_t copy = *r;
+        if (run.after_resync) copy.flags |= PT_FLAG_AFTER_RESYNC;
+        run.after_resync = 0;
+        if (pt_sites_add(copy.site) || pt_buffer_append(&run.buffer, &copy)) {
             warn("writing the trace");
             run.failed = 1;
-            __atomic_store_n(&pt_active, 0, __ATOMIC_RELEASE);
+            /* with periodic synchronization on, the calls must still be counted (run.h): keep the wrappers on */
+            if (!pt_resync_check) __atomic_store_n(&pt_active, 0, __ATOMIC_RELEASE);
         }
     }
     pthread_mutex_unlock(&run.lock);
@@ -320,7 +411,8 @@ void pt_finalize(void)
         ok = 0;
     }
     pt_comms_finalize();
-    sync_clocks();
+    pt_resync_check = 0;
+    sync_clocks("finalize");
     uint64_t *all_records = NULL, *all_spills = NULL;
     int *all_ok = NULL;
     if (run.rank == 0) {

@@ -30,14 +30,16 @@ void *pt_next(void **cache, const char *name)
 
 void pt_end(const pt_call_t *c, int failed, void *site)
 {
+    uint32_t seq = __atomic_fetch_add(&c->comm->seq, 1, __ATOMIC_RELAXED);
     pt_record_t r = {.t_arrive = c->t_arrive,
                      .t_exit = c->t_exit,
                      .site = (uint64_t)(uintptr_t)site,
                      .bytes = c->bytes,
                      .comm = c->comm->index,
-                     .seq = __atomic_fetch_add(&c->comm->seq, 1, __ATOMIC_RELAXED),
+                     .seq = seq,
                      .root = c->root,
                      .coll = c->coll,
                      .flags = (uint16_t)(c->flags | (failed ? PT_FLAG_ERROR : 0))};
     pt_run_record(&r);
+    if (pt_resync_check) pt_run_resync_point(c->comm, seq, c->flags);
 }

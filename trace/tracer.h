@@ -10,8 +10,9 @@
  *   t_arrive     the clock, then the next definition of the name (papcoll's
  *                interposer when it is preloaded after the tracer, else the
  *                MPI library), then t_exit at once;
- *   pt_end()     the record into the buffer (the tracer's own time falls
- *                outside [t_arrive, t_exit]).
+ *   pt_end()     the record into the buffer, then (PAPCOLL_TRACE_RESYNC)
+ *                the periodic clock re-synchronization point (run.h); the
+ *                tracer's own time falls outside [t_arrive, t_exit].
  * The depth counter makes a call that reaches another wrapped name (a
  * Fortran binding calling the C MPI_Bcast, papcoll's Fortran names calling
  * MPI_Bcast) pass straight through, so every call is recorded once, with

@@ -27,6 +27,11 @@ selector sees, the whole vector: p x block (BLOCK_COLLS; alltoallv, gatherv and
 scatterv select with unknown bytes, the largest value, so they take the rules
 of the largest sizes).
 
+``--candidates=K`` names K candidates per rule, ``a|b|c`` (src/select/tune.h): the
+winner first (the static choice), then the K-1 other algorithms of smallest
+worst score (regret) over the sizes the rule covers, which PAPCOLL_ADAPT
+measures online.
+
 Rules are ordered by process count, then size; a sweep of p processes covers
 all p up to it (the largest sweep covers everything above).  ``--tolerance``
 keeps the previous size's winner while it stays within that fraction of the
@@ -82,7 +87,8 @@ def read_times(paths, coll, with_library=False, metric="e_bar", with_auto=False)
     files); a scenario is the pattern (files without a pattern column are balanced), prefixed by the
     platform when a file names one ("cluster:16x16@late:0.2:256").  auto (the rules' own choice) only
     with with_auto (never a candidate); the MPI library's own algorithms only with with_library,
-    `native` renamed after the SMPI baseline its file says it ran (native[mpich])."""
+    `native` renamed after the SMPI baseline its file says it ran (native[mpich]).  A later file's row
+    replaces an earlier one's for the same cell and algorithm (an auto rerun with new rules goes last)."""
     table = defaultdict(lambda: defaultdict(lambda: defaultdict(dict)))
     for path in paths:
         with open(path, newline="") as f:
@@ -179,11 +185,12 @@ def regret_report(paths, coll, algo="auto", metric="e_bar"):
 
 
 def winners(by_size, tolerance):
-    """[(size, algo)] in increasing size, smoothed by tolerance."""
+    """[(size, algo)] in increasing size, smoothed by tolerance; equal scores (algorithms that share an engine
+    at a size, e.g. the cp_* broadcasts up to 16 KiB) go to the alphabetically first."""
     out, previous = [], None
     for size in sorted(by_size):
         times = by_size[size]
-        best = min(times, key=times.get)
+        best = min(times, key=lambda a: (times[a], a))  # a tie goes to the first name: the same rules every run
         if previous in times and times[previous] <= times[best] * (1 + tolerance):
             best = previous
         out.append((size, best))
@@ -191,18 +198,35 @@ def winners(by_size, tolerance):
     return out
 
 
-def rules_for(table, coll, tolerance):
+def ranked_candidates(by_size, sizes, first, k):
+    """FIRST, then up to K-1 other algorithms in increasing order of their worst score over SIZES (the
+    sizes one rule covers; lower is better, e.g. worst-case regret): the `a|b|c` candidates that
+    PAPCOLL_ADAPT measures (src/select/tune.h).  An algorithm not scored at every size is left out."""
+    if k <= 1:
+        return [first]
+    common = set.intersection(*(set(by_size[s]) for s in sizes)) - {first}
+    worst = {a: max(by_size[s][a] for s in sizes) for a in common}
+    return [first] + sorted(worst, key=lambda a: (worst[a], a))[:k - 1]
+
+
+def rules_for(table, coll, tolerance, candidates=1):
+    """Rules (tune grammar) from {p: {size: {algo: score}}}: per process count, the smoothed winner of
+    each size range, followed by up to CANDIDATES-1 runners-up (ranked_candidates) when CANDIDATES > 1."""
     rules = []
     ps = sorted(table)
     for i, p in enumerate(ps):
         wins = winners(table[p], tolerance)
         p_cond = [f"p<={p}"] if i + 1 < len(ps) else []
+        covered = []
         for j, (size, algo) in enumerate(wins):
+            covered.append(size)
             last = j + 1 == len(wins)
             if not last and wins[j + 1][1] == algo:
                 continue
             conds = p_cond + ([] if last else [f"bytes<={size_text(size)}"])
-            rules.append(f"{coll}[{','.join(conds)}]={algo}" if conds else f"{coll}={algo}")
+            names = "|".join(ranked_candidates(table[p], covered, algo, candidates))
+            covered = []
+            rules.append(f"{coll}[{','.join(conds)}]={names}" if conds else f"{coll}={names}")
     return rules
 
 
@@ -232,8 +256,14 @@ def main(argv=None):
                     help="what is compared: e_bar (default, the mean time in the call, seed 002), e_root (the "
                          "root's time: the telling one for a gather or reduce, whose non-roots leave at once), "
                          "after_last (time after the last arrival) or g (the slowest process's time)")
+    ap.add_argument("--candidates", type=int, default=1, metavar="K",
+                    help="name K candidates per rule (`a|b|c`, K <= 8, PC_TUNE_MAX_CANDIDATES): the winner, then "
+                         "the K-1 others of best worst score over the rule's sizes, for PAPCOLL_ADAPT to measure "
+                         "(default 1: the winner only)")
     ap.add_argument("--format", choices=("rules", "c"), default="rules")
     args = ap.parse_args(argv)
+    if not 1 <= args.candidates <= 8:
+        sys.exit(f"papcoll-tune: --candidates={args.candidates}: give 1 to 8")
     if args.regret_report:
         print(regret_report(args.csv, args.coll, args.algo, args.metric))
         return
@@ -241,9 +271,10 @@ def main(argv=None):
     table = read_sweeps(args.csv, args.coll, args.balanced_tolerance, slack, args.criterion, args.metric)
     if not table:
         sys.exit(f"papcoll-tune: no {args.coll} rows in {', '.join(args.csv)}")
-    rules = rules_for(table, args.coll, args.tolerance)
+    rules = rules_for(table, args.coll, args.tolerance, args.candidates)
     if args.format == "c":
-        print("/* generated by: papcoll-tune --format=c " + " ".join(args.csv) + " */")
+        given = sys.argv[1:] if argv is None else list(argv)
+        print("/* generated by: papcoll-tune " + " ".join(given) + " */")
         for k, r in enumerate(rules):
             print(f'"{r}{";" if k + 1 < len(rules) else ""}"')
     else:

@@ -11,7 +11,8 @@
 # (perf_report --coll; not perf.md, which is the broadcast's in the shared directories).
 # PLATFORM (a `papcoll sim --platform` spec of NODES x CORES slots, default
 # cluster:NODESxCORES; e.g. fattree:16x16:2;4,4;1,2;1,2, torus:16x16:4,4, dragonfly:16x16:2,1;2,1;2,1;2),
-# BUILD (default build), ITERS (default 3), ALGOS (default all,auto), BASELINES, PATTERNS, SIZES
+# BUILD (default build), ITERS (default 3), SIM_TIMEOUT (seconds per simulation, default 7200), ALGOS
+# (default all,auto), BASELINES, PATTERNS, SIZES
 # and BASELINE_SIZES (space-separated MIN:MAX:FACTOR ranges, each one process launch; default
 # "8:4K:8 64K:1M:4" = 8, 64, 512, 4K, 64K, 256K, 1M bytes) and WHO (default papcoll: names
 # papcoll's files, so a later run can add algorithms beside them, ALGOS=hier WHO=papcoll-hier
@@ -53,7 +54,7 @@ fi
 platform=${PLATFORM:-cluster:${nodes}x${cores}}
 common=(--coll="$coll" -i "$iters" -x 1 --seed=1 --format=csv)
 mkdir -p "$out"
-sim() { PYTHONPATH=tools${PYTHONPATH:+:$PYTHONPATH} timeout 7200 python3 -m papcoll_tools.cli sim run \
+sim() { PYTHONPATH=tools${PYTHONPATH:+:$PYTHONPATH} timeout "${SIM_TIMEOUT:-7200}" python3 -m papcoll_tools.cli sim run \
           --platform="$platform" --bench="$build/smpi/bench/papcoll-bench-smpi" "$@"; }
 for pattern in $patterns; do
   for size in $sizes; do

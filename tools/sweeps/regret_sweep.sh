@@ -11,8 +11,10 @@
 #   OUTDIR/rules_<coll>.txt   papcoll-tune --criterion=regret over every platform and pattern
 #   OUTDIR/regret_<coll>.md   auto's regret (auto / best of any algorithm) in every cell, for the
 #                             rules of the build that ran (rebuild with the new rules and rerun with
-#                             ALGOS=auto WHO=papcoll-auto2 BASELINES=" " to measure theirs)
-# SIZES, ITERS, BUILD and ALGOS are passed on (see coll_perf.sh); the defaults are 8 B .. 1 MiB.
+#                             ALGOS=auto WHO=papcoll-auto2 BASELINES=" " to measure theirs: the
+#                             *-auto2.csv files are read last, so their auto replaces the first run's)
+# SIZES, ITERS, BUILD, ALGOS and SIM_TIMEOUT (seconds per simulation, default 7200) are passed on (see
+# coll_perf.sh); the default sizes are 8 B .. 1 MiB. CANDIDATES (default 3): candidates per rule.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ $# -ne 3 ]; then
@@ -49,7 +51,9 @@ done
 tune() { PYTHONPATH=tools${PYTHONPATH:+:$PYTHONPATH} python3 -m papcoll_tools.tune "$@"; }
 for coll in $colls; do
   if [ "$coll" = bcast ]; then files=("$out"/*/bcast/*.csv); else files=("$out"/*/"$coll"_*.csv); fi
-  tune --coll="$coll" --criterion=regret "${files[@]}" > "$out/rules_$coll.txt"
+  # a later file's row replaces an earlier one's (papcoll-tune): the auto of a rerun (WHO=papcoll-auto2) last
+  mapfile -t files < <(printf '%s\n' "${files[@]}" | grep -v -- '-auto2\.csv$'; printf '%s\n' "${files[@]}" | grep -- '-auto2\.csv$' || true)
+  tune --coll="$coll" --criterion=regret --candidates="${CANDIDATES:-3}" "${files[@]}" > "$out/rules_$coll.txt"
   {
     echo "# $coll: regret (e_bar / best e_bar of any algorithm in the cell), simulated, $p ranks"
     echo

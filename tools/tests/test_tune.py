@@ -122,6 +122,33 @@ class TuneTest(unittest.TestCase):
         # a named algorithm against the others (the library's own under their baseline names)
         self.assertIn("Worst: 1.15 (p=64 1K cluster:8x8@balanced)", tune.regret_report(files, "bcast", "dynleader"))
 
+    def test_candidates(self):
+        # 3 sizes, regret-like scores: a wins 1K-2K (b runner-up on both, c worse on 2K), then c wins 4K;
+        # the candidates of a rule are ranked by their worst score over the sizes that rule covers
+        table = {64: {1024: {"a": 1.0, "b": 1.2, "c": 1.1, "d": 3.0},
+                      2048: {"a": 1.0, "b": 1.3, "c": 2.0, "d": 1.5},
+                      4096: {"a": 2.0, "b": 1.4, "c": 1.0}}}
+        self.assertEqual(tune.rules_for(table, "bcast", 0.0), ["bcast[bytes<=2K]=a", "bcast=c"])
+        self.assertEqual(tune.rules_for(table, "bcast", 0.0, candidates=3),
+                         ["bcast[bytes<=2K]=a|b|c", "bcast=c|b|a"])
+        # d is not scored at 4K: never a candidate of the rule that covers it
+        self.assertEqual(tune.rules_for(table, "bcast", 0.0, candidates=8),
+                         ["bcast[bytes<=2K]=a|b|c|d", "bcast=c|b|a"])
+        out = io.StringIO()
+        sys.stdout, saved = out, sys.stdout
+        try:
+            with open(self.path, "w") as f:
+                f.write("coll,algo,size,pattern,p,e_bar\n" + "".join(f"bcast,{a},{n},balanced,64,{t}\n" for a, n, t in (
+                    ("x", 8, 1.0), ("y", 8, 2.0), ("z", 8, 3.0))))
+            tune.main(["--candidates=2", "--format=c", self.path])
+            with self.assertRaises(SystemExit):
+                tune.main(["--candidates=9", self.path])
+        finally:
+            sys.stdout = saved
+        lines = out.getvalue().splitlines()
+        self.assertIn("--candidates=2", lines[0])
+        self.assertEqual(lines[-1], '"bcast=x|y"')
+
     def test_size_text(self):
         self.assertEqual(tune.size_text(65536), "64K")
         self.assertEqual(tune.size_text(3 << 20), "3M")

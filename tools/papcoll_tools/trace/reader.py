@@ -2,7 +2,8 @@
 
 Calls are matched across ranks by (communicator KEY, INSTANCE, seq): every member of a communicator makes its
 collectives in the same order (MPI), and the tracer numbers them per communicator.  Times are converted to the
-synchronized clock (rank 0's) with the two clock synchronizations of the header (linear interpolation)."""
+synchronized clock (rank 0's) with the clock synchronizations of the header (piecewise-linear interpolation
+between consecutive ones: MPI_Init, the periodic ones, MPI_Finalize)."""
 from __future__ import annotations
 
 import dataclasses
@@ -64,43 +65,79 @@ class Call:
     size: int               # members of the communicator
 
 
+def piecewise_offset(t, knots_t, knots_o):
+    """The offset at local times t, interpolated linearly between consecutive knots (t_k, o_k), t_k increasing;
+    before the first knot and after the last, the first and the last segment extended; o_0 alone with one knot."""
+    t = np.asarray(t, dtype=np.float64)
+    kt = np.asarray(knots_t, dtype=np.float64)
+    ko = np.asarray(knots_o, dtype=np.float64)
+    if len(kt) == 1:
+        return np.full_like(t, ko[0])
+    k = np.clip(np.searchsorted(kt, t, side="right") - 1, 0, len(kt) - 2)
+    span = kt[k + 1] - kt[k]
+    slope = np.divide(ko[k + 1] - ko[k], span, out=np.zeros_like(span), where=span != 0)
+    return ko[k] + slope * (t - kt[k])
+
+
+def extrapolation_residuals(knots_t, knots_o):
+    """At every knot k >= 2: |o_k - the offset the segment (k-2, k-1) extended predicts at t_k|, the error the
+    correction had there before that synchronization measured it (seed 001 section 3.4)."""
+    out = []
+    for k in range(2, len(knots_t)):
+        predicted = piecewise_offset([knots_t[k]], knots_t[k - 2:k], knots_o[k - 2:k])[0]
+        out.append(abs(knots_o[k] - predicted))
+    return np.array(out, dtype=np.float64)
+
+
 class Clock:
-    """Local time of rank r -> synchronized time: t + o0 + (o1 - o0) (t - t0) / (t1 - t0)."""
+    """Local time of rank r -> synchronized time: t + the offset interpolated piecewise linearly between the
+    rank's consecutive synchronizations (format.h), t_k and o_k for k = 0 (MPI_Init), the periodic ones, and the
+    last (MPI_Finalize)."""
 
     def __init__(self, header):
         syncs = header["clock"]["sync"]
         if not syncs:
             raise TraceError("the header has no clock synchronization")
-        self.t0 = np.array(syncs[0]["t_local"], dtype=np.float64)
-        self.o0 = np.array(syncs[0]["offset"], dtype=np.float64)
-        self.e0 = np.array(syncs[0]["error"], dtype=np.float64)
-        if len(syncs) > 1:
-            self.t1 = np.array(syncs[1]["t_local"], dtype=np.float64)
-            self.o1 = np.array(syncs[1]["offset"], dtype=np.float64)
-            self.e1 = np.array(syncs[1]["error"], dtype=np.float64)
-        else:
-            self.t1, self.o1, self.e1 = None, None, None
+        self.when = [s.get("when", "?") for s in syncs]
+        self.t = np.array([s["t_local"] for s in syncs], dtype=np.float64)  # [sync, rank]
+        self.o = np.array([s["offset"] for s in syncs], dtype=np.float64)
+        self.e = np.array([s["error"] for s in syncs], dtype=np.float64)
+        self.t0, self.o0, self.e0 = self.t[0], self.o[0], self.e[0]
+
+    @property
+    def syncs(self):
+        return len(self.t)
 
     def to_global(self, rank, t):
         t = np.asarray(t, dtype=np.float64)
-        if self.t1 is None or self.t1[rank] == self.t0[rank]:
-            return t + self.o0[rank]
-        slope = (self.o1[rank] - self.o0[rank]) / (self.t1[rank] - self.t0[rank])
-        return t + self.o0[rank] + slope * (t - self.t0[rank])
+        return t + piecewise_offset(t, self.t[:, rank], self.o[:, rank])
 
     def residual(self):
-        """Per rank: the Cristian bound of the synchronization (ns), the larger of the two."""
-        return self.e0 if self.e1 is None else np.maximum(self.e0, self.e1)
+        """Per rank: the Cristian bound of the synchronizations (ns), the largest over them."""
+        return self.e.max(axis=0)
+
+    def segment_residuals(self):
+        """[sync k >= 2, rank]: the error of the previous segment's prediction at sync k (ns), empty with < 3."""
+        if self.syncs < 3:
+            return np.zeros((0, self.t.shape[1]))
+        return np.array([extrapolation_residuals(self.t[:, r], self.o[:, r]) for r in range(self.t.shape[1])]).T
+
+    def stated_residual(self):
+        """Per rank (ns): the Cristian bound plus the largest segment residual, the accuracy the report claims for
+        a synchronized time (the drift's departure from linearity within a segment is at most what it was over
+        one segment length at the next synchronization)."""
+        seg = self.segment_residuals()
+        return self.residual() + (seg.max(axis=0) if len(seg) else 0)
 
     def drift_ppm(self):
-        if self.t1 is None:
+        if self.syncs < 2:
             return np.zeros_like(self.o0)
-        dt = np.where(self.t1 != self.t0, self.t1 - self.t0, 1.0)
-        return (self.o1 - self.o0) / dt * 1e6
+        dt = np.where(self.t[-1] != self.t0, self.t[-1] - self.t0, 1.0)
+        return (self.o[-1] - self.o0) / dt * 1e6
 
     def correction(self):
-        """Per rank: how much the drift correction moves the end of the run, |o1 - o0| (ns)."""
-        return np.zeros_like(self.o0) if self.o1 is None else np.abs(self.o1 - self.o0)
+        """Per rank: how much the drift correction moves the end of the run, |o_last - o0| (ns)."""
+        return np.abs(self.o[-1] - self.o0)
 
 
 def read_records(path):

@@ -266,13 +266,26 @@ def write(run_dir, out=None, ppn=0, heatmap_calls=500, addr2line="addr2line", fi
            + f"{sum(len(r) for r in run.records.values())} records, {len(rows)} complete calls"
            + (f", {incomplete} calls not recorded by every member (left out)" if incomplete else "")
            + ("" if h.get("complete") else "; **the run did not reach MPI_Finalize: no drift correction**") + ".", ""]
+    seg = clock.segment_residuals() * US
+    stated = clock.stated_residual() * US
+    periodic = sum(1 for w in clock.when if w == "periodic")
     md += ["## Clock", "",
-           f"{h['clock']['method']}. Every arrival and exit time below is on rank 0's clock. Residual (Cristian's "
-           f"bound, half the round trip of the median ping-pong, the larger of the two synchronizations): "
-           f"max {resid.max():.2f} us, median {np.median(resid):.2f} us over ranks. Drift: max "
-           f"{np.abs(clock.drift_ppm()).max():.2f} ppm; the linear correction moves the end of the run by up to "
-           f"{(clock.correction() * US).max():.2f} us. Arrival differences below are accurate to about the sum of two "
-           "ranks' residuals if the drift between the synchronizations is linear (seed 001 section 3.4).", ""]
+           f"{h['clock']['method']}. {clock.syncs} synchronization(s) ({periodic} periodic). Every arrival and exit "
+           f"time below is on rank 0's clock. Cristian's bound (half the round trip of the median ping-pong, the "
+           f"largest over the synchronizations): max {resid.max():.2f} us, median {np.median(resid):.2f} us over "
+           f"ranks. Drift: max {np.abs(clock.drift_ppm()).max():.2f} ppm; the correction moves the end of the run by "
+           f"up to {(clock.correction() * US).max():.2f} us. The tracer's own synchronization steps run after a "
+           "call's exit and before the rank's next arrival: no reported time includes them.", ""]
+    if len(seg):
+        md += ["Residual at each synchronization from the third on: the offset it measured against the one the "
+               "previous segment predicted (the error the correction had there before it was measured), max over "
+               "ranks, us: " + ", ".join(f"{clock.when[k + 2]} {k + 2}: {seg[k].max():.2f}" for k in range(len(seg)))
+               + ".", ""]
+    md += [f"Stated residual (Cristian's bound + the largest segment residual): max {stated.max():.2f} us over "
+           "ranks. Arrival differences below are accurate to about the sum of two ranks' stated residuals"
+           + ("" if len(seg) else " if the drift between the synchronizations is linear (seed 001 section 3.4; "
+              "PAPCOLL_TRACE_RESYNC re-synchronizes periodically and measures the departure from linearity)") + ".",
+           ""]
     md += ["## Imbalance per call site and collective", "",
            "Seed 001 section 3.3: for one call with arrival times a_i, delta_bar = mean |a_i - mean(a)| (average "
            "imbalance) and omega = max(a_i) - min(a_i) (worst-case imbalance); below, their mean and maximum over "

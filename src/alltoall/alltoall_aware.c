@@ -69,6 +69,7 @@
  * 3.24-3.26).
  */
 #include "alltoall/alltoall_aware.h"
+#include "alltoall/alltoall_aware_wake.h"
 #include "core/log.h"
 #include "node/node_exchange.h"
 
@@ -94,6 +95,7 @@ typedef struct {
     const pc_comm_t *c;
     pc_shm_t *shm;
     pc_node_xchg_t *x;
+    pc_aware_wake_t *wake; /* SMPI: blocking waits on shared memory and MPI at once (NULL: poll) */
     int p, q, N, M, me, first, node_barrier;
     uint64_t block;        /* fixed form: bytes of every block but my own */
     uint64_t *sizes;       /* v form: [q][2 p]: member j sends to rank r at [j][r], receives from r at [j][p + r] */
@@ -113,7 +115,7 @@ typedef struct {
     int *missing;          /* [N] receiver: non-empty segments from node k not landed */
     int out_left;          /* my pieces to copy out */
     int sends_left, sends_active, recvs_active;
-    MPI_Request *req;      /* [N] receives (slot k), then sends */
+    MPI_Request *req;      /* [N] receives (slot k), then sends, then one borrowed by the wake */
     int *idx;
     run_t *runs;
     int nreq;
@@ -228,8 +230,9 @@ static int lay_out(aware_t *s, long r)
 
 /* ---- one round ------------------------------------------------------------- */
 
-static void copy_in(aware_t *s, long r)
+static int copy_in(aware_t *s, long r)
 {
+    int rc = MPI_SUCCESS;
     const pc_comm_t *c = s->c;
     for (int i = 0; i < s->N; i++) {
         int k = (s->M + 1 + i) % s->N; /* the nodes after mine first, mine last */
@@ -241,7 +244,9 @@ static void copy_in(aware_t *s, long r)
             to += len;
         }
         pc_node_xchg_mark(s->x, pc_node_xchg_ready(s->x, s->me, k), s->use);
+        if (s->wake && rc == MPI_SUCCESS) rc = pc_aware_wake_all(s->wake);
     }
+    return rc;
 }
 
 static size_t seg_data(const aware_t *s, int k, int j)
@@ -341,7 +346,9 @@ static int landed(aware_t *s, int k, long r)
         at += HDR + seg;
     }
     s->cursor[k] = at;
-    return s->missing[k] > 0 ? post_receive(s, k) : MPI_SUCCESS;
+    int rc = s->wake ? pc_aware_wake_all(s->wake) : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS && s->missing[k] > 0) rc = post_receive(s, k);
+    return rc;
 }
 
 /* Copies out every piece of mine that is in; returns how many. */
@@ -397,16 +404,32 @@ static int news(void *arg)
     return 0;
 }
 
+/* Request i completed: a fragment landed (receive slots) or a send is done. */
+static int completed(aware_t *s, int i, long r)
+{
+    if (i < s->N) return landed(s, i, r);
+    s->sends_active--;
+    return MPI_SUCCESS;
+}
+
 /* Handles completed requests; block: wait for at least one. */
 static int complete(aware_t *s, long r, int block)
 {
     int n = 0, rc = pc_some_complete(s->nreq, s->req, block, &n, s->idx);
-    for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
-        if (s->idx[i] < s->N)
-            rc = landed(s, s->idx[i], r);
-        else
-            s->sends_active--;
+    for (int i = 0; i < n && rc == MPI_SUCCESS; i++) rc = completed(s, s->idx[i], r);
+    return rc;
+}
+
+/* Waiting for both a flag and a request: SMPI blocks until either comes
+ * (alltoall_aware_wake.h), natively one poll pause. */
+static int wait_both(aware_t *s, long r)
+{
+    if (!s->wake) {
+        pc_poll_pause(s->shm);
+        return MPI_SUCCESS;
     }
+    int i, rc = pc_aware_wake_sleep(s->wake, s->nreq, s->req, news, s, &i);
+    if (rc == MPI_SUCCESS && i != MPI_UNDEFINED) rc = completed(s, i, r);
     return rc;
 }
 
@@ -427,7 +450,7 @@ static int round_run(aware_t *s, long r)
             s->copied[src] = piece(s, recv_size(s, s->me, src), r) == 0;
             s->out_left += !s->copied[src];
         }
-    copy_in(s, r);
+    rc = copy_in(s, r);
     if (s->node_barrier) pc_shm_barrier(s->shm);
     for (int k = 0; k < N && rc == MPI_SUCCESS; k++) {
         s->cursor[k] = s->in_base[k];
@@ -456,7 +479,7 @@ static int round_run(aware_t *s, long r)
         if (!shared)
             rc = complete(s, r, 1);
         else if (mpi)
-            pc_poll_pause(s->shm);
+            rc = wait_both(s, r);
         else
             pc_wait(s->shm, news, s);
     }
@@ -500,6 +523,7 @@ int pc_alltoall_aware_run(const pc_call_t *a, int node_barrier, const char *name
         return pc_alltoall_hier(a);
     }
     rc = pc_node_xchg_get_bank(c, bank, &s.x, &s.shm);
+    if (rc == MPI_SUCCESS) rc = pc_aware_wake_get(c, &s.wake);
     if (rc != MPI_SUCCESS) {
         aware_free(&s);
         return rc;
@@ -513,7 +537,7 @@ int pc_alltoall_aware_run(const pc_call_t *a, int node_barrier, const char *name
     s.copied = malloc(p);
     s.cursor = malloc(N * sizeof(size_t));
     s.missing = malloc(N * sizeof(int));
-    s.req = malloc((N + N * q) * sizeof(MPI_Request));
+    s.req = malloc((N + N * q + 1) * sizeof(MPI_Request));
     s.idx = malloc((N + N * q) * sizeof(int));
     s.runs = malloc(N * q * sizeof(run_t));
     if (!s.out_seg || !s.in_base || !s.in_seg || !s.my_off || !s.sent || !s.copied || !s.cursor || !s.missing ||

@@ -27,7 +27,6 @@
 
 #include "bcast/bcast.h"
 #include "core/args.h"
-#include "core/lock.h"
 #include "core/params.h"
 #include "ctx/comm.h"
 #include "ctx/shm.h"
@@ -54,12 +53,9 @@ static int delete_area(MPI_Comm comm, int keyval, void *value, void *extra)
 /* The node's result area of at least `bytes` (collective over ctx->node when it grows). */
 static int result_area(pc_comm_t *ctx, size_t bytes, char **base)
 {
-    int rc = MPI_SUCCESS, found = 0;
-    pc_lock();
-    if (area_keyval == MPI_KEYVAL_INVALID) rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_area, &area_keyval, NULL);
-    pc_unlock();
+    int found = 0;
     result_area_t *r = NULL;
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_get_attr(ctx->node, area_keyval, &r, &found);
+    int rc = pc_comm_cache_get(ctx->node, &area_keyval, delete_area, &r, &found);
     if (rc == MPI_SUCCESS && !found) {
         r = calloc(1, sizeof *r);
         if (!r) return MPI_ERR_NO_MEM;

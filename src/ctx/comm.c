@@ -214,3 +214,13 @@ int pc_comm_get(MPI_Comm comm, pc_comm_t **ctx)
     }
     return build(comm, ctx);
 }
+
+int pc_comm_cache_get(MPI_Comm comm, int *keyval, MPI_Comm_delete_attr_function *delete_fn, void *value, int *found)
+{
+    int rc = MPI_SUCCESS;
+    *found = 0;
+    pc_lock();
+    if (*keyval == MPI_KEYVAL_INVALID) rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_fn, keyval, NULL);
+    pc_unlock();
+    return rc == MPI_SUCCESS ? PMPI_Comm_get_attr(comm, *keyval, value, found) : rc;
+}

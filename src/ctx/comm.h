@@ -40,6 +40,13 @@ typedef struct pc_comm {
  * concurrent collectives on one). */
 int pc_comm_get(MPI_Comm comm, pc_comm_t **ctx);
 
+/* A per-communicator cache for the parts that keep state on a communicator
+ * (node areas, topology, wake-up channels): looks up comm's attribute under
+ * *keyval, creating the keyval on first use (under pc_lock, with delete_fn
+ * run when comm is freed).  *value = the cached pointer and *found = 1, or
+ * *found = 0 (the caller builds it and PMPI_Comm_set_attr's it). */
+int pc_comm_cache_get(MPI_Comm comm, int *keyval, MPI_Comm_delete_attr_function *delete_fn, void *value, int *found);
+
 /* Leader (lowest rank) of node i. */
 static inline int pc_node_leader(const pc_comm_t *c, int node) { return c->node_members[c->node_first[node]]; }
 

@@ -2,7 +2,6 @@
  * node_exchange.c - the node exchange area (see node_exchange.h).
  */
 #include "node/node_exchange.h"
-#include "core/lock.h"
 #include "core/p2p.h"
 #include "core/params.h"
 
@@ -95,13 +94,9 @@ int pc_node_xchg_get_bank(pc_comm_t *ctx, size_t bank, pc_node_xchg_t **x, pc_sh
 {
     int rc = pc_shm_get(ctx, shm);
     if (rc != MPI_SUCCESS) return rc;
-    pc_lock();
-    if (keyval == MPI_KEYVAL_INVALID) rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_area, &keyval, NULL);
-    pc_unlock();
-    if (rc != MPI_SUCCESS) return rc;
     void *value;
     int found;
-    rc = PMPI_Comm_get_attr(ctx->node, keyval, &value, &found);
+    rc = pc_comm_cache_get(ctx->node, &keyval, delete_area, &value, &found);
     if (rc != MPI_SUCCESS) return rc;
     if (found) {
         pc_node_xchg_t *have = value;

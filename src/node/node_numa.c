@@ -5,7 +5,6 @@
  */
 #define _GNU_SOURCE
 #include "node/node_numa.h"
-#include "core/lock.h"
 
 #include <dirent.h>
 #include <sched.h>
@@ -89,15 +88,11 @@ static int build(int size, const int *group, long forced, pc_numa_domains_t *d)
 
 static numa_cache_t *cache_of(pc_comm_t *ctx, int *rc)
 {
-    *rc = MPI_SUCCESS;
-    pc_lock();
-    if (numa_keyval == MPI_KEYVAL_INVALID) *rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_cache, &numa_keyval, NULL);
-    pc_unlock();
-    if (*rc != MPI_SUCCESS) return NULL;
     numa_cache_t *c = NULL;
     int found = 0;
-    *rc = PMPI_Comm_get_attr(ctx->node, numa_keyval, &c, &found);
-    if (*rc == MPI_SUCCESS && !found) {
+    *rc = pc_comm_cache_get(ctx->node, &numa_keyval, delete_cache, &c, &found);
+    if (*rc != MPI_SUCCESS) return NULL;
+    if (!found) {
         c = calloc(1, sizeof *c);
         *rc = c ? PMPI_Comm_set_attr(ctx->node, numa_keyval, c) : MPI_ERR_NO_MEM;
         if (*rc != MPI_SUCCESS) {

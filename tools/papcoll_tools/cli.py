@@ -61,6 +61,9 @@ def main(argv=None):
                    "mpich, ompi, mvapich2, binomial_tree, ...; reduce: mpich, ompi, binomial, rab, scatter_gather, ...; "
                    "allreduce: mpich, ompi, rdb, rab_rdb, lr, redbcast, ...), run as 'native' with --cfg=smpi/<coll>:NAME")
     r.add_argument("--bench", help="path of papcoll-bench-smpi")
+    r.add_argument("--stack-size", type=int, metavar="KIB",
+                   help="stack of each simulated rank in KiB (SimGrid contexts/stack-size; default SimGrid's 8192): "
+                   "e.g. 1024 lets 2048 ranks run under a 10 GB address-space limit; simulated times do not depend on it")
     pl = sim.add_parser("platform", help="write a platform's XML and hostfile")
     pl.add_argument("spec")
     pl.add_argument("-o", "--output", required=True, help="prefix of PREFIX.xml and PREFIX.hosts")
@@ -149,7 +152,7 @@ def main(argv=None):
             xml, hosts = p.write(args.output)
             print(f"{xml}, {hosts}: {p.description} ({p.slots} process slots)")
             return 0
-        return run.run(args.platform, args.np, args.baseline, args.bench, bench_args)
+        return run.run(args.platform, args.np, args.baseline, args.bench, bench_args, stack_kib=args.stack_size)
     except (platform.SpecError, sweep_config.ConfigError) as e:
         sys.exit(f"papcoll sim: {e}")
 

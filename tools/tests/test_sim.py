@@ -147,6 +147,12 @@ class BaselineCollectiveTest(unittest.TestCase):
         self.assertEqual(cmd[-len(bench_args) - 1:], ["/bin/bench", *bench_args])
         return {s.split(":")[0]: s.split(":", 1)[1] for s in settings if s.startswith("--cfg=smpi/")}
 
+    def test_stack_size(self):
+        _, settings = run.command("/tmp/p", 16, "/bin/bench", [], None)
+        self.assertFalse(any(s.startswith("--cfg=contexts/stack-size") for s in settings))
+        _, settings = run.command("/tmp/p", 2048, "/bin/bench", [], None, stack_kib=1024)
+        self.assertIn("--cfg=contexts/stack-size:1024", settings)
+
     def test_collective_of_the_bench_arguments(self):
         self.assertEqual(run.bench_coll(["-m", "1K", "--coll=reduce"]), "reduce")
         self.assertEqual(run.bench_coll(["--coll", "allreduce", "-c"]), "allreduce")

@@ -175,9 +175,10 @@ def check_baseline(coll, baseline, np):
                                  f"(fixed-size arrays in SimGrid 3.32's source), not {np}")
 
 
-def command(plat_prefix, np, bench, bench_args, baseline=None):
+def command(plat_prefix, np, bench, bench_args, baseline=None, stack_kib=None):
     """The smpirun command line and the SMPI settings in it; BASELINE names SMPI's algorithm for the collective
-    of BENCH_ARGS (its --coll)."""
+    of BENCH_ARGS (its --coll); STACK_KIB sets each simulated rank's stack (SimGrid's contexts/stack-size,
+    default 8 MiB: 2048 ranks then need 16 GiB of address space; simulated times do not depend on it)."""
     coll = bench_coll(bench_args)
     key = f"--cfg=smpi/{SMPI_SETTING.get(coll, coll)}:"
     settings = [key + baseline if baseline and s.startswith(key) else s for s in SMPI_SETTINGS]
@@ -185,6 +186,8 @@ def command(plat_prefix, np, bench, bench_args, baseline=None):
         settings.append(key + baseline)
     if np > MMAP_PRIVATIZATION_ABOVE:
         settings += ["--cfg=smpi/privatization:mmap", "--cfg=contexts/guard-size:0"]
+    if stack_kib:
+        settings.append(f"--cfg=contexts/stack-size:{int(stack_kib)}")
     cmd = ["smpirun", *settings, "--log=root.thresh:warning", "-np", str(np), "-platform", plat_prefix + ".xml",
            "-hostfile", plat_prefix + ".hosts", bench, *bench_args]
     return cmd, settings
@@ -263,8 +266,9 @@ def _kill_group(pid):
         pass
 
 
-def simulate(spec, np=None, baseline=None, bench=None, bench_args=(), env=None, timeout=None) -> Outcome:
-    """Runs papcoll-bench-smpi on the platform of SPEC; ENV adds environment variables (e.g. PAPCOLL_BCAST_CHUNKS).
+def simulate(spec, np=None, baseline=None, bench=None, bench_args=(), env=None, timeout=None, stack_kib=None) -> Outcome:
+    """Runs papcoll-bench-smpi on the platform of SPEC; ENV adds environment variables (e.g. PAPCOLL_BCAST_CHUNKS);
+    STACK_KIB each simulated rank's stack (command()).
     After TIMEOUT seconds (if given) the simulation (its whole process group) is killed: exit status -9 and
     a note in stderr."""
     plat = platform.generate(spec)
@@ -281,7 +285,7 @@ def simulate(spec, np=None, baseline=None, bench=None, bench_args=(), env=None, 
     with tempfile.TemporaryDirectory(prefix="papcoll-sim-") as d:
         prefix = os.path.join(d, "platform")
         plat.write(prefix)
-        cmd, settings = command(prefix, np, bench, args, baseline)
+        cmd, settings = command(prefix, np, bench, args, baseline, stack_kib)
         full_env = dict(os.environ, **(env or {}))
         full_env["PAPCOLL_SMPI_SETTINGS"] = (" ".join(settings) + f"; platform {spec}: {plat.description}"
                                              + f"; intra-node copies charged at PAPCOLL_SIM_MEMBW="
@@ -319,10 +323,10 @@ def simulate(spec, np=None, baseline=None, bench=None, bench_args=(), env=None, 
                            usage.ru_utime + usage.ru_stime, sampler.peak)
 
 
-def run(spec, np=None, baseline=None, bench=None, bench_args=(), out=sys.stdout):
+def run(spec, np=None, baseline=None, bench=None, bench_args=(), out=sys.stdout, stack_kib=None):
     """papcoll sim run: prints the benchmark's output (its errors on stderr), returns its exit status."""
     try:
-        o = simulate(spec, np, baseline, bench, bench_args)
+        o = simulate(spec, np, baseline, bench, bench_args, stack_kib=stack_kib)
     except platform.SpecError as e:
         sys.exit(f"papcoll sim: {e}")
     out.write(o.stdout)

@@ -37,7 +37,7 @@
 typedef struct {
     int size;            /* processes of the domain */
     const int *members;  /* node ranks */
-    int root;            /* node rank of the domain's root */
+    int root_index;      /* index of the domain's root in members */
     int rel;             /* my index relative to the root's */
 } domain_view_t;
 
@@ -53,21 +53,19 @@ static domain_view_t my_domain(const pc_copyout_t *co)
 {
     const pc_numa_domains_t *D = co->domains;
     int me = co->ctx->node_rank, d = D->domain_of[me];
-    domain_view_t v = {D->first[d + 1] - D->first[d], D->members + D->first[d], domain_root(co, d), 0};
-    int mi = 0, ri = 0;
+    domain_view_t v = {D->first[d + 1] - D->first[d], D->members + D->first[d], 0, 0};
+    int root = domain_root(co, d), mi = 0;
     for (int i = 0; i < v.size; i++) {
         if (v.members[i] == me) mi = i;
-        if (v.members[i] == v.root) ri = i;
+        if (v.members[i] == root) v.root_index = i;
     }
-    v.rel = (mi - ri + v.size) % v.size;
+    v.rel = (mi - v.root_index + v.size) % v.size;
     return v;
 }
 
 static int comm_rank_of(const pc_copyout_t *co, const domain_view_t *v, int rel)
 {
-    int ri = 0;
-    while (v->members[ri] != v->root) ri++;
-    int node_rank = v->members[(ri + rel) % v->size];
+    int node_rank = v->members[(v->root_index + rel) % v->size];
     const pc_comm_t *c = co->ctx;
     return c->node_members[c->node_first[c->my_node] + node_rank];
 }
@@ -111,7 +109,7 @@ void pc_copyout_tree_put(const pc_copyout_t *co, size_t first, size_t last)
     for (int d = 0; d < D->ndomains; d++) ring |= domain_root(co, d) != me;
     if (!ring) return; /* every domain is served from my buffer */
     domain_view_t v = my_domain(co);
-    int my_releases = v.root == me ? v.size : 0; /* a root releases for its domain; else my root does it for me */
+    int my_releases = v.rel == 0 ? v.size : 0; /* a root releases for its domain; else my root does it for me */
     size_t cell = pc_shm_cell_size(co->shm);
     for (size_t k = first; k < last; k++) {
         size_t off = k * cell, len = co->bytes - off < cell ? co->bytes - off : cell;

@@ -29,6 +29,7 @@
 #include "core/args.h"
 #include "core/params.h"
 #include "ctx/comm.h"
+#include "ctx/node_window.h"
 #include "ctx/shm.h"
 
 #include <stdlib.h>
@@ -70,12 +71,7 @@ static int result_area(pc_comm_t *ctx, size_t bytes, char **base)
     if (r->capacity < bytes) { /* every node process: same history, same bytes, same decision */
         if (r->win != MPI_WIN_NULL) PMPI_Win_free(&r->win);
         r->capacity = 0;
-        char *mine;
-        rc = PMPI_Win_allocate_shared(ctx->node_rank == 0 ? (MPI_Aint)bytes : 0, 1, MPI_INFO_NULL, ctx->node, &mine,
-                                      &r->win);
-        MPI_Aint size;
-        int disp;
-        if (rc == MPI_SUCCESS) rc = PMPI_Win_shared_query(r->win, 0, &size, &disp, &r->base);
+        rc = pc_node_window_allocate(ctx->node, bytes, &r->base, &r->win);
         if (rc != MPI_SUCCESS) return rc;
         r->capacity = bytes;
     }

@@ -213,6 +213,14 @@ static pc_log_level_t log_level_of(const char *s)
     return PC_LOG_WARN;
 }
 
+static pc_node_protocol_t node_protocol_of(const char *s)
+{
+    if (!strcmp(s, "ring")) return PC_NODE_PROTOCOL_RING;
+    if (!strcmp(s, "write")) return PC_NODE_PROTOCOL_WRITE;
+    if (!strcmp(s, "read")) return PC_NODE_PROTOCOL_READ;
+    return PC_NODE_PROTOCOL_AUTO;
+}
+
 /* Parses `value` for definition d and stores it into p; -1 if malformed. */
 static int assign(pc_params_t *p, const pc_param_def_t *d, const char *value)
 {
@@ -249,6 +257,7 @@ static int assign(pc_params_t *p, const pc_param_def_t *d, const char *value)
     }
     }
     if (p->log) p->log_level = log_level_of(p->log);
+    if (p->node_protocol) p->node_protocol_kind = node_protocol_of(p->node_protocol);
     return 0;
 }
 

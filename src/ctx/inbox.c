@@ -2,6 +2,7 @@
  * inbox.c - the node inbox (see inbox.h).
  */
 #include "ctx/inbox.h"
+#include "ctx/node_window.h"
 #include "ctx/shm.h"
 
 #include <stdatomic.h>
@@ -89,14 +90,8 @@ int pc_inbox_get(pc_comm_t *ctx, size_t slot_bytes, pc_inbox_t **out)
     x->slot_bytes = round_up(slot_bytes ? slot_bytes : 1, PC_LINE);
     x->bytes = data_off(x, PC_INBOX_BANKS, 0);
     int rc = pc_shm_get(ctx, &x->shm);
-    MPI_Aint qsize;
-    int disp;
     /* every process reaches both collectives, even after a local error */
-    char *mine = NULL;
-    int rc2 = PMPI_Win_allocate_shared(ctx->node_rank == 0 ? (MPI_Aint)x->bytes : 0, 1, MPI_INFO_NULL, ctx->node,
-                                       &mine, &x->seg_win);
-    if (rc == MPI_SUCCESS) rc = rc2;
-    if (rc2 == MPI_SUCCESS) rc2 = PMPI_Win_shared_query(x->seg_win, 0, &qsize, &disp, &x->base);
+    int rc2 = pc_node_window_allocate(ctx->node, x->bytes, &x->base, &x->seg_win);
     if (rc == MPI_SUCCESS) rc = rc2;
     if (rc == MPI_SUCCESS && ctx->node_rank == 0) memset(x->base, 0, control_bytes(x->nslots)); /* every word at 0 */
     atomic_thread_fence(memory_order_seq_cst);

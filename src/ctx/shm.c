@@ -5,6 +5,7 @@
 #include "core/log.h"
 #include "core/params.h"
 #include "ctx/cma.h"
+#include "ctx/node_window.h"
 
 #include <sched.h>
 #include <stdatomic.h>
@@ -180,7 +181,7 @@ void pc_wait_equal(pc_shm_t *shm, _Atomic uint64_t *word, uint64_t target)
 static int detect_single_copy(pc_shm_t *shm, const pc_params_t *p)
 {
     shm->single_copy = 0;
-    if (!strcmp(p->node_protocol, "ring")) return MPI_SUCCESS;
+    if (p->node_protocol_kind == PC_NODE_PROTOCOL_RING) return MPI_SUCCESS;
     const char *why = NULL;
     int ok = pc_cma_prepare(&why), failed_peer = -1;
     for (uint32_t r = 0; ok && r < shm->node_size; r++)
@@ -220,11 +221,7 @@ int pc_shm_get(pc_comm_t *ctx, pc_shm_t **out)
     size_t total = data_off + shm->ncells * shm->cell_size;
 
     char *base;
-    MPI_Aint qsize;
-    int disp;
-    int rc = PMPI_Win_allocate_shared(ctx->node_rank == 0 ? (MPI_Aint)total : 0, 1, MPI_INFO_NULL, ctx->node,
-                                      &base, &shm->win);
-    if (rc == MPI_SUCCESS) rc = PMPI_Win_shared_query(shm->win, 0, &qsize, &disp, &base);
+    int rc = pc_node_window_allocate(ctx->node, total, &base, &shm->win);
     if (rc != MPI_SUCCESS) {
         free(shm);
         return rc;
@@ -430,17 +427,24 @@ static int cell_take(void *arg)
     return atomic_compare_exchange_strong(&w->cell->released, &expect, 0);
 }
 
+void pc_shm_ring_put(pc_shm_t *shm, unsigned long seq, const char *buf, size_t bytes, size_t first, size_t last,
+                     int releases)
+{
+    for (size_t k = first; k < last; k++) {
+        size_t len = piece_len(shm, bytes, k);
+        pc_shm_copy(pc_shm_acquire(shm, k), buf + k * shm->cell_size, len, shm);
+        pc_shm_publish(shm, seq, k, len);
+        for (int i = 0; i < releases; i++) /* per piece: a ring smaller than the message keeps flowing */
+            pc_shm_release(shm, k);
+    }
+}
+
 void pc_shm_put_pieces(pc_shm_t *shm, unsigned long seq, const char *buf, size_t bytes, size_t first, size_t last)
 {
     int direct = shm->writer_stamp == (uint64_t)seq + 1 && shm->ndirect > 0;
     int ring = !direct || shm->ndirect + 1 < shm->node_size; /* someone reads the ring */
     if (!direct) {
-        for (size_t k = first; k < last; k++) {
-            size_t len = piece_len(shm, bytes, k);
-            pc_shm_copy(pc_shm_acquire(shm, k), buf + k * shm->cell_size, len, shm);
-            pc_shm_publish(shm, seq, k, len);
-            pc_shm_release(shm, k); /* the writer is done with it: a ring smaller than the message keeps flowing */
-        }
+        pc_shm_ring_put(shm, seq, buf, bytes, first, last, 1); /* released once: the writer's own share */
         return;
     }
     size_t group = shm->ncells < PC_DIRECT_GROUP ? shm->ncells : PC_DIRECT_GROUP;
@@ -464,12 +468,18 @@ void pc_shm_put_pieces(pc_shm_t *shm, unsigned long seq, const char *buf, size_t
     }
 }
 
-void pc_shm_get_pieces(pc_shm_t *shm, unsigned long seq, char *buf, size_t bytes, size_t first, size_t last)
+void pc_shm_ring_get(pc_shm_t *shm, unsigned long seq, char *buf, size_t bytes, size_t first, size_t last,
+                     int releases)
 {
     for (size_t k = first; k < last; k++) {
         pc_shm_copy(buf + k * shm->cell_size, pc_shm_wait_piece(shm, seq, k), piece_len(shm, bytes, k), shm);
-        pc_shm_release(shm, k);
+        for (int i = 0; i < releases; i++) pc_shm_release(shm, k);
     }
+}
+
+void pc_shm_get_pieces(pc_shm_t *shm, unsigned long seq, char *buf, size_t bytes, size_t first, size_t last)
+{
+    pc_shm_ring_get(shm, seq, buf, bytes, first, last, 1);
 }
 
 void pc_shm_release_pieces(pc_shm_t *shm, size_t first, size_t last)
@@ -502,13 +512,8 @@ int pc_shm_area(pc_shm_t *shm, size_t bytes, char **base)
         *base = shm->area;
         return shm->area_bytes >= bytes ? MPI_SUCCESS : MPI_ERR_INTERN;
     }
-    char *mine;
-    MPI_Aint qsize;
-    int disp;
     size_t total = round_up(bytes ? bytes : 1, PC_CACHE_LINE);
-    int rc = PMPI_Win_allocate_shared(shm->node_rank == 0 ? (MPI_Aint)total : 0, 1, MPI_INFO_NULL, shm->node_comm,
-                                      &mine, &shm->area_win);
-    if (rc == MPI_SUCCESS) rc = PMPI_Win_shared_query(shm->area_win, 0, &qsize, &disp, &shm->area);
+    int rc = pc_node_window_allocate(shm->node_comm, total, &shm->area, &shm->area_win);
     if (rc == MPI_SUCCESS && shm->node_rank == 0) memset(shm->area, 0, total); /* every counter and stamp at 0 */
     atomic_thread_fence(memory_order_seq_cst);
     if (rc == MPI_SUCCESS) rc = PMPI_Barrier(shm->node_comm); /* zeroed before anyone uses it */
@@ -531,7 +536,10 @@ static uint64_t slot_state(unsigned long seq, int tag) { return (uint64_t)seq <<
 
 int pc_shm_single_copy(const pc_shm_t *shm) { return shm->single_copy; }
 
-int pc_shm_read_variant(const char *protocol) { return !strcmp(protocol, "read") || !strcmp(protocol, "auto"); }
+int pc_shm_read_variant(pc_node_protocol_t protocol)
+{
+    return protocol == PC_NODE_PROTOCOL_READ || protocol == PC_NODE_PROTOCOL_AUTO;
+}
 
 int pc_shm_post(pc_shm_t *shm, unsigned long seq, void *buf, size_t bytes)
 {
@@ -620,7 +628,7 @@ size_t pc_shm_writer_begin(pc_shm_t *shm, unsigned long seq, size_t bytes, int a
     if (shm->writer_stamp == (uint64_t)seq + 1) return shm->ndirect;
     shm->writer_stamp = (uint64_t)seq + 1;
     shm->ndirect = 0;
-    shm->direct_read = pc_shm_read_variant(pc_params()->node_protocol);
+    shm->direct_read = pc_shm_read_variant(pc_params()->node_protocol_kind);
     uint64_t posted = slot_state(seq, SLOT_POSTED), closed = slot_state(seq, SLOT_CLOSED);
     for (uint32_t r = 0; r < shm->node_size; r++) {
         if ((int)r == shm->node_rank) continue;

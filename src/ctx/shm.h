@@ -36,6 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/params.h"
 #include "ctx/comm.h"
 
 typedef struct pc_shm pc_shm_t;
@@ -77,6 +78,16 @@ void pc_shm_charge(const pc_shm_t *shm, size_t len);
 void pc_shm_put_pieces(pc_shm_t *shm, unsigned long seq, const char *buf, size_t bytes, size_t first, size_t last);
 /* Copies pieces [first, last) of call seq out into buf and releases them. */
 void pc_shm_get_pieces(pc_shm_t *shm, unsigned long seq, char *buf, size_t bytes, size_t first, size_t last);
+/* The ring alone, each piece released `releases` times as soon as it is
+ * copied (a reader that serves others, e.g. a NUMA domain's root, releases
+ * for all of them; 0: someone else releases for me).  The release stays per
+ * piece: after the loop, a message larger than the ring would deadlock.
+ * pc_shm_put_pieces without a claimed reader and pc_shm_get_pieces are these
+ * with one release. */
+void pc_shm_ring_put(pc_shm_t *shm, unsigned long seq, const char *buf, size_t bytes, size_t first, size_t last,
+                     int releases);
+void pc_shm_ring_get(pc_shm_t *shm, unsigned long seq, char *buf, size_t bytes, size_t first, size_t last,
+                     int releases);
 /* Releases pieces [first, last) without reading them (their writer). */
 void pc_shm_release_pieces(pc_shm_t *shm, size_t first, size_t last);
 
@@ -106,7 +117,7 @@ void pc_shm_release_pieces(pc_shm_t *shm, size_t first, size_t last);
 
 /* 1 if the writer of a call under PAPCOLL_NODE_PROTOCOL=protocol lets its
  * claimed readers pull (read variant), 0 if it writes into them. */
-int pc_shm_read_variant(const char *protocol);
+int pc_shm_read_variant(pc_node_protocol_t protocol);
 
 /* 1 if every pair of node processes can single-copy (PAPCOLL_NODE_PROTOCOL
  * not ring and the probe succeeded everywhere). */

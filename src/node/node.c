@@ -42,8 +42,8 @@ int pc_node_claim(const pc_node_call_t *nc)
 static int direct_allowed(const pc_node_call_t *nc)
 {
     const pc_params_t *p = nc->a->params;
-    if (nc->npieces == 0 || !pc_shm_single_copy(nc->shm) || !strcmp(p->node_protocol, "ring")) return 0;
-    return !strcmp(p->node_protocol, "write") || !strcmp(p->node_protocol, "read") || nc->a->bytes >= p->node_write_min;
+    if (nc->npieces == 0 || !pc_shm_single_copy(nc->shm) || p->node_protocol_kind == PC_NODE_PROTOCOL_RING) return 0;
+    return p->node_protocol_kind != PC_NODE_PROTOCOL_AUTO || nc->a->bytes >= p->node_write_min;
 }
 
 int pc_node_copy_out(const pc_node_call_t *nc)

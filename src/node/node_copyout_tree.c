@@ -110,13 +110,7 @@ void pc_copyout_tree_put(const pc_copyout_t *co, size_t first, size_t last)
     if (!ring) return; /* every domain is served from my buffer */
     domain_view_t v = my_domain(co);
     int my_releases = v.rel == 0 ? v.size : 0; /* a root releases for its domain; else my root does it for me */
-    size_t cell = pc_shm_cell_size(co->shm);
-    for (size_t k = first; k < last; k++) {
-        size_t off = k * cell, len = co->bytes - off < cell ? co->bytes - off : cell;
-        pc_shm_copy(pc_shm_acquire(co->shm, k), co->buf + off, len, co->shm);
-        pc_shm_publish(co->shm, co->seq, k, len);
-        for (int i = 0; i < my_releases; i++) pc_shm_release(co->shm, k);
-    }
+    pc_shm_ring_put(co->shm, co->seq, co->buf, co->bytes, first, last, my_releases);
 }
 
 int pc_copyout_tree_send(const pc_copyout_t *co, size_t first, size_t last)
@@ -139,12 +133,7 @@ int pc_copyout_tree_get(const pc_copyout_t *co, size_t first, size_t last)
                co->domains->domain_of[co->ctx->node_rank], co->domains->ndomains, v.size);
     int rc = MPI_SUCCESS;
     if (v.rel == 0) { /* my domain's root, not the writer: the ring, released for my whole domain */
-        size_t cell = pc_shm_cell_size(co->shm);
-        for (size_t k = first; k < last; k++) {
-            size_t o = k * cell, len = co->bytes - o < cell ? co->bytes - o : cell;
-            pc_shm_copy(co->buf + o, pc_shm_wait_piece(co->shm, co->seq, k), len, co->shm);
-            for (int i = 0; i < v.size; i++) pc_shm_release(co->shm, k);
-        }
+        pc_shm_ring_get(co->shm, co->seq, co->buf, co->bytes, first, last, v.size);
     } else {
         rc = recv_parent(co, &v, co->buf + off, end - off);
     }

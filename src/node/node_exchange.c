@@ -4,6 +4,7 @@
 #include "node/node_exchange.h"
 #include "core/p2p.h"
 #include "core/params.h"
+#include "ctx/node_window.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -60,17 +61,12 @@ static int create(pc_comm_t *ctx, pc_shm_t *shm, size_t bank, pc_node_xchg_t **o
     x->landed_off = x->ready_off + (size_t)x->q * x->ready_row;
     x->data_off = x->landed_off + PC_XCHG_BANKS * (size_t)x->nnodes * x->landed_row;
     size_t total = x->data_off + PC_XCHG_BANKS * x->bank_bytes;
-    char *mine;
-    MPI_Aint qsize;
-    int disp;
-    int rc = PMPI_Win_allocate_shared(ctx->node_rank == 0 ? (MPI_Aint)total : 0, 1, MPI_INFO_NULL, ctx->node, &mine,
-                                      &x->win);
+    int rc = pc_node_window_allocate(ctx->node, total, &x->base, &x->win);
     if (rc != MPI_SUCCESS) {
         free(x);
         return rc;
     }
-    rc = PMPI_Win_shared_query(x->win, 0, &qsize, &disp, &x->base);
-    if (rc == MPI_SUCCESS && ctx->node_rank == 0) memset(x->base, 0, x->data_off); /* every word at 0 */
+    if (ctx->node_rank == 0) memset(x->base, 0, x->data_off); /* every word at 0 */
     atomic_thread_fence(memory_order_seq_cst);
     if (rc == MPI_SUCCESS) rc = PMPI_Barrier(ctx->node); /* zeroed before anyone uses it */
     if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_attr(ctx->node, keyval, x);

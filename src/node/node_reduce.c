@@ -324,10 +324,10 @@ static int pull_allowed(const pc_node_red_t *r, const pc_node_chunk_t *ch)
 {
     const pc_call_t *a = r->a;
     const pc_params_t *p = a->params;
-    if (r->n < 2 || !pc_shm_single_copy(r->shm) || !strcmp(p->node_protocol, "ring")) return 0;
+    if (r->n < 2 || !pc_shm_single_copy(r->shm) || p->node_protocol_kind == PC_NODE_PROTOCOL_RING) return 0;
     if (a->extent != r->type_size || a->true_extent != r->type_size || a->true_lb != 0) return 0;
-    if (!strcmp(p->node_protocol, "read")) return 1;
-    return !strcmp(p->node_protocol, "auto") && bytes_of(r, ch->count) >= p->node_write_min;
+    if (p->node_protocol_kind == PC_NODE_PROTOCOL_READ) return 1;
+    return p->node_protocol_kind == PC_NODE_PROTOCOL_AUTO && bytes_of(r, ch->count) >= p->node_write_min;
 }
 
 /* Pulls my slice [lo, hi) of every contribution posted in this use into its

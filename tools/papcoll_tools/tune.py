@@ -27,10 +27,12 @@ selector sees, the whole vector: p x block (BLOCK_COLLS; alltoallv, gatherv and
 scatterv select with unknown bytes, the largest value, so they take the rules
 of the largest sizes).
 
-``--candidates=K`` names K candidates per rule, ``a|b|c`` (src/select/tune.h): the
-winner first (the static choice), then the K-1 other algorithms of smallest
-worst score (regret) over the sizes the rule covers, which PAPCOLL_ADAPT
-measures online.
+``--candidates=K`` names K candidates per rule, ``a|b|c`` (src/select/tune.h), which
+PAPCOLL_ADAPT measures online: the winner first (the static choice), then, under
+--criterion=regret, complementary ones (complementary_candidates: each lowers
+most the worst-case regret of the best candidate per scenario, so an algorithm
+that wins where the winner loses comes before one that shares its engine);
+under --criterion=balanced, the K-1 others of smallest worst score.
 
 Rules are ordered by process count, then size; a sweep of p processes covers
 all p up to it (the largest sweep covers everything above).  ``--tolerance``
@@ -110,17 +112,24 @@ def read_times(paths, coll, with_library=False, metric="e_bar", with_auto=False)
     return table
 
 
-def regret_scores(by_scenario, slack=0.0):
-    """{algo: worst-case regret} of the papcoll algorithms measured in every scenario (module doc)."""
+def scenario_regrets(by_scenario, slack=0.0):
+    """{scenario: {algo: regret}}: each papcoll algorithm measured in every scenario, its time / the best
+    time of any algorithm there (1 within SLACK seconds of it)."""
     ours = [set(a for a in times if not is_library_own(a)) for times in by_scenario.values()]
     candidates = set.intersection(*ours) if ours else set()
     out = {}
-    for algo in candidates:
-        worst = 1.0
-        for times in by_scenario.values():
-            best, t = min(times.values()), times[algo]
-            worst = max(worst, 1.0 if t - best <= slack else t / best)
-        out[algo] = worst
+    for scenario, times in by_scenario.items():
+        best = min(times.values())
+        out[scenario] = {a: 1.0 if times[a] - best <= slack else times[a] / best for a in candidates}
+    return out
+
+
+def regret_scores(by_scenario, slack=0.0):
+    """{algo: worst-case regret} of the papcoll algorithms measured in every scenario (module doc)."""
+    out = {}
+    for regrets in scenario_regrets(by_scenario, slack).values():
+        for algo, r in regrets.items():
+            out[algo] = max(out.get(algo, 1.0), r)
     return out
 
 
@@ -147,14 +156,18 @@ def scores(by_pattern, balanced_tolerance, balanced_slack=0.0):
     return out
 
 
-def read_sweeps(paths, coll, balanced_tolerance=0.10, balanced_slack=0.0, criterion="balanced", metric="e_bar"):
+def read_sweeps(paths, coll, balanced_tolerance=0.10, balanced_slack=0.0, criterion="balanced", metric="e_bar",
+                by_scenario=None):
     """{p: {size: {algo: score}}}: scores (criterion balanced) or regret_scores (criterion regret, with
-    balanced_slack as the slack)."""
+    balanced_slack as the slack).  With criterion regret, a dict BY_SCENARIO also receives
+    {p: {size: scenario_regrets}}, which complementary_candidates chooses from."""
     table = defaultdict(dict)
     for p, by_size in read_times(paths, coll, with_library=criterion == "regret", metric=metric).items():
-        for size, by_scenario in by_size.items():
-            table[p][size] = (regret_scores(by_scenario, balanced_slack) if criterion == "regret"
-                              else scores(by_scenario, balanced_tolerance, balanced_slack))
+        for size, times in by_size.items():
+            table[p][size] = (regret_scores(times, balanced_slack) if criterion == "regret"
+                              else scores(times, balanced_tolerance, balanced_slack))
+            if by_scenario is not None and criterion == "regret":
+                by_scenario.setdefault(p, {})[size] = scenario_regrets(times, balanced_slack)
     return table
 
 
@@ -209,9 +222,30 @@ def ranked_candidates(by_size, sizes, first, k):
     return [first] + sorted(worst, key=lambda a: (worst[a], a))[:k - 1]
 
 
-def rules_for(table, coll, tolerance, candidates=1):
+def complementary_candidates(by_size, sizes, first, k):
+    """FIRST, then up to K-1 others chosen one at a time: each time the algorithm that most lowers the
+    worst case, over SIZES and every scenario, of the best regret among the candidates so far (BY_SIZE:
+    {size: {scenario: {algo: regret}}}, scenario_regrets).  That worst case is what selection among the
+    candidates per call (PAPCOLL_ADAPT) can at best reach, so algorithms that win where FIRST loses come
+    before those that share its engine; ties go to the smaller worst regret of its own, then the name."""
+    cells = [by_size[s][sc] for s in sizes for sc in by_size[s]]
+    if k <= 1 or not cells:
+        return [first]
+    left = set.intersection(*(set(c) for c in cells)) - {first}
+    chosen = [first]
+    while len(chosen) < k and left:
+        def key(a):
+            return (max(min(c[x] for x in chosen + [a]) for c in cells), max(c[a] for c in cells), a)
+        best = min(left, key=key)
+        chosen.append(best)
+        left.remove(best)
+    return chosen
+
+
+def rules_for(table, coll, tolerance, candidates=1, by_scenario=None):
     """Rules (tune grammar) from {p: {size: {algo: score}}}: per process count, the smoothed winner of
-    each size range, followed by up to CANDIDATES-1 runners-up (ranked_candidates) when CANDIDATES > 1."""
+    each size range, followed by up to CANDIDATES-1 others when CANDIDATES > 1: complementary_candidates
+    when BY_SCENARIO (read_sweeps) is given, else the runners-up of ranked_candidates."""
     rules = []
     ps = sorted(table)
     for i, p in enumerate(ps):
@@ -224,7 +258,8 @@ def rules_for(table, coll, tolerance, candidates=1):
             if not last and wins[j + 1][1] == algo:
                 continue
             conds = p_cond + ([] if last else [f"bytes<={size_text(size)}"])
-            names = "|".join(ranked_candidates(table[p], covered, algo, candidates))
+            names = "|".join(complementary_candidates(by_scenario[p], covered, algo, candidates) if by_scenario
+                             else ranked_candidates(table[p], covered, algo, candidates))
             covered = []
             rules.append(f"{coll}[{','.join(conds)}]={names}" if conds else f"{coll}={names}")
     return rules
@@ -257,9 +292,10 @@ def main(argv=None):
                          "root's time: the telling one for a gather or reduce, whose non-roots leave at once), "
                          "after_last (time after the last arrival) or g (the slowest process's time)")
     ap.add_argument("--candidates", type=int, default=1, metavar="K",
-                    help="name K candidates per rule (`a|b|c`, K <= 8, PC_TUNE_MAX_CANDIDATES): the winner, then "
-                         "the K-1 others of best worst score over the rule's sizes, for PAPCOLL_ADAPT to measure "
-                         "(default 1: the winner only)")
+                    help="name K candidates per rule (`a|b|c`, K <= 8, PC_TUNE_MAX_CANDIDATES) for PAPCOLL_ADAPT to "
+                         "measure: the winner, then (--criterion=regret) one at a time the algorithm that most lowers "
+                         "the worst case over the rule's sizes and scenarios of the best regret among those chosen, "
+                         "or (--criterion=balanced) the K-1 others of best worst score (default 1: the winner only)")
     ap.add_argument("--format", choices=("rules", "c"), default="rules")
     args = ap.parse_args(argv)
     if not 1 <= args.candidates <= 8:
@@ -268,10 +304,11 @@ def main(argv=None):
         print(regret_report(args.csv, args.coll, args.algo, args.metric))
         return
     slack = args.balanced_slack if args.slack is None or args.criterion == "balanced" else args.slack
-    table = read_sweeps(args.csv, args.coll, args.balanced_tolerance, slack, args.criterion, args.metric)
+    by_scenario = {}
+    table = read_sweeps(args.csv, args.coll, args.balanced_tolerance, slack, args.criterion, args.metric, by_scenario)
     if not table:
         sys.exit(f"papcoll-tune: no {args.coll} rows in {', '.join(args.csv)}")
-    rules = rules_for(table, args.coll, args.tolerance, args.candidates)
+    rules = rules_for(table, args.coll, args.tolerance, args.candidates, by_scenario or None)
     if args.format == "c":
         given = sys.argv[1:] if argv is None else list(argv)
         print("/* generated by: papcoll-tune " + " ".join(given) + " */")

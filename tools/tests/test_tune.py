@@ -149,6 +149,34 @@ class TuneTest(unittest.TestCase):
         self.assertIn("--candidates=2", lines[0])
         self.assertEqual(lines[-1], '"bcast=x|y"')
 
+    def test_complementary_candidates(self):
+        # one size, three scenarios: a is the regret winner (worst 1.3); b shares a's engine (the same regrets,
+        # a little worse), c wins where a loses: c must come second, b only third
+        regrets = {1024: {"balanced": {"a": 1.3, "b": 1.31, "c": 1.0, "d": 2.0},
+                          "late": {"a": 1.0, "b": 1.0, "c": 1.4, "d": 1.0},
+                          "uniform": {"a": 1.1, "b": 1.1, "c": 1.2, "d": 1.0}}}
+        self.assertEqual(tune.complementary_candidates(regrets, [1024], "a", 3), ["a", "c", "d"])
+        self.assertEqual(tune.complementary_candidates(regrets, [1024], "a", 1), ["a"])
+        # the old ranking by each one's own worst regret puts b second
+        table = {64: {1024: {a: max(r[a] for r in regrets[1024].values()) for a in "abcd"}}}
+        self.assertEqual(tune.rules_for(table, "bcast", 0.0, candidates=3), ["bcast=a|b|c"])
+        self.assertEqual(tune.rules_for(table, "bcast", 0.0, candidates=3, by_scenario={64: regrets}),
+                         ["bcast=a|c|d"])
+        # read_sweeps fills by_scenario from the files (criterion regret), and main uses it
+        with open(self.path, "w") as f:
+            f.write("coll,algo,size,pattern,p,e_bar\n" + "".join(
+                f"bcast,{a},1024,{pat},64,{t}\n" for pat, times in regrets[1024].items() for a, t in times.items()))
+        by_scenario = {}
+        tune.read_sweeps([self.path], "bcast", criterion="regret", by_scenario=by_scenario)
+        self.assertAlmostEqual(by_scenario[64][1024]["balanced"]["d"], 2.0)
+        out = io.StringIO()
+        sys.stdout, saved = out, sys.stdout
+        try:
+            tune.main(["--candidates=3", self.path])
+        finally:
+            sys.stdout = saved
+        self.assertEqual(out.getvalue().strip(), "bcast=a|c|d")
+
     def test_size_text(self):
         self.assertEqual(tune.size_text(65536), "64K")
         self.assertEqual(tune.size_text(3 << 20), "3M")

@@ -55,8 +55,10 @@ def main(argv=None):
     sub = ap.add_subparsers(dest="group", required=True)
     sim = sub.add_parser("sim", help="SimGrid SMPI simulations").add_subparsers(dest="cmd", required=True)
     r = sim.add_parser("run", help="one simulated papcoll-bench run (arguments after --)")
-    r.add_argument("--platform", required=True)
-    r.add_argument("--np", type=int)
+    r.add_argument("--platform", required=True,
+                   help="the simulated machine, e.g. cluster:16x16 or cluster:16x16,preset=gemini "
+                   "(nodes x cores; docs/simulation.md lists the forms and presets)")
+    r.add_argument("--np", type=int, help="simulated ranks (default: every core of the platform)")
     r.add_argument("--baseline", help="one of SMPI's own algorithms for the collective of the benchmark's --coll (bcast: "
                    "mpich, ompi, mvapich2, binomial_tree, ...; reduce: mpich, ompi, binomial, rab, scatter_gather, ...; "
                    "allreduce: mpich, ompi, rdb, rab_rdb, lr, redbcast, ...), run as 'native' with --cfg=smpi/<coll>:NAME")
@@ -64,6 +66,9 @@ def main(argv=None):
     r.add_argument("--stack-size", type=int, metavar="KIB",
                    help="stack of each simulated rank in KiB (SimGrid contexts/stack-size; default SimGrid's 8192): "
                    "e.g. 1024 lets 2048 ranks run under a 10 GB address-space limit; simulated times do not depend on it")
+    r.add_argument("--smpi-cfg", action="append", default=[], metavar="KEY:VALUE",
+                   help="a further SimGrid setting (repeatable), replacing the runner's own for that key, e.g. "
+                   "smpi/grow-injected-times:no; the benchmark's output header lists every setting used")
     pl = sim.add_parser("platform", help="write a platform's XML and hostfile")
     pl.add_argument("spec")
     pl.add_argument("-o", "--output", required=True, help="prefix of PREFIX.xml and PREFIX.hosts")
@@ -152,7 +157,8 @@ def main(argv=None):
             xml, hosts = p.write(args.output)
             print(f"{xml}, {hosts}: {p.description} ({p.slots} process slots)")
             return 0
-        return run.run(args.platform, args.np, args.baseline, args.bench, bench_args, stack_kib=args.stack_size)
+        return run.run(args.platform, args.np, args.baseline, args.bench, bench_args, stack_kib=args.stack_size,
+                       extra_cfg=args.smpi_cfg)
     except (platform.SpecError, sweep_config.ConfigError) as e:
         sys.exit(f"papcoll sim: {e}")
 

@@ -153,6 +153,16 @@ class BaselineCollectiveTest(unittest.TestCase):
         _, settings = run.command("/tmp/p", 2048, "/bin/bench", [], None, stack_kib=1024)
         self.assertIn("--cfg=contexts/stack-size:1024", settings)
 
+    def test_extra_cfg(self):
+        _, settings = run.command("/tmp/p", 16, "/bin/bench", [], None,
+                                  extra_cfg=["smpi/grow-injected-times:no", "smpi/test:0"])
+        self.assertIn("--cfg=smpi/grow-injected-times:no", settings)
+        self.assertIn("--cfg=smpi/test:0", settings)  # replaces the runner's own smpi/test
+        self.assertEqual([s for s in settings if s.startswith("--cfg=smpi/test:")], ["--cfg=smpi/test:0"])
+        for bad in ("smpi/test", ":1"):
+            with self.assertRaises(platform.SpecError, msg=bad):
+                run.command("/tmp/p", 16, "/bin/bench", [], None, extra_cfg=[bad])
+
     def test_collective_of_the_bench_arguments(self):
         self.assertEqual(run.bench_coll(["-m", "1K", "--coll=reduce"]), "reduce")
         self.assertEqual(run.bench_coll(["--coll", "allreduce", "-c"]), "allreduce")

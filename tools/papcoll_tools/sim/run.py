@@ -175,10 +175,11 @@ def check_baseline(coll, baseline, np):
                                  f"(fixed-size arrays in SimGrid 3.32's source), not {np}")
 
 
-def command(plat_prefix, np, bench, bench_args, baseline=None, stack_kib=None):
+def command(plat_prefix, np, bench, bench_args, baseline=None, stack_kib=None, extra_cfg=()):
     """The smpirun command line and the SMPI settings in it; BASELINE names SMPI's algorithm for the collective
     of BENCH_ARGS (its --coll); STACK_KIB sets each simulated rank's stack (SimGrid's contexts/stack-size,
-    default 8 MiB: 2048 ranks then need 16 GiB of address space; simulated times do not depend on it)."""
+    default 8 MiB: 2048 ranks then need 16 GiB of address space; simulated times do not depend on it);
+    EXTRA_CFG: further SimGrid settings, KEY:VALUE each, replacing the runner's own for the same key."""
     coll = bench_coll(bench_args)
     key = f"--cfg=smpi/{SMPI_SETTING.get(coll, coll)}:"
     settings = [key + baseline if baseline and s.startswith(key) else s for s in SMPI_SETTINGS]
@@ -188,6 +189,11 @@ def command(plat_prefix, np, bench, bench_args, baseline=None, stack_kib=None):
         settings += ["--cfg=smpi/privatization:mmap", "--cfg=contexts/guard-size:0"]
     if stack_kib:
         settings.append(f"--cfg=contexts/stack-size:{int(stack_kib)}")
+    for cfg in extra_cfg:
+        key_of = cfg.split(":", 1)[0] + ":"
+        if ":" not in cfg or key_of == ":":
+            raise platform.SpecError(f"--smpi-cfg {cfg!r}: give KEY:VALUE, e.g. smpi/grow-injected-times:no")
+        settings = [s for s in settings if not s.startswith("--cfg=" + key_of)] + ["--cfg=" + cfg]
     cmd = ["smpirun", *settings, "--log=root.thresh:warning", "-np", str(np), "-platform", plat_prefix + ".xml",
            "-hostfile", plat_prefix + ".hosts", bench, *bench_args]
     return cmd, settings
@@ -266,9 +272,10 @@ def _kill_group(pid):
         pass
 
 
-def simulate(spec, np=None, baseline=None, bench=None, bench_args=(), env=None, timeout=None, stack_kib=None) -> Outcome:
+def simulate(spec, np=None, baseline=None, bench=None, bench_args=(), env=None, timeout=None, stack_kib=None,
+             extra_cfg=()) -> Outcome:
     """Runs papcoll-bench-smpi on the platform of SPEC; ENV adds environment variables (e.g. PAPCOLL_BCAST_CHUNKS);
-    STACK_KIB each simulated rank's stack (command()).
+    STACK_KIB each simulated rank's stack, EXTRA_CFG further SimGrid settings (command()).
     After TIMEOUT seconds (if given) the simulation (its whole process group) is killed: exit status -9 and
     a note in stderr."""
     plat = platform.generate(spec)
@@ -285,7 +292,7 @@ def simulate(spec, np=None, baseline=None, bench=None, bench_args=(), env=None, 
     with tempfile.TemporaryDirectory(prefix="papcoll-sim-") as d:
         prefix = os.path.join(d, "platform")
         plat.write(prefix)
-        cmd, settings = command(prefix, np, bench, args, baseline, stack_kib)
+        cmd, settings = command(prefix, np, bench, args, baseline, stack_kib, extra_cfg)
         full_env = dict(os.environ, **(env or {}))
         full_env["PAPCOLL_SMPI_SETTINGS"] = (" ".join(settings) + f"; platform {spec}: {plat.description}"
                                              + f"; intra-node copies charged at PAPCOLL_SIM_MEMBW="
@@ -323,10 +330,10 @@ def simulate(spec, np=None, baseline=None, bench=None, bench_args=(), env=None, 
                            usage.ru_utime + usage.ru_stime, sampler.peak)
 
 
-def run(spec, np=None, baseline=None, bench=None, bench_args=(), out=sys.stdout, stack_kib=None):
+def run(spec, np=None, baseline=None, bench=None, bench_args=(), out=sys.stdout, stack_kib=None, extra_cfg=()):
     """papcoll sim run: prints the benchmark's output (its errors on stderr), returns its exit status."""
     try:
-        o = simulate(spec, np, baseline, bench, bench_args, stack_kib=stack_kib)
+        o = simulate(spec, np, baseline, bench, bench_args, stack_kib=stack_kib, extra_cfg=extra_cfg)
     except platform.SpecError as e:
         sys.exit(f"papcoll sim: {e}")
     out.write(o.stdout)

@@ -1,5 +1,6 @@
 /*
- * clock.c - Cristian's clock synchronization against rank 0 (see clock.h).
+ * clock.c - Cristian's clock synchronization against rank 0 (see clock.h);
+ * under SMPI, the record of the one simulated clock's zero offsets.
  */
 #include "clock.h"
 
@@ -8,6 +9,34 @@
 
 pt_skew_t pt_skew;
 
+#ifdef PAPCOLL_SMPI
+void pt_clock_set_test_skew(const char *spec, int world_rank)
+{
+    if (spec && *spec && world_rank == 0)
+        fprintf(stderr, "papcoll trace: PAPCOLL_TRACE_TEST_SKEW ignored under SMPI (one simulated clock)\n");
+}
+
+/* One clock for every rank: offsets and bounds 0, every rank's t_local the time of this point. */
+int pt_clock_sync(MPI_Comm comm, int rounds, pt_sync_t *sync)
+{
+    int rank, size;
+    (void)rounds;
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
+    *sync = (pt_sync_t){0};
+    if (rank != 0) return MPI_SUCCESS;
+    sync->t_local = calloc((size_t)size, sizeof(int64_t));
+    sync->offset = calloc((size_t)size, sizeof(int64_t));
+    sync->error = calloc((size_t)size, sizeof(int64_t));
+    if (!sync->t_local || !sync->offset || !sync->error) {
+        pt_clock_sync_free(sync);
+        return MPI_ERR_NO_MEM;
+    }
+    int64_t now = pt_clock_now();
+    for (int r = 0; r < size; r++) sync->t_local[r] = now;
+    return MPI_SUCCESS;
+}
+#else
 void pt_clock_set_test_skew(const char *spec, int world_rank)
 {
     double offset_us = 0, drift_ppm = 0, accel_ppm_per_s = 0;
@@ -91,6 +120,7 @@ out:
     if (rc != MPI_SUCCESS) pt_clock_sync_free(sync);
     return rc;
 }
+#endif
 
 void pt_clock_sync_free(pt_sync_t *sync)
 {

@@ -20,6 +20,14 @@
  * ACCEL_PPM_PER_S ppm per second from the moment the skew is set (a drift
  * that is not linear: the skew grows with the square of the time), so that
  * tests can check the synchronization recovers them.
+ *
+ * Under SimGrid SMPI (PAPCOLL_SMPI) every rank reads the one simulated
+ * clock (SimGrid's, in ns), as MPI_Wtime does (the pending host computation
+ * accounted first: smpi_bench_end / smpi_bench_begin) but without the
+ * simulated time MPI_Wtime injects per call (smpi/wtime, 10 ns), so that
+ * tracing does not move the program in simulated time.  The ranks' offsets
+ * are 0 by construction: pt_clock_sync exchanges no message and records
+ * offsets and error bounds of 0; the test skew is not applied.
  */
 #ifndef PAPCOLL_TRACE_CLOCK_H
 #define PAPCOLL_TRACE_CLOCK_H
@@ -28,6 +36,10 @@
 
 #include <stdint.h>
 #include <time.h>
+#ifdef PAPCOLL_SMPI
+#include <math.h>
+#include <simgrid/engine.h>
+#endif
 
 typedef struct {
     int active;
@@ -39,6 +51,15 @@ typedef struct {
 
 extern pt_skew_t pt_skew;
 
+#ifdef PAPCOLL_SMPI
+static inline int64_t pt_clock_now(void)
+{
+    smpi_bench_end(); /* what the rank computed since its last MPI call, when SMPI charges it, comes first */
+    double now = simgrid_get_clock();
+    smpi_bench_begin();
+    return (int64_t)llround(now * 1e9);
+}
+#else
 static inline int64_t pt_clock_now(void)
 {
     struct timespec ts;
@@ -50,6 +71,7 @@ static inline int64_t pt_clock_now(void)
     }
     return t;
 }
+#endif
 
 /* Sets the test skew of this rank from PAPCOLL_TRACE_TEST_SKEW (if set). */
 void pt_clock_set_test_skew(const char *spec, int world_rank);

@@ -35,7 +35,8 @@
  *                     OBJECT` wants), SYMBOL the nearest dynamic symbol
  *                     (dladdr; "-" if none), OBJECT its path (rest of line).
  *
- * Times in records are the rank's own clock (CLOCK_MONOTONIC, ns).  With
+ * Times in records are the rank's own clock (CLOCK_MONOTONIC, ns; under
+ * SimGrid SMPI the simulated clock, offsets 0: clock.h).  With
  * (t_k, o_k) rank r's local time and offset at its k-th synchronization
  * (header.json "clock" "sync", in order), the synchronized (rank 0) time of
  * a local time t of rank r with t_k <= t <= t_k+1 is

@@ -4,6 +4,14 @@
  * periodic re-synchronizations (run.h), and MPI_Finalize (buffers written,
  * call sites resolved, last clock synchronization, final header).  See
  * run.h and format.h.
+ *
+ * Under SimGrid SMPI (PAPCOLL_SMPI) all of this is per rank as it is per
+ * process natively (SMPI privatizes the program's globals), with three
+ * differences: the clock is the simulated one and its synchronizations
+ * record offsets of 0 without a message (clock.h), so periodic
+ * re-synchronization is off; the run directory carries the smpirun
+ * process's id; and the header's program is the program SMPI ran (its
+ * argv[0]), not the simulator (/proc/self/exe).
  */
 #define _GNU_SOURCE
 #include "run.h"
@@ -26,6 +34,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef PAPCOLL_SMPI
+#include <sys/syscall.h>
+#endif
 
 enum { HOST_MAX = 256 };
 
@@ -52,6 +63,31 @@ static struct {
 } run = {.lock = PTHREAD_MUTEX_INITIALIZER, .world = MPI_COMM_NULL};
 
 int pt_resync_check;
+
+#ifdef PAPCOLL_SMPI
+static char program[PATH_MAX]; /* argv[0], absolute (pt_run_program) */
+
+void pt_run_program(const char *argv0)
+{
+    if (!argv0 || !realpath(argv0, program)) snprintf(program, sizeof program, "%s", argv0 ? argv0 : "?");
+}
+
+const char *pt_run_program_path(void)
+{
+    return program;
+}
+
+/* The process's id (smpicc turns getpid() into the simulated rank's). */
+static long process_id(void)
+{
+    return (long)syscall(SYS_getpid);
+}
+#else
+static long process_id(void)
+{
+    return (long)getpid();
+}
+#endif
 
 static const char *coll_names[] = {
 #define PT_NAME(name) #name,
@@ -112,9 +148,9 @@ static int make_run_dir(void)
         strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime(&now));
         for (int attempt = 0; ok; attempt++) {
             if (attempt)
-                snprintf(run.dir, sizeof run.dir, "%s/papcoll-trace-%s-%ld-%d", base, stamp, (long)getpid(), attempt);
+                snprintf(run.dir, sizeof run.dir, "%s/papcoll-trace-%s-%ld-%d", base, stamp, process_id(), attempt);
             else
-                snprintf(run.dir, sizeof run.dir, "%s/papcoll-trace-%s-%ld", base, stamp, (long)getpid());
+                snprintf(run.dir, sizeof run.dir, "%s/papcoll-trace-%s-%ld", base, stamp, process_id());
             if (!mkdir(run.dir, 0755)) break;
             if (errno != EEXIST || attempt > 100) {
                 warn(run.dir);
@@ -191,8 +227,12 @@ static void write_header(const uint64_t *records, const uint64_t *spills, const 
         warn(tmp);
         return;
     }
+#ifdef PAPCOLL_SMPI
+    snprintf(self, sizeof self, "%s", program);
+#else
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n > 0) self[n] = '\0';
+#endif
     char version[MPI_MAX_LIBRARY_VERSION_STRING] = "";
     int len = 0;
     PMPI_Get_library_version(version, &len);
@@ -216,11 +256,17 @@ static void write_header(const uint64_t *records, const uint64_t *spills, const 
     }
     fprintf(f, "],\n  \"node_of_rank\": [");
     for (int r = 0; r < run.size; r++) fprintf(f, "%s%d", r ? ", " : "", run.node_of_rank[r]);
+#ifdef PAPCOLL_SMPI
+    fprintf(f, "],\n  \"clock\": {\n    \"source\": \"SimGrid SMPI simulated clock\", \"unit\": \"ns\",\n");
+    fprintf(f, "    \"method\": \"none: every rank reads the one simulated clock (SMPI), offsets 0 by construction, "
+               "no message exchanged\",\n    \"rounds\": 0,\n");
+#else
     fprintf(f, "],\n  \"clock\": {\n    \"source\": \"CLOCK_MONOTONIC\", \"unit\": \"ns\",\n");
     fprintf(f, "    \"method\": \"Cristian against rank 0, median of %d ping-pongs (seed 001 Listing 3.1); "
                "piecewise-linear interpolation between consecutive synchronizations (MPI_Init, %s, MPI_Finalize)\",\n"
                "    \"rounds\": %d,\n",
             run.rounds, run.resync_s > 0 ? "periodic" : "no periodic", run.rounds);
+#endif
     fprintf(f, "    \"resync\": {\"period_s\": %g, \"check_every\": %d, \"checks\": %d, \"skipped\": %d},\n",
             run.resync_s, run.resync_every, run.resync_checks, run.resync_skipped);
     fprintf(f, "    \"test_skew\": ");
@@ -295,6 +341,7 @@ void pt_run_resync_point(const pt_comm_t *comm, uint32_t seq, unsigned flags)
     }
 }
 
+#ifndef PAPCOLL_SMPI
 /* Rank 0 warns when another library's MPI_Bcast comes before the tracer's (LD_PRELOAD order): the calls that
  * library intercepts would reach the MPI library through PMPI and never be traced. */
 static void check_preload_order(void)
@@ -311,6 +358,7 @@ static void check_preload_order(void)
                 first_info.dli_fname);
     dlclose(handle);
 }
+#endif
 
 static char *rank_path(char *path, size_t size, const char *suffix)
 {
@@ -338,6 +386,12 @@ void pt_initialize(void)
     run.rounds = (int)shared[0];
     run.resync_s = shared[1];
     check = (long)shared[2];
+#ifdef PAPCOLL_SMPI
+    if (run.rank == 0 && run.resync_s > 0)
+        fprintf(stderr, "papcoll trace: PAPCOLL_TRACE_RESYNC ignored under SMPI (one simulated clock)\n");
+    run.rounds = 0;
+    run.resync_s = 0; /* nothing to re-synchronize */
+#endif
     pt_clock_set_test_skew(getenv("PAPCOLL_TRACE_TEST_SKEW"), run.rank);
     gather_nodes();
     int ok = make_run_dir();
@@ -363,7 +417,9 @@ void pt_initialize(void)
     }
     if (run.rank == 0) {
         write_header(NULL, NULL, NULL);
+#ifndef PAPCOLL_SMPI
         check_preload_order();
+#endif
     }
     run.next_resync = pt_clock_now() + seconds_ns(run.resync_s);
     run.resync_every = run.resync_s > 0 ? (int)(check >= 1 && check <= INT_MAX ? check : 64) : 0;

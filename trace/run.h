@@ -55,6 +55,11 @@ extern int pt_resync_check; /* K, 0 when periodic re-synchronization is off */
 /* Called by pt_end after a traced call's record, when pt_resync_check is set. */
 void pt_run_resync_point(const pt_comm_t *comm, uint32_t seq, unsigned flags);
 
+#ifdef PAPCOLL_SMPI
+/* The program SMPI runs (its argv[0], absolute): what rank-R.sites names instead of the rank's temporary copy. */
+const char *pt_run_program_path(void);
+#endif
+
 /* Appends a record to this rank's buffer (takes the tracer's lock). */
 void pt_run_record(const pt_record_t *r);
 

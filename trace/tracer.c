@@ -1,6 +1,6 @@
 /*
  * tracer.c - recording a call, and finding the next definition of a name
- * (see tracer.h).
+ * (natively; under SMPI it is PMPI_<name>: see tracer.h).
  */
 #define _GNU_SOURCE
 #include "tracer.h"
@@ -13,6 +13,9 @@
 #include <stdlib.h>
 
 int pt_active;
+#ifdef PAPCOLL_SMPI
+int pt_depth;
+#else
 __thread int pt_depth __attribute__((tls_model("initial-exec")));
 
 void *pt_next(void **cache, const char *name)
@@ -27,6 +30,7 @@ void *pt_next(void **cache, const char *name)
     __atomic_store_n(cache, f, __ATOMIC_RELEASE);
     return f;
 }
+#endif
 
 void pt_end(const pt_call_t *c, int failed, void *site)
 {

@@ -17,6 +17,13 @@
  * Fortran binding calling the C MPI_Bcast, papcoll's Fortran names calling
  * MPI_Bcast) pass straight through, so every call is recorded once, with
  * the application's call site.
+ *
+ * Under SimGrid SMPI (PAPCOLL_SMPI: the same sources built as the object
+ * library papcoll_trace_smpi, linked into the program, docs/trace.md
+ * "Under SimGrid SMPI") the next definition is the simulator's PMPI_<name>, called
+ * directly; the depth counter is a plain global, which SMPI privatizes per
+ * rank (every rank of a simulation runs on one OS thread, so a thread-local
+ * would be shared by all of them: the convention of src/core/lock.h).
  */
 #ifndef PAPCOLL_TRACE_TRACER_H
 #define PAPCOLL_TRACE_TRACER_H
@@ -29,8 +36,16 @@
 
 #include <stdint.h>
 
+#if defined(PAPCOLL_SMPI) && defined(TRACE_CALL_LOCATION)
+#error "smpicc -trace-call-location turns MPI_<name> into macros: the tracer cannot define them"
+#endif
+
 extern int pt_active; /* recording (between the tracer's MPI_Init and MPI_Finalize work) */
+#ifdef PAPCOLL_SMPI
+extern int pt_depth; /* per rank: SMPI privatizes the program's globals */
+#else
 extern __thread int pt_depth __attribute__((tls_model("initial-exec")));
+#endif
 
 typedef struct {
     pt_comm_t *comm;
@@ -63,11 +78,19 @@ static inline int pt_begin(pt_call_t *c, pt_coll_t coll, unsigned flags, MPI_Com
 /* Records the call (site: the caller's return address). */
 void pt_end(const pt_call_t *c, int failed, void *site);
 
+#ifndef PAPCOLL_SMPI
 /* The next definition of name after this library (RTLD_NEXT), cached in *cache; aborts if none. */
 void *pt_next(void **cache, const char *name);
+#endif
 
 /* Called after the MPI library's initialization / before its finalization. */
 void pt_initialize(void);
+#ifdef PAPCOLL_SMPI
+/* Under SMPI, before pt_initialize: the program's argv[0].  Each rank runs a temporary copy of the program
+ * (SMPI's dlopen privatization), which is gone when the report runs addr2line: rank-R.sites and the header
+ * name the program instead. */
+void pt_run_program(const char *argv0);
+#endif
 void pt_finalize(void);
 
 /* ---- message sizes (docs/trace.md "bytes") ---- */
@@ -103,19 +126,31 @@ static inline uint64_t pt_bytes_block(int send_absent, int scount, MPI_Datatype 
 #define PT_PEERS (call_.comm->peers)
 #define PT_ME (call_.comm->rank)
 
-/* The body of the C wrapper NAME with arguments ARGS (parenthesized). */
-#define PT_TRACE_C(NAME, ARGS, COLL, FLAGS, COMM, ROOT, BYTES)                        \
-    static void *next_;                                                                \
-    __typeof__(&NAME) fn_ = (__typeof__(&NAME))pt_next(&next_, #NAME);                 \
+/* The body of a wrapper that records one call of COLL and forwards it, arguments ARGS (parenthesized), to FN. */
+#define PT_TRACE_FORWARD(FN, ARGS, COLL, FLAGS, COMM, ROOT, BYTES)                    \
     pt_call_t call_;                                                                   \
-    if (!pt_begin(&call_, COLL, FLAGS, COMM, ROOT)) return fn_ ARGS;                   \
+    if (!pt_begin(&call_, COLL, FLAGS, COMM, ROOT)) return FN ARGS;                    \
     call_.bytes = (BYTES);                                                             \
     pt_depth++;                                                                        \
     call_.t_arrive = pt_clock_now();                                                   \
-    int rc_ = fn_ ARGS;                                                                \
+    int rc_ = FN ARGS;                                                                 \
     call_.t_exit = pt_clock_now();                                                     \
     pt_depth--;                                                                        \
     pt_end(&call_, rc_ != MPI_SUCCESS, __builtin_return_address(0));                   \
     return rc_
+
+/* The next definition of the C name NAME: natively the one after the tracer (RTLD_NEXT), under SMPI PMPI_<name>. */
+#ifdef PAPCOLL_SMPI
+#define PT_NEXT_C(NAME) __typeof__(&NAME) fn_ = &P##NAME
+#else
+#define PT_NEXT_C(NAME)                                                                \
+    static void *next_;                                                                \
+    __typeof__(&NAME) fn_ = (__typeof__(&NAME))pt_next(&next_, #NAME)
+#endif
+
+/* The body of the C wrapper NAME with arguments ARGS (parenthesized). */
+#define PT_TRACE_C(NAME, ARGS, COLL, FLAGS, COMM, ROOT, BYTES)                        \
+    PT_NEXT_C(NAME);                                                                   \
+    PT_TRACE_FORWARD(fn_, ARGS, COLL, FLAGS, COMM, ROOT, BYTES)
 
 #endif

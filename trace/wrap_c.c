@@ -9,6 +9,10 @@
  * bracket MPI_I<coll>, flagged PT_FLAG_NONBLOCKING; its completion (in
  * MPI_Wait/Test) is not traced.
  *
+ * Under SimGrid SMPI these definitions are linked into the program itself
+ * (the object library papcoll_trace_smpi) and forward to PMPI_<name>
+ * (tracer.h).
+ *
  * Message sizes ("bytes"): the whole vector for bcast, reduce, allreduce,
  * scan, exscan and reduce_scatter(_block) (sum of the counts, or p x the
  * block); one block for allgather, alltoall, gather and scatter (the send
@@ -27,36 +31,39 @@
 
 int MPI_Init(int *argc, char ***argv)
 {
-    static void *next_;
-    __typeof__(&MPI_Init) fn = (__typeof__(&MPI_Init))pt_next(&next_, "MPI_Init");
-    if (pt_depth) return fn(argc, argv);
+    PT_NEXT_C(MPI_Init);
+    if (pt_depth) return fn_(argc, argv);
     pt_depth++;
-    int rc = fn(argc, argv);
+    int rc = fn_(argc, argv);
     pt_depth--;
+#ifdef PAPCOLL_SMPI
+    if (rc == MPI_SUCCESS) pt_run_program(argc && argv && *argc > 0 && *argv ? (*argv)[0] : NULL);
+#endif
     if (rc == MPI_SUCCESS) pt_initialize();
     return rc;
 }
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-    static void *next_;
-    __typeof__(&MPI_Init_thread) fn = (__typeof__(&MPI_Init_thread))pt_next(&next_, "MPI_Init_thread");
-    if (pt_depth) return fn(argc, argv, required, provided);
+    PT_NEXT_C(MPI_Init_thread);
+    if (pt_depth) return fn_(argc, argv, required, provided);
     pt_depth++;
-    int rc = fn(argc, argv, required, provided);
+    int rc = fn_(argc, argv, required, provided);
     pt_depth--;
+#ifdef PAPCOLL_SMPI
+    if (rc == MPI_SUCCESS) pt_run_program(argc && argv && *argc > 0 && *argv ? (*argv)[0] : NULL);
+#endif
     if (rc == MPI_SUCCESS) pt_initialize();
     return rc;
 }
 
 int MPI_Finalize(void)
 {
-    static void *next_;
-    __typeof__(&MPI_Finalize) fn = (__typeof__(&MPI_Finalize))pt_next(&next_, "MPI_Finalize");
-    if (pt_depth) return fn();
+    PT_NEXT_C(MPI_Finalize);
+    if (pt_depth) return fn_();
     pt_finalize();
     pt_depth++;
-    int rc = fn();
+    int rc = fn_();
     pt_depth--;
     return rc;
 }

@@ -24,7 +24,8 @@ size_t pc_bcast_segsize(const pc_params_t *p, size_t bytes, int stages)
 int pc_bcast_tree(const pc_call_t *a, pc_tree_shape_t shape, int segmented, int nonblocking)
 {
     pc_tree_t tree;
-    if (pc_tree_build(&tree, shape, 2, a->ctx->rank, a->ctx->size, a->root)) return MPI_ERR_NO_MEM;
+    if (pc_tree_build(&tree, shape, (int)a->params->bcast.knomial_radix, a->ctx->rank, a->ctx->size, a->root))
+        return MPI_ERR_NO_MEM; /* the radix counts for PC_TREE_KNOMIAL only */
     size_t segsize = segmented ? pc_bcast_segsize(a->params, a->bytes, tree.height) : 0;
     int rc = pc_tree_bcast(a->buf, a->bytes, segsize, &tree, nonblocking ? PC_SEND_NONBLOCKING : PC_SEND_BLOCKING,
                            (int)a->params->max_inflight, a->ctx->comm, PC_TAG_BCAST_DATA);

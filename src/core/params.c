@@ -78,6 +78,8 @@ const pc_param_def_t pc_param_table[] = {
      "arrival_b/arrival_nb: smallest message for which PAPCOLL_ARRIVAL_SAG_MIN applies."},
     {"PAPCOLL_BCAST_ARRIVAL_WINDOW", "PAPCOLL_ARRIVAL_WINDOW", PC_PARAM_DOUBLE, "0", FIELD(bcast.arrival_window), NULL,
      "arrival_b/arrival_nb: after the first arrival of a round the root waits up to this fraction of T (model time to send the message, alpha + beta m) for more arrivals; 0 serves at once."},
+    {"PAPCOLL_BCAST_KNOMIAL_RADIX", NULL, PC_PARAM_LONG, "4", FIELD(bcast.knomial_radix), NULL,
+     "Radix k >= 2 of the k-nomial trees of knomial (over processes) and cp_knomial (over nodes); 4 as MVAPICH2's and Open MPI's knomial broadcasts. A smaller value makes those algorithms fail with MPI_ERR_ARG."},
     {"PAPCOLL_BCAST_INTER", NULL, PC_PARAM_STRING, "binomial", FIELD(bcast.inter), NULL,
      "Broadcast among node leaders in hier and hier_nobarrier: any flat algorithm name, native, or auto."},
     {"PAPCOLL_BCAST_COPYOUT", NULL, PC_PARAM_STRING, "memcpy", FIELD(bcast.copyout), "memcpy|bcast|numa",

@@ -33,6 +33,7 @@ typedef struct pc_bcast_params {
     long arrival_sag_min;     /* PAPCOLL_BCAST_ARRIVAL_SAG_MIN: group size served by scatter-allgather, 0 = never */
     size_t arrival_sag_bytes; /* PAPCOLL_BCAST_ARRIVAL_SAG_BYTES: smallest message served so */
     double arrival_window;    /* PAPCOLL_BCAST_ARRIVAL_WINDOW: batching window, fraction of T */
+    long knomial_radix;       /* PAPCOLL_BCAST_KNOMIAL_RADIX: radix of knomial and cp_knomial */
     char *copyout;            /* PAPCOLL_BCAST_COPYOUT: memcpy|bcast|numa, node copy-out of the hier broadcasts */
 } pc_bcast_params_t;
 

@@ -81,8 +81,8 @@ size_t pc_node_pieces_within(const pc_node_call_t *nc, size_t bytes)
 int pc_node_tree(const pc_node_call_t *nc, pc_tree_shape_t shape, pc_tree_t *t)
 {
     const pc_comm_t *c = nc->a->ctx;
-    return pc_tree_build(t, shape, 2, c->my_node, c->nnodes, nc->root_node) ? MPI_ERR_NO_MEM
-                                                                                      : MPI_SUCCESS;
+    int radix = (int)nc->a->params->bcast.knomial_radix; /* PC_TREE_KNOMIAL only */
+    return pc_tree_build(t, shape, radix, c->my_node, c->nnodes, nc->root_node) ? MPI_ERR_NO_MEM : MPI_SUCCESS;
 }
 
 int pc_leader_announce(const pc_node_call_t *nc, const int *nodes, int n)

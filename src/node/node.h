@@ -80,8 +80,8 @@ int pc_node_copy_in(const pc_node_call_t *nc, size_t first, size_t last);
 /* Pieces entirely inside the first `bytes` bytes of the message (all of them at the end). */
 size_t pc_node_pieces_within(const pc_node_call_t *nc, size_t bytes);
 
-/* A tree of nodes (binomial, chain, ...) rooted at the root's node, from my
- * node's view (node indices). */
+/* A tree of nodes (binomial, chain, k-nomial of PAPCOLL_BCAST_KNOMIAL_RADIX,
+ * ...) rooted at the root's node, from my node's view (node indices). */
 int pc_node_tree(const pc_node_call_t *nc, pc_tree_shape_t shape, pc_tree_t *t);
 
 /* READY: announces me (a leader) to every process of each node in nodes[n]

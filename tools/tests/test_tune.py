@@ -1,4 +1,5 @@
 """papcoll-tune turns sweeps into rules that pick the measured winner."""
+import contextlib
 import io
 import os
 import sys
@@ -24,6 +25,14 @@ bcast,linear,2048,64,3,0.99,1,-
 """
 
 
+def main_output(argv):
+    """What papcoll-tune's main prints for argv."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        tune.main(argv)
+    return out.getvalue()
+
+
 class TuneTest(unittest.TestCase):
     def setUp(self):
         fd, self.path = tempfile.mkstemp(suffix=".csv")
@@ -41,13 +50,7 @@ class TuneTest(unittest.TestCase):
         self.assertEqual(tune.rules_for(table, "bcast", 0.0)[-1], "bcast=linear")
 
     def test_c_format(self):
-        out = io.StringIO()
-        sys.stdout, saved = out, sys.stdout
-        try:
-            tune.main(["--format=c", self.path])
-        finally:
-            sys.stdout = saved
-        lines = out.getvalue().splitlines()
+        lines = main_output(["--format=c", self.path]).splitlines()
         self.assertTrue(lines[0].startswith("/*"))
         self.assertEqual(lines[-1], '"bcast=binomial"')
         self.assertTrue(all(l.endswith(';"') for l in lines[1:-1]))
@@ -134,18 +137,12 @@ class TuneTest(unittest.TestCase):
         # d is not scored at 4K: never a candidate of the rule that covers it
         self.assertEqual(tune.rules_for(table, "bcast", 0.0, candidates=8),
                          ["bcast[bytes<=2K]=a|b|c|d", "bcast=c|b|a"])
-        out = io.StringIO()
-        sys.stdout, saved = out, sys.stdout
-        try:
-            with open(self.path, "w") as f:
-                f.write("coll,algo,size,pattern,p,e_bar\n" + "".join(f"bcast,{a},{n},balanced,64,{t}\n" for a, n, t in (
-                    ("x", 8, 1.0), ("y", 8, 2.0), ("z", 8, 3.0))))
-            tune.main(["--candidates=2", "--format=c", self.path])
-            with self.assertRaises(SystemExit):
-                tune.main(["--candidates=9", self.path])
-        finally:
-            sys.stdout = saved
-        lines = out.getvalue().splitlines()
+        with open(self.path, "w") as f:
+            f.write("coll,algo,size,pattern,p,e_bar\n" + "".join(f"bcast,{a},{n},balanced,64,{t}\n" for a, n, t in (
+                ("x", 8, 1.0), ("y", 8, 2.0), ("z", 8, 3.0))))
+        lines = main_output(["--candidates=2", "--format=c", self.path]).splitlines()
+        with self.assertRaises(SystemExit):
+            main_output(["--candidates=9", self.path])
         self.assertIn("--candidates=2", lines[0])
         self.assertEqual(lines[-1], '"bcast=x|y"')
 
@@ -169,13 +166,7 @@ class TuneTest(unittest.TestCase):
         by_scenario = {}
         tune.read_sweeps([self.path], "bcast", criterion="regret", by_scenario=by_scenario)
         self.assertAlmostEqual(by_scenario[64][1024]["balanced"]["d"], 2.0)
-        out = io.StringIO()
-        sys.stdout, saved = out, sys.stdout
-        try:
-            tune.main(["--candidates=3", self.path])
-        finally:
-            sys.stdout = saved
-        self.assertEqual(out.getvalue().strip(), "bcast=a|c|d")
+        self.assertEqual(main_output(["--candidates=3", self.path]).strip(), "bcast=a|c|d")
 
     def test_size_text(self):
         self.assertEqual(tune.size_text(65536), "64K")

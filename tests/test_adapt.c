@@ -19,6 +19,8 @@
  *                    PAPCOLL_ADAPT_REPORT names (a file, removed first) and
  *                    checks that decisions were keyed by call site (site) or
  *                    had fallen back to no call site (any)
+ *   --expect-period-above=N    and that some group, settled, had stretched
+ *                    its agreement period beyond N calls (PAPCOLL_ADAPT_PERIOD_MAX)
  * With PAPCOLL_ADAPT=1 in the environment it also checks that adaptation
  * ran: more than one broadcast algorithm was used (exploration).
  */
@@ -118,11 +120,13 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int calls = 200, split = 0, delays = 0;
     const char *expect = NULL;
+    long period_above = 0;
     for (int i = 1; i < argc; i++) {
         if (!strncmp(argv[i], "--calls=", 8)) calls = atoi(argv[i] + 8);
         else if (!strcmp(argv[i], "--split-sites")) split = 1;
         else if (!strcmp(argv[i], "--delays")) delays = 1;
         else if (!strncmp(argv[i], "--expect-report=", 16)) expect = argv[i] + 16;
+        else if (!strncmp(argv[i], "--expect-period-above=", 22)) period_above = atol(argv[i] + 22);
         else {
             if (rank == 0)
                 fprintf(stderr, "usage: test_adapt [--calls=N] [--split-sites] [--delays] [--expect-report=site|any]\n");
@@ -158,14 +162,23 @@ int main(int argc, char **argv)
     if (expect && rank == 0) { /* the report is written in MPI_Finalize */
         char line[1024];
         int site = 0, any = 0, lines = 0;
+        long longest = 0;
         FILE *f = report ? fopen(report, "r") : NULL;
         while (f && fgets(line, sizeof line, f)) {
             lines++;
             site += strstr(line, " site ") != NULL;
             any += strstr(line, " any site") != NULL;
+            const char *every = strstr(line, "; agreements every ");
+            long period = every ? atol(every + strlen("; agreements every ")) : 0;
+            if (period > longest) longest = period;
         }
         if (f) fclose(f);
         int ok = lines > 0 && (!strcmp(expect, "any") ? any > 0 && site == 0 : site > 0 && any == 0);
+        if (period_above > 0 && longest <= period_above) {
+            fprintf(stderr, "FAIL: PAPCOLL_ADAPT_REPORT %s: longest agreement period %ld calls, expected above %ld\n",
+                    report ? report : "(unset)", longest, period_above);
+            ok = 0;
+        }
         if (!ok) {
             fprintf(stderr, "FAIL: PAPCOLL_ADAPT_REPORT %s: %d lines, %d keyed by site, %d without (expected %s)\n",
                     report ? report : "(unset)", lines, site, any, expect);

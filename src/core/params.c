@@ -23,6 +23,8 @@ const pc_param_def_t pc_param_table[] = {
      "1: adaptive selection (STAR-MPI): where the matching rule names several candidates (`bcast[bytes<=32K]=hier|dynleader|cp_binomial`), measure each online per communicator, collective, size class and call site, keep the one with the lowest mean time in the call, and explore again when the arrival spread changes; 0: the rule's first usable candidate."},
     {"PAPCOLL_ADAPT_PERIOD", NULL, PC_PARAM_LONG, "16", FIELD(adapt_period), NULL,
      "PAPCOLL_ADAPT: calls of a (collective, size class) group between two agreements (a nonblocking reduce and broadcast on papcoll's private communicator, each completed a quarter period later)."},
+    {"PAPCOLL_ADAPT_PERIOD_MAX", NULL, PC_PARAM_LONG, "1024", FIELD(adapt_period_max), NULL,
+     "PAPCOLL_ADAPT: once every call site of a group has decided, each agreement doubles the period up to this many calls (an agreement costs a nonblocking reduce and broadcast); any exploration brings it back to PAPCOLL_ADAPT_PERIOD. A change of the arrival spread is seen at most one period late. Values <= PAPCOLL_ADAPT_PERIOD keep the period fixed."},
     {"PAPCOLL_ADAPT_EXPLORE", NULL, PC_PARAM_LONG, "4", FIELD(adapt_explore), NULL,
      "PAPCOLL_ADAPT: measured calls per candidate before a decision (after one warm-up call each)."},
     {"PAPCOLL_ADAPT_REEXPLORE", NULL, PC_PARAM_LONG, "2000", FIELD(adapt_reexplore), NULL,

@@ -58,6 +58,7 @@ typedef struct adapt_state {
     long tot_n[NCAND];
     double decided_cost;            /* the choice's mean at the decision */
     int exploit_periods;            /* agreements since the decision with calls here */
+    unsigned long calls_seen;       /* calls at the last backoff(): it had calls since if fewer than calls */
     double ref_level, last_spread;  /* spread + cost after the decision; the last spread */
 } adapt_state_t;
 
@@ -77,6 +78,9 @@ typedef struct adapt_group {
     adapt_state_t *state[MAX_STATES];
     int pending;                    /* agreement in flight: REDUCING, then BROADCASTING */
     unsigned long complete_at;      /* the call that completes the current stage */
+    unsigned long period;           /* calls between agreements now (base_period() .. PAPCOLL_ADAPT_PERIOD_MAX) */
+    unsigned long stage;            /* calls per stage of the agreement in flight: its period / 4 */
+    unsigned long posted_at, next_post; /* the call that posted the last agreement; that of the next */
     MPI_Request req[2];
     double check_send[2 * CHECK_N], data_send[MAX_STATES * PER_STATE];
     /* the agreed values: reduced at rank 0, then broadcast (one message) */
@@ -294,6 +298,20 @@ static adapt_state_t *new_state(adapt_group_t *g, uint64_t site, const char *mod
     return s;
 }
 
+/* PAPCOLL_ADAPT_PERIOD, the calls between agreements while a group explores;
+ * PAPCOLL_ADAPT_PERIOD_MAX, the longest once it has settled (see backoff()). */
+static unsigned long base_period(void)
+{
+    long p = pc_params()->adapt_period;
+    return p > 0 ? (unsigned long)p : 1;
+}
+
+static unsigned long max_period(void)
+{
+    long p = pc_params()->adapt_period_max;
+    return p > 0 && (unsigned long)p > base_period() ? (unsigned long)p : base_period();
+}
+
 static adapt_group_t *group_of(adapt_table_t *t, int coll_id, const char *coll, size_t bytes,
                                const pc_selection_t *sel)
 {
@@ -315,6 +333,8 @@ static adapt_group_t *group_of(adapt_table_t *t, int coll_id, const char *coll, 
     for (int i = 0; i < g->ncand; i++) snprintf(g->cand[i], sizeof g->cand[i], "%s", sel->candidate[i]);
     g->sites = pc_params()->adapt_sites ? SITES_PENDING : SITES_OFF;
     g->seq_hash = FNV_START;
+    g->period = base_period();
+    g->next_post = g->period + 1;
     if (!new_state(g, 0, "", 0)) {
         free(g);
         return NULL;
@@ -489,6 +509,26 @@ static int broadcast_agreement(adapt_group_t *g, MPI_Comm comm)
     return rc;
 }
 
+/* The period until the next agreement, from what is the same on every
+ * process (agreed decisions, the calls each state received): doubled, up to
+ * PAPCOLL_ADAPT_PERIOD_MAX, when every state that calls reached since the
+ * last agreement has settled (agreed site, decided, its reference spread
+ * taken) and no site waits to be agreed on, so that a settled call site pays
+ * for agreements less and less often; back to PAPCOLL_ADAPT_PERIOD as soon as
+ * anything explores.  A change of the arrival spread is then seen at most one
+ * period late. */
+static void backoff(adapt_group_t *g)
+{
+    int settled = g->sites != SITES_PENDING;
+    for (int i = 0; i < g->nstates; i++) {
+        adapt_state_t *s = g->state[i];
+        if (s->calls > s->calls_seen && (!s->agreed || s->phase != EXPLOIT || s->exploit_periods < 2)) settled = 0;
+        s->calls_seen = s->calls; /* a state no call reached since (an old site) does not hold the group back */
+    }
+    unsigned long longer = 2 * g->period;
+    g->period = settled ? (longer < max_period() ? longer : max_period()) : base_period();
+}
+
 /* Completes the group's agreement and applies it (same call on every process). */
 static int complete_agreement(adapt_group_t *g)
 {
@@ -527,6 +567,7 @@ static int complete_agreement(adapt_group_t *g)
     }
     for (int i = 0; i < g->snap_nstates; i++)
         if (g->state[i]->snap_agreed) update_state(g->state[i], &g->agreed[2 * CHECK_N + i * PER_STATE], t->size, log);
+    backoff(g);
     if (g->sites != SITES_OFF) {
         if (g->sites == SITES_PENDING && g->snap_nstates == 2) {
             /* one site in the first period: it takes over state 0 (what was
@@ -560,7 +601,6 @@ int pc_adapt_applies(const pc_comm_t *ctx, const pc_selection_t *sel)
 int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes, const pc_selection_t *sel,
                     pc_adapt_ticket_t *ticket, char *why, size_t whylen)
 {
-    const pc_params_t *prm = pc_params();
     memset(ticket, 0, sizeof *ticket);
     adapt_table_t *t;
     int rc = table_of(ctx, &t);
@@ -568,19 +608,23 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
     adapt_group_t *g = group_of(t, coll_id, coll, bytes, sel);
     if (!g) return MPI_ERR_NO_MEM;
     unsigned long call = ++g->calls;
-    unsigned long period = prm->adapt_period > 0 ? (unsigned long)prm->adapt_period : 1;
-    unsigned long stage = period / 4 ? period / 4 : 1;
     /* a call that moves agreement messages is not measured: they share the
      * network with the algorithm (the same calls on every process) */
     int agreement_call = g->pending && call == g->complete_at;
-    if (g->pending == BROADCASTING && call == g->complete_at) rc = complete_agreement(g);
+    if (g->pending == BROADCASTING && call == g->complete_at) {
+        rc = complete_agreement(g);
+        unsigned long next = g->posted_at + g->period; /* the period backoff() just set */
+        g->next_post = next > call ? next : call + 1;
+    }
     if (g->pending == REDUCING && call == g->complete_at) {
         rc = broadcast_agreement(g, ctx->comm);
-        g->complete_at = call + stage;
+        g->complete_at = call + g->stage;
     }
-    if (rc == MPI_SUCCESS && !g->pending && !g->disabled && call > 1 && (call - 1) % period == 0) {
+    if (rc == MPI_SUCCESS && !g->pending && !g->disabled && call == g->next_post) {
         rc = post_agreement(g, ctx->comm);
-        g->complete_at = call + stage;
+        g->stage = g->period / 4 ? g->period / 4 : 1;
+        g->posted_at = call;
+        g->complete_at = call + g->stage;
         agreement_call = 1;
     }
     if (rc != MPI_SUCCESS) return rc;
@@ -654,10 +698,12 @@ static void render(const adapt_table_t *t, char **buf, size_t *len)
             char what[160], means[512], line[900];
             describe_state(s, what, sizeof what);
             format_means(s, t->size, means, sizeof means);
-            snprintf(line, sizeof line, "papcoll adapt: comm %d (p=%d) %s: %lu calls, %s%s, explorations %u, spread %.2f us: %s\n",
+            snprintf(line, sizeof line,
+                     "papcoll adapt: comm %d (p=%d) %s: %lu calls, %s%s, explorations %u, spread %.2f us: %s; "
+                     "agreements every %lu calls\n",
                      t->id, t->size, what, s->calls, g->disabled ? "static " : s->phase == EXPLOIT ? "choice " : "exploring",
                      g->disabled ? g->cand[0] : s->phase == EXPLOIT ? g->cand[s->chosen] : "", s->explorations + 1,
-                     1e6 * s->last_spread, means);
+                     1e6 * s->last_spread, means, g->period);
             append(buf, len, line);
         }
 }

@@ -26,8 +26,11 @@
  *
  * Consistency (every process must run the same algorithm in the same call).
  * Decisions change only at points every process reaches with identical
- * information: every PAPCOLL_ADAPT_PERIOD-th call of a group each process
- * posts a nonblocking allreduce (MPI_Ireduce to rank 0, completed a quarter
+ * information: every period-th call of a group (PAPCOLL_ADAPT_PERIOD; doubled
+ * at each agreement once every state of the group has settled, up to
+ * PAPCOLL_ADAPT_PERIOD_MAX, back to PAPCOLL_ADAPT_PERIOD when one explores:
+ * the agreements' cost, a large share of small calls at a period of 16,
+ * fades once a site has settled) each process posts a nonblocking allreduce (MPI_Ireduce to rank 0, completed a quarter
  * period later, then MPI_Ibcast, completed another quarter later: 3 (p - 1)
  * messages, where SMPI's MPI_Iallreduce sends p (p - 1)) on papcoll's
  * private communicator of (a) the

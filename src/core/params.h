@@ -67,6 +67,7 @@ typedef struct pc_params {
     long adapt;             /* PAPCOLL_ADAPT: 1 = measure a rule's candidates online and keep the best (adapt.h) */
     long adapt_period;      /* PAPCOLL_ADAPT_PERIOD: calls of a group between agreements */
     long adapt_period_max;  /* PAPCOLL_ADAPT_PERIOD_MAX: the longest period once a group has settled */
+    double adapt_margin;    /* PAPCOLL_ADAPT_MARGIN: how much faster another candidate must be than the rule's first */
     long adapt_explore;     /* PAPCOLL_ADAPT_EXPLORE: measured calls per candidate before deciding */
     long adapt_reexplore;   /* PAPCOLL_ADAPT_REEXPLORE: calls after a decision before exploring again, 0 = never */
     double adapt_spread_factor; /* PAPCOLL_ADAPT_SPREAD_FACTOR: arrival-spread change that re-explores */

@@ -463,6 +463,11 @@ static void update_state(adapt_state_t *s, const double *d, int p, int log)
             double m = s->tot_sum[c] / (double)s->tot_n[c];
             if (best < 0 || m < s->tot_sum[best] / (double)s->tot_n[best]) best = c;
         }
+        /* the rule's own choice stays unless another is clearly faster: a few
+         * calls under random arrival measure mostly noise */
+        double margin = prm->adapt_margin < 1 ? prm->adapt_margin : 0;
+        if (best != 0 && s->tot_sum[best] / (double)s->tot_n[best] > (1 - margin) * (s->tot_sum[0] / (double)s->tot_n[0]))
+            best = 0;
         s->phase = EXPLOIT;
         s->chosen = best;
         s->since_decision = 0;

@@ -52,7 +52,9 @@
  * one warm-up call each (not measured: first-use costs such as shared
  * segments; nor are the calls that post or complete agreement messages) then
  * PAPCOLL_ADAPT_EXPLORE measured calls each; at the first agreement where
- * every candidate has them, the lowest mean wins.  Explore again after
+ * every candidate has them, the lowest mean wins if it is more than
+ * PAPCOLL_ADAPT_MARGIN (5%) below the mean of the rule's first candidate,
+ * which wins otherwise.  Explore again after
  * PAPCOLL_ADAPT_REEXPLORE calls, or when (spread + cost) of a period differs
  * by more than PAPCOLL_ADAPT_SPREAD_FACTOR from the one after the decision
  * (spread: standard deviation over processes of their mean time in the call,

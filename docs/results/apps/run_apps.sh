@@ -6,7 +6,14 @@
 # PAPCOLL_BCAST / PAPCOLL_REDUCE / PAPCOLL_ALLTOALL (native = SMPI's own
 # collective, as configured by papcoll sim run); NOISES: --noise specs.
 # One raw output per run: OUTDIR/APP.PLATFORM.ALGO.NOISE.txt (the command first).
+# Environment: SIM_ARGS, extra options of papcoll sim run (e.g. --stack-size=1024
+# at >= 1024 ranks); LOCK, a file to hold with flock around each run (the
+# machine-wide lock of big simulations, e.g. /tmp/papcoll_bigsim.lock);
+# TIMEOUT, seconds allowed per run (default 1200).
 set -u
+limit=${TIMEOUT:-1200}
+sim_args=${SIM_ARGS:-}
+lock=${LOCK:-}
 bindir=$1 outdir=$2 app=$3 platform=$4 algos=$5 noises=$6
 shift 6
 [ "${1:-}" = "--" ] && shift
@@ -23,11 +30,12 @@ for noise in $noises; do
   for algo in $algos; do
     plat=$(echo "$platform" | tr ':,=' '___')
     out="$outdir/$app.$plat.$algo.$noise.txt"
-    cmd="$var=$algo papcoll sim run --platform=$platform --bench=$bindir/$app-smpi -- $* --noise=$noise"
+    cmd="$var=$algo papcoll sim run --platform=$platform ${sim_args:+$sim_args }--bench=$bindir/$app-smpi -- $* --noise=$noise"
     echo "# $cmd" > "$out"
     start=$(date +%s)
-    (cd "$tools" && env "$var=$algo" timeout 1200 nice -n 5 python3 -m papcoll_tools.cli sim run \
-        --platform="$platform" --bench="$bindir/$app-smpi" -- "$@" --noise="$noise") >> "$out" 2>&1
+    # shellcheck disable=SC2086  # sim_args: words on purpose
+    (cd "$tools" && env "$var=$algo" ${lock:+flock "$lock"} timeout "$limit" nice -n 5 python3 -m papcoll_tools.cli sim run \
+        --platform="$platform" $sim_args --bench="$bindir/$app-smpi" -- "$@" --noise="$noise") >> "$out" 2>&1
     echo "# rc=$? wall_s=$(( $(date +%s) - start ))" >> "$out"
     tail -2 "$out"
   done

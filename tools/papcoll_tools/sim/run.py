@@ -48,7 +48,8 @@ SMPI_SETTINGS = ["--cfg=smpi/simulate-computation:no", "--cfg=smpi/host-speed:1G
                  f"--cfg=smpi/bcast:{BCAST_DEFAULT}", f"--cfg=smpi/reduce:{REDUCE_DEFAULT}",
                  f"--cfg=smpi/allreduce:{ALLREDUCE_DEFAULT}", "--cfg=smpi/allgather:rdb",
                  "--cfg=smpi/gather:ompi_binomial", "--cfg=smpi/barrier:ompi_bruck",
-                 "--cfg=smpi/iprobe:1e-7", "--cfg=smpi/test:1e-7", "--cfg=maxmin/precision:1e-4"]
+                 "--cfg=smpi/iprobe:1e-7", "--cfg=smpi/test:1e-7", "--cfg=smpi/grow-injected-times:no",
+                 "--cfg=maxmin/precision:1e-4"]
 
 # The collectives papcoll-bench measures (--coll) and SimGrid 3.32's own algorithms for each, any of which
 # can be a baseline (smpirun --cfg=smpi/<coll>:help lists them in its error message).  Left out: "automatic"

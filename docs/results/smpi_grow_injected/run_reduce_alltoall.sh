@@ -10,7 +10,7 @@ for coll in reduce alltoall; do
  esac
  for pat in balanced late:0.2:256; do
   for cfg in default no; do
-   extra=""; [ $cfg = no ] && extra="--smpi-cfg=smpi/grow-injected-times:no"
+   extra="--smpi-cfg=smpi/grow-injected-times:yes"; [ $cfg = no ] && extra="--smpi-cfg=smpi/grow-injected-times:no"
    echo "=== coll=$coll pattern=$pat grow=$cfg"
    /usr/bin/time -f "cpu %U+%S s wall %e s" timeout 1200 nice -n 5 python3 -m papcoll_tools.cli sim run --platform=cluster:16x16 $extra --bench="$BENCH" -- --coll=$coll --algo=$algos $sizes -i 3 -x 1 --pattern=$pat 2>&1 | grep -v "^#"
   done

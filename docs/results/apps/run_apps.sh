@@ -14,15 +14,7 @@ set -u
 limit=${TIMEOUT:-1200}
 sim_args=${SIM_ARGS:-}
 lock=${LOCK:-}
-bindir=$1 outdir=$2 app=$3 platform=$4 algos=$5 noises=$6
-shift 6
-[ "${1:-}" = "--" ] && shift
-case $app in
-  floyd_warshall) var=PAPCOLL_BCAST ;;
-  matvec) var=PAPCOLL_REDUCE ;;
-  fft3d) var=PAPCOLL_ALLTOALL ;;
-  *) echo "run_apps.sh: unknown app $app" >&2; exit 2 ;;
-esac
+. "$(dirname "$0")/run_args.sh"
 tools=$(dirname "$0")/../../../tools
 mkdir -p "$outdir"
 ulimit -v 10000000

@@ -10,15 +10,7 @@
 #   APP.PLATFORM.ALGO.NOISE.trace.tar.gz  the raw trace (header.json, rank-R.bin/.comms/.sites)
 # One simulation at a time, under timeout, nice and a memory limit.
 set -u
-bindir=$1 outdir=$2 app=$3 platform=$4 algos=$5 noises=$6
-shift 6
-[ "${1:-}" = "--" ] && shift
-case $app in
-  floyd_warshall) var=PAPCOLL_BCAST ;;
-  matvec) var=PAPCOLL_REDUCE ;;
-  fft3d) var=PAPCOLL_ALLTOALL ;;
-  *) echo "run_trace.sh: unknown app $app" >&2; exit 2 ;;
-esac
+. "$(dirname "$0")/../apps/run_args.sh"
 tools=$(cd "$(dirname "$0")/../../../tools" && pwd)
 mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd)

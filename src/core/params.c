@@ -26,7 +26,7 @@ const pc_param_def_t pc_param_table[] = {
     {"PAPCOLL_ADAPT_PERIOD_MAX", NULL, PC_PARAM_LONG, "1024", FIELD(adapt_period_max), NULL,
      "PAPCOLL_ADAPT: once every call site of a group has decided, each agreement doubles the period up to this many calls (an agreement costs a nonblocking reduce and broadcast); any exploration brings it back to PAPCOLL_ADAPT_PERIOD. A change of the arrival spread is seen at most one period late. Values <= PAPCOLL_ADAPT_PERIOD keep the period fixed."},
     {"PAPCOLL_ADAPT_MARGIN", NULL, PC_PARAM_DOUBLE, "0.05", FIELD(adapt_margin), NULL,
-     "PAPCOLL_ADAPT: a candidate other than the rule's first is chosen only if its measured mean is more than this fraction below the first's (0.05: 5%; 0: the lowest mean always wins). Under random arrival a few calls per candidate measure mostly noise."},
+     "PAPCOLL_ADAPT: a candidate other than the rule's first is chosen only if its measured mean is more than this fraction below the first's (0.05: 5%; 0: the lowest mean always wins; 1 or more: the first always stays). Under random arrival a few calls per candidate measure mostly noise."},
     {"PAPCOLL_ADAPT_EXPLORE", NULL, PC_PARAM_LONG, "4", FIELD(adapt_explore), NULL,
      "PAPCOLL_ADAPT: measured calls per candidate before a decision (after one warm-up call each)."},
     {"PAPCOLL_ADAPT_REEXPLORE", NULL, PC_PARAM_LONG, "2000", FIELD(adapt_reexplore), NULL,

@@ -465,7 +465,7 @@ static void update_state(adapt_state_t *s, const double *d, int p, int log)
         }
         /* the rule's own choice stays unless another is clearly faster: a few
          * calls under random arrival measure mostly noise */
-        double margin = prm->adapt_margin < 1 ? prm->adapt_margin : 0;
+        double margin = prm->adapt_margin; /* >= 0 (params.c); >= 1: the first always stays */
         if (best != 0 && s->tot_sum[best] / (double)s->tot_n[best] > (1 - margin) * (s->tot_sum[0] / (double)s->tot_n[0]))
             best = 0;
         s->phase = EXPLOIT;

@@ -85,9 +85,12 @@ def main():
             check(len(times) == 1, f"{coll}: {len(times)} rows in the recommendation table")
             ours = {a: t for a, t in times[0].items() if a != "auto"}
             check(ours, f"{coll}: no algorithm measured:\n{md}")
-            best = min(ours, key=ours.get)
-            want = f"{coll}[p==2,bytes<={size}]={best}"
-            check(want in rules, f"{coll}: expected the rule {want} (fastest of {ours}), tune.rules holds {rules}")
+            # the table prints 0.01 us: the recommendation chose on full precision, so any algorithm printed with
+            # the smallest time may be the one it named (two tied at 60.57 us did happen)
+            fastest = sorted(a for a, t in ours.items() if t == min(ours.values()))
+            want = [f"{coll}[p==2,bytes<={size}]={a}" for a in fastest]
+            check(any(w in rules for w in want), f"{coll}: expected the rule {' or '.join(want)} (fastest of {ours}), "
+                  f"tune.rules holds {rules}")
         bench(args, f"--check-tune={os.path.join(out, 'tune.rules')}")
         print("recommendation: one rule per site naming its fastest papcoll algorithm; --check-tune accepts them")
 

@@ -3,6 +3,7 @@
  * alltoall_aware_wake.h).
  */
 #include "alltoall/alltoall_aware_wake.h"
+#include "ctx/node_window.h"
 
 #include <stddef.h>
 
@@ -53,22 +54,18 @@ static int create(pc_comm_t *ctx, pc_aware_wake_t **out)
     w->q = ctx->node_size;
     w->me = ctx->node_rank;
     w->req = MPI_REQUEST_NULL;
-    char *mine;
-    int rc = PMPI_Win_allocate_shared(PC_LINE, 1, MPI_INFO_NULL, ctx->node, &mine, &w->win);
+    /* one line per process in one node block: SMPI 3.32's MPI_Win_shared_query
+     * gives every rank the same base, so per-process shares would alias */
+    char *base;
+    int rc = pc_node_window_allocate(ctx->node, (size_t)w->q * PC_LINE, &base, &w->win);
     if (rc != MPI_SUCCESS) {
         free(w->asleep);
         free(w);
         return rc;
     }
-    atomic_store((_Atomic uint64_t *)mine, 0);
-    for (int j = 0; rc == MPI_SUCCESS && j < w->q; j++) {
-        MPI_Aint size;
-        int disp;
-        void *base;
-        rc = PMPI_Win_shared_query(w->win, j, &size, &disp, &base);
-        w->asleep[j] = base;
-    }
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_dup(ctx->node, &w->comm); /* (collective: also orders the zeroing) */
+    for (int j = 0; j < w->q; j++) w->asleep[j] = (_Atomic uint64_t *)(base + (size_t)j * PC_LINE);
+    atomic_store(w->asleep[w->me], 0);
+    rc = PMPI_Comm_dup(ctx->node, &w->comm); /* (collective: also orders the zeroing) */
     if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_attr(ctx->node, keyval, w);
     if (rc != MPI_SUCCESS) {
         PMPI_Win_free(&w->win);

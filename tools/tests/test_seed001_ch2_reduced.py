@@ -11,7 +11,7 @@ from unittest import mock
 
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from papcoll_tools.repro import seed001_ch2 as ch2  # noqa: E402
+from papcoll_tools.repro import common, seed001_ch2 as ch2  # noqa: E402
 from papcoll_tools.sim import run, sweep_config  # noqa: E402
 from test_seed001_alltoall_ch2 import Stand  # noqa: E402
 
@@ -94,12 +94,12 @@ class BigRunSettings(unittest.TestCase):
             return "outcome"
 
         with mock.patch.object(run, "simulate", fake):
-            with ch2.big_run_settings(self.lock):
+            with common.big_run_settings(self.lock):
                 self.assertEqual(run.simulate("cluster:16x32,preset=gemini"), "outcome")
                 run.simulate("cluster:32x32,preset=gemini", None, None, None, (), timeout=5)
             self.assertIs(run.simulate, fake)
-        self.assertEqual(calls, [("cluster:16x32,preset=gemini", ch2.STACK_KIB, False),
-                                 ("cluster:32x32,preset=gemini", ch2.STACK_KIB, True)])
+        self.assertEqual(calls, [("cluster:16x32,preset=gemini", common.STACK_KIB, False),
+                                 ("cluster:32x32,preset=gemini", common.STACK_KIB, True)])
         self.assertFalse(self.lock_held())
 
 

@@ -2,13 +2,18 @@
 and the summary line it prints."""
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import sys
 import time
 
 from .. import report as sweep_report
-from ..sim import sweep
+from ..sim import platform, run, sweep
 
+STACK_KIB = 1024  # each simulated rank's stack (SimGrid contexts/stack-size; simulated times do not depend on it)
+BIG_WORLD = 1024  # from this many ranks a run holds BIG_LOCK: one big simulation on the machine at a time
+BIG_LOCK = "/tmp/papcoll_bigsim.lock"
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 
 
@@ -111,3 +116,27 @@ def tiered_main(mod, name, out=None, jobs=1, bench=None, budget=3600):
     print(f"{md}: this call {time.monotonic() - t0:.0f} s" + (f"; tiers not started (budget): {skipped}" if skipped
                                                               else "") + (f"; {len(failures)} FAILED" if failures else ""))
     return 1 if failures else 0
+
+
+@contextlib.contextmanager
+def big_run_settings(lock_path=BIG_LOCK):
+    """Within it, every simulation (run.simulate) gets STACK_KIB per rank, and one of BIG_WORLD ranks or more
+    waits for LOCK_PATH (flock(2), as flock(1) takes it) and holds it while it runs."""
+    simulate = run.simulate
+
+    def wrapped(spec, np=None, *args, **kw):
+        kw.setdefault("stack_kib", STACK_KIB)
+        if (np or platform.generate(spec).slots) < BIG_WORLD:
+            return simulate(spec, np, *args, **kw)
+        with open(lock_path, "a") as f:
+            fcntl.flock(f, fcntl.LOCK_EX)
+            try:
+                return simulate(spec, np, *args, **kw)
+            finally:
+                fcntl.flock(f, fcntl.LOCK_UN)
+
+    run.simulate = wrapped
+    try:
+        yield
+    finally:
+        run.simulate = simulate

@@ -1,5 +1,6 @@
 """Seed 001 reproduced, alltoall: Parsons' imbalance-aware alltoall (thesis section 3.9.3, Table 3.8,
-Figs. 3.24-3.26).
+Figs. 3.24-3.26).  Every rank has a common.STACK_KIB stack, and a run of common.BIG_WORLD ranks or more first
+takes the machine-wide lock common.BIG_LOCK (common.big_run_settings).
 
     papcoll sim reproduce seed001-alltoall [--out=DIR] [--budget=SECONDS] [--bench=PATH]
 
@@ -329,7 +330,8 @@ def write(out, md_path, cmd):
 
 
 def main(out=None, jobs=1, bench=None, budget=3600):
-    return common.tiered_main(sys.modules[__name__], "seed001_alltoall", out, jobs, bench, budget)
+    with common.big_run_settings():
+        return common.tiered_main(sys.modules[__name__], "seed001_alltoall", out, jobs, bench, budget)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ Runs the points as one resumable sweep (DIR/sweep, default docs/results/seed001_
 order (TIERS) until the budget is spent (a started tier finishes; a rerun resumes), then writes
 DIR/../seed001_ch2.md and the figures DIR/fig2_4.png, fig2_5.png, fig2_7.png, fig2_10.png.  Each simulation
 is killed after TIMEOUT s (a killed point leaves DIR/sweep/points/KEY.err and is retried by a rerun); every
-rank has a STACK_KIB stack, and a run of BIG_WORLD ranks or more first takes the machine-wide lock BIG_LOCK.
+rank has a common.STACK_KIB stack, and a run of common.BIG_WORLD ranks or more first takes the machine-wide lock
+common.BIG_LOCK.
 
 Reduced runs (named here, and stated in the report): where the thesis's point cannot be simulated on one
 machine, this is what runs instead.
@@ -50,14 +51,12 @@ part only (our bench has no inside view of a call).
 """
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import os
 import sys
 
 from .. import report as sweep_report
 from . import common, seed001
-from ..sim import platform, run, sweep_config
+from ..sim import sweep_config
 
 SEED = "seed001-ch2"
 PPN = seed001.PPN
@@ -79,9 +78,7 @@ SENDERS = [1, 2, 4, 8, 16, 31]             # Figs. 2.7 and 2.10
 SENDER_ROWS = {"Reduce-Scatter": "PAPCOLL_REDUCE_SCATTER_SENDERS", "Allgather-Small": "PAPCOLL_ALLGATHER_SENDERS"}
 SENDER_WORLD = 512
 TIMEOUT = 1500          # s per simulation
-STACK_KIB = 1024        # each simulated rank's stack (SimGrid contexts/stack-size; simulated times do not depend on it)
-BIG_WORLD = 1024        # from this many ranks a run holds BIG_LOCK: one big simulation on the machine at a time
-BIG_LOCK = "/tmp/papcoll_bigsim.lock"
+STACK_KIB, BIG_WORLD, BIG_LOCK = common.STACK_KIB, common.BIG_WORLD, common.BIG_LOCK
 
 # Table 2.1 (MPICH columns): universal hierarchical speedup over the base library, 32k cores, mean / max over sizes
 PAPER_T21 = {"Allgather-Small": (20.3, 31.4), "Allgather-Large": (22.2, 56.0), "Alltoallv": (6.7, 15.3),
@@ -463,30 +460,6 @@ def markdown(res, rel_dir, wall, cmd, sweep_dir):
     return "\n".join(L) + "\n"
 
 
-@contextlib.contextmanager
-def big_run_settings(lock_path=BIG_LOCK):
-    """Within it, every simulation (run.simulate) gets STACK_KIB per rank, and one of BIG_WORLD ranks or more
-    waits for LOCK_PATH (flock(2), as flock(1) takes it) and holds it while it runs."""
-    simulate = run.simulate
-
-    def wrapped(spec, np=None, *args, **kw):
-        kw.setdefault("stack_kib", STACK_KIB)
-        if (np or platform.generate(spec).slots) < BIG_WORLD:
-            return simulate(spec, np, *args, **kw)
-        with open(lock_path, "a") as f:
-            fcntl.flock(f, fcntl.LOCK_EX)
-            try:
-                return simulate(spec, np, *args, **kw)
-            finally:
-                fcntl.flock(f, fcntl.LOCK_UN)
-
-    run.simulate = wrapped
-    try:
-        yield
-    finally:
-        run.simulate = simulate
-
-
 def run_tiers(out, bench=None, budget=3600, log=sys.stderr, runner=None, jobs=1):
     return common.run_tiers(sys.modules[__name__], out, bench, budget, log, runner, jobs)
 
@@ -496,7 +469,7 @@ def write(out, md_path, cmd):
 
 
 def main(out=None, jobs=1, bench=None, budget=3600):
-    with big_run_settings():
+    with common.big_run_settings():
         return common.tiered_main(sys.modules[__name__], "seed001_ch2", out, jobs, bench, budget)
 
 

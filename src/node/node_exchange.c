@@ -68,7 +68,7 @@ static int create(pc_comm_t *ctx, pc_shm_t *shm, size_t bank, pc_node_xchg_t **o
     }
     if (ctx->node_rank == 0) memset(x->base, 0, x->data_off); /* every word at 0 */
     atomic_thread_fence(memory_order_seq_cst);
-    if (rc == MPI_SUCCESS) rc = PMPI_Barrier(ctx->node); /* zeroed before anyone uses it */
+    rc = PMPI_Barrier(ctx->node); /* zeroed before anyone uses it */
     if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_attr(ctx->node, keyval, x);
     if (rc != MPI_SUCCESS) {
         PMPI_Win_free(&x->win);

@@ -34,6 +34,16 @@
  *                     dlpi_addr: ADDRESS - BIAS - 1 is what `addr2line -e
  *                     OBJECT` wants), SYMBOL the nearest dynamic symbol
  *                     (dladdr; "-" if none), OBJECT its path (rest of line).
+ *   rank-R.objects    text, one line per object of rank-R.sites (but "?"),
+ *                     its build identity when the run ended:
+ *                       IDENTITY OBJECT
+ *                     IDENTITY "build-id:HEX" (the object's GNU build-id,
+ *                     NT_GNU_BUILD_ID), else "stat:SIZE:MTIME_NS" (the file's
+ *                     size in bytes and modification time, ns since the
+ *                     epoch), else "-" (unknown); OBJECT as in rank-R.sites.
+ *                     The report does not resolve file:line in an object
+ *                     whose identity changed since (rebuilt).  Traces
+ *                     written before this file existed have none.
  *
  * Times in records are the rank's own clock (CLOCK_MONOTONIC, ns; under
  * SimGrid SMPI the simulated clock, offsets 0: clock.h).  With

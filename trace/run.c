@@ -462,7 +462,9 @@ void pt_finalize(void)
         warn("writing the trace");
         ok = 0;
     }
-    if (pt_sites_write(rank_path(path, sizeof path, "sites"))) {
+    char objects_path[PATH_MAX + 32];
+    if (pt_sites_write(rank_path(path, sizeof path, "sites"),
+                       rank_path(objects_path, sizeof objects_path, "objects"))) {
         warn(path);
         ok = 0;
     }

@@ -6,6 +6,14 @@
  * of the simulation, byte for byte the program); a site in that copy is
  * written with the program's own path, where addr2line finds the same
  * code at the same offset from the load bias.
+ *
+ * Each object holding a site is also written, once, to rank-R.objects with
+ * its build identity (format.h), for the report to tell whether the file it
+ * reads later is still the one that ran: the GNU build-id, read from the
+ * loaded object's PT_NOTE segments (the NT_GNU_BUILD_ID note the linker's
+ * --build-id writes), or else the file's size and modification time.  A
+ * rank's temporary copy under SMPI holds the program's bytes, build-id
+ * included; its size and time are taken from the program itself.
  */
 #define _GNU_SOURCE
 #include "sites.h"
@@ -15,10 +23,13 @@
 #endif
 
 #include <dlfcn.h>
+#include <elf.h>
 #include <limits.h>
 #include <link.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static pt_u64map_t sites;
@@ -28,12 +39,47 @@ int pt_sites_add(uint64_t address)
     return pt_u64map_slot(&sites, address ? address : 1) ? 0 : -1;
 }
 
+enum { BUILD_ID_MAX = 64 }; /* bytes: GNU build-ids are 20 (sha1), 16 (md5/uuid) or up to 64 */
+
 typedef struct {
     uintptr_t address;
     uintptr_t bias;
     const char *name;
     int found;
+    char build_id[2 * BUILD_ID_MAX + 1]; /* hex, "" if the object has none */
 } object_query_t;
+
+static size_t note_align(size_t n, size_t align)
+{
+    return (n + align - 1) & ~(align - 1);
+}
+
+/* The object's GNU build-id, hex, into hex (of 2 x BUILD_ID_MAX + 1 chars): 1, or 0 if it has none. */
+static int read_build_id(const struct dl_phdr_info *info, char *hex)
+{
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_NOTE) continue;
+        size_t align = ph->p_align == 8 ? 8 : 4; /* notes of an 8-aligned segment are 8-aligned (gABI) */
+        const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
+        size_t left = ph->p_memsz;
+        while (left >= sizeof(ElfW(Nhdr))) {
+            const ElfW(Nhdr) *note = (const ElfW(Nhdr) *)(const void *)p;
+            size_t desc_at = sizeof *note + note_align(note->n_namesz, align);
+            size_t next = desc_at + note_align(note->n_descsz, align);
+            if (desc_at > left || next > left) break;
+            if (note->n_type == NT_GNU_BUILD_ID && note->n_namesz == 4 && !memcmp(p + sizeof *note, "GNU", 4) &&
+                note->n_descsz > 0 && note->n_descsz <= BUILD_ID_MAX) {
+                for (size_t k = 0; k < note->n_descsz; k++) sprintf(hex + 2 * k, "%02x", p[desc_at + k]);
+                return 1;
+            }
+            p += next;
+            left -= next;
+        }
+    }
+    hex[0] = '\0';
+    return 0;
+}
 
 /* dl_iterate_phdr callback: is the address inside one of this object's loaded segments? */
 static int find_object(struct dl_phdr_info *info, size_t size, void *data)
@@ -47,16 +93,61 @@ static int find_object(struct dl_phdr_info *info, size_t size, void *data)
             q->bias = info->dlpi_addr;
             q->name = info->dlpi_name;
             q->found = 1;
+            read_build_id(info, q->build_id);
             return 1;
         }
     }
     return 0;
 }
 
-int pt_sites_write(const char *path)
+/* The objects already written to rank-R.objects (a handful: a linear search). */
+typedef struct {
+    char **paths;
+    size_t count, capacity;
+} object_list_t;
+
+/* Writes object's line to out unless written before.  0, or -1 when out of memory. */
+static int write_object(FILE *out, object_list_t *seen, const char *object, const char *build_id)
 {
-    FILE *f = fopen(path, "w");
+    for (size_t i = 0; i < seen->count; i++)
+        if (!strcmp(seen->paths[i], object)) return 0;
+    if (seen->count == seen->capacity) {
+        size_t capacity = seen->capacity ? 2 * seen->capacity : 8;
+        char **paths = realloc(seen->paths, capacity * sizeof *paths);
+        if (!paths) return -1;
+        seen->paths = paths;
+        seen->capacity = capacity;
+    }
+    if (!(seen->paths[seen->count] = strdup(object))) return -1;
+    seen->count++;
+    struct stat st;
+    if (build_id[0])
+        fprintf(out, "build-id:%s %s\n", build_id, object);
+    else if (!stat(object, &st))
+        fprintf(out, "stat:%lld:%lld %s\n", (long long)st.st_size,
+                (long long)st.st_mtim.tv_sec * 1000000000LL + (long long)st.st_mtim.tv_nsec, object);
+    else
+        fprintf(out, "- %s\n", object);
+    return 0;
+}
+
+static void object_list_free(object_list_t *seen)
+{
+    for (size_t i = 0; i < seen->count; i++) free(seen->paths[i]);
+    free(seen->paths);
+}
+
+int pt_sites_write(const char *sites_path, const char *objects_path)
+{
+    FILE *f = fopen(sites_path, "w");
     if (!f) return -1;
+    FILE *objects = fopen(objects_path, "w");
+    if (!objects) {
+        fclose(f);
+        return -1;
+    }
+    int rc = 0;
+    object_list_t seen = {0};
     char self[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     self[n > 0 ? n : 0] = '\0';
@@ -77,7 +168,11 @@ int pt_sites_write(const char *path)
         if (copy_name && !strcmp(object, copy_name)) object = pt_run_program_path();
 #endif
         fprintf(f, "%#llx %#llx %s %s\n", (unsigned long long)q.address, (unsigned long long)q.bias, symbol, object);
+        if (q.found && write_object(objects, &seen, object, q.build_id)) rc = -1;
     }
     pt_u64map_free(&sites);
-    return fclose(f) ? -1 : 0;
+    object_list_free(&seen);
+    if (fclose(objects)) rc = -1;
+    if (fclose(f)) rc = -1;
+    return rc;
 }

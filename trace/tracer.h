@@ -1,7 +1,7 @@
 /*
  * tracer.h - what every wrapper of libpapcoll_trace.so shares: the state of
  * one traced call, the recording path, the lookup of the next definition of
- * a wrapped name, and the message size of a call.
+ * a wrapped name, and the message size of each collective.
  *
  * One traced call, in order (PT_TRACE_CALL below):
  *   pt_begin()   tracing on, not nested inside another traced call (depth),
@@ -117,6 +117,136 @@ static inline uint64_t pt_bytes_sum(const int *counts, int n, MPI_Datatype type)
 static inline uint64_t pt_bytes_block(int send_absent, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype)
 {
     return send_absent ? pt_bytes(rcount, rtype) : pt_bytes(scount, stype);
+}
+
+/*
+ * The message size of each collective, one function per collective, which
+ * every wrapper calls (C blocking and nonblocking: wrap_c.c; Fortran, its
+ * handles converted to C first: wrap_fortran.c; papcoll's API under SMPI:
+ * wrap_papcoll.c), so that each rule is written once:
+ *
+ *   the whole vector   bcast, reduce, allreduce, scan, exscan (count x type),
+ *                      reduce_scatter (sum of the counts), reduce_scatter_block
+ *                      (p x the block);
+ *   one block          allgather, alltoall, gather, scatter: the send block, or
+ *                      the receive block where there is none (in place; the
+ *                      root of an intercommunicator, MPI_ROOT); 0 for
+ *                      MPI_PROC_NULL (the root's group, not the root);
+ *   this rank's block  allgatherv, gatherv, scatterv (0 at an
+ *                      intercommunicator's MPI_ROOT and MPI_PROC_NULL);
+ *   this rank's total  alltoallv, alltoallw: what it sends (what it receives,
+ *                      in place).
+ *
+ * me: this rank in the communicator; peers: the length of its count arrays
+ * (the size, or the remote size of an intercommunicator): pt_comm_t's rank and
+ * peers, PT_ME and PT_PEERS inside a wrapper.  in_place: the send buffer is
+ * MPI_IN_PLACE (the receive buffer for scatter and scatterv).  root: as the
+ * caller gave it (a rank, MPI_ROOT or MPI_PROC_NULL).
+ */
+static inline uint64_t pt_size_bcast(int count, MPI_Datatype type)
+{
+    return pt_bytes(count, type);
+}
+
+static inline uint64_t pt_size_reduce(int count, MPI_Datatype type)
+{
+    return pt_bytes(count, type);
+}
+
+static inline uint64_t pt_size_allreduce(int count, MPI_Datatype type)
+{
+    return pt_bytes(count, type);
+}
+
+static inline uint64_t pt_size_scan(int count, MPI_Datatype type)
+{
+    return pt_bytes(count, type);
+}
+
+static inline uint64_t pt_size_exscan(int count, MPI_Datatype type)
+{
+    return pt_bytes(count, type);
+}
+
+static inline uint64_t pt_size_reduce_scatter(int peers, const int rcounts[], MPI_Datatype type)
+{
+    return pt_bytes_sum(rcounts, peers, type);
+}
+
+static inline uint64_t pt_size_reduce_scatter_block(int peers, int rcount, MPI_Datatype type)
+{
+    return (uint64_t)peers * pt_bytes(rcount, type);
+}
+
+static inline uint64_t pt_size_allgather(int in_place, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype)
+{
+    return pt_bytes_block(in_place, scount, stype, rcount, rtype);
+}
+
+static inline uint64_t pt_size_alltoall(int in_place, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype)
+{
+    return pt_bytes_block(in_place, scount, stype, rcount, rtype);
+}
+
+static inline uint64_t pt_size_gather(int root, int in_place, int scount, MPI_Datatype stype, int rcount,
+                                      MPI_Datatype rtype)
+{
+    if (root == MPI_PROC_NULL) return 0;
+    return pt_bytes_block(in_place || root == MPI_ROOT, scount, stype, rcount, rtype);
+}
+
+static inline uint64_t pt_size_scatter(int root, int in_place, int scount, MPI_Datatype stype, int rcount,
+                                       MPI_Datatype rtype)
+{
+    if (root == MPI_PROC_NULL) return 0;
+    return pt_bytes_block(in_place || root == MPI_ROOT, rcount, rtype, scount, stype);
+}
+
+static inline uint64_t pt_size_allgatherv(int me, int peers, int in_place, int scount, MPI_Datatype stype,
+                                          const int rcounts[], MPI_Datatype rtype)
+{
+    return in_place ? pt_bytes_at(rcounts, me, peers, rtype) : pt_bytes(scount, stype);
+}
+
+static inline uint64_t pt_size_gatherv(int root, int me, int peers, int in_place, int scount, MPI_Datatype stype,
+                                       const int rcounts[], MPI_Datatype rtype)
+{
+    if (root == MPI_PROC_NULL || root == MPI_ROOT) return 0;
+    return pt_size_allgatherv(me, peers, in_place, scount, stype, rcounts, rtype);
+}
+
+static inline uint64_t pt_size_scatterv(int root, int me, int peers, int in_place, const int scounts[],
+                                        MPI_Datatype stype, int rcount, MPI_Datatype rtype)
+{
+    if (root == MPI_PROC_NULL || root == MPI_ROOT) return 0;
+    return in_place ? pt_bytes_at(scounts, me, peers, stype) : pt_bytes(rcount, rtype);
+}
+
+static inline uint64_t pt_size_alltoallv(int peers, int in_place, const int scounts[], MPI_Datatype stype,
+                                         const int rcounts[], MPI_Datatype rtype)
+{
+    return in_place ? pt_bytes_sum(rcounts, peers, rtype) : pt_bytes_sum(scounts, peers, stype);
+}
+
+/* alltoallw's datatype arrays: C handles (pt_type_at_c) or Fortran ones (wrap_fortran.c), read by type_at. */
+typedef MPI_Datatype pt_type_at_fn(const void *types, int i);
+
+static inline MPI_Datatype pt_type_at_c(const void *types, int i)
+{
+    return ((const MPI_Datatype *)types)[i];
+}
+
+static inline uint64_t pt_bytes_w(const int counts[], const void *types, pt_type_at_fn *type_at, int n)
+{
+    uint64_t sum = 0;
+    for (int i = 0; counts && types && i < n; i++) sum += pt_bytes(counts[i], type_at(types, i));
+    return sum;
+}
+
+static inline uint64_t pt_size_alltoallw(int peers, int in_place, const int scounts[], const void *stypes,
+                                         const int rcounts[], const void *rtypes, pt_type_at_fn *type_at)
+{
+    return in_place ? pt_bytes_w(rcounts, rtypes, type_at, peers) : pt_bytes_w(scounts, stypes, type_at, peers);
 }
 
 /* ---- the wrapper body ---- */

@@ -13,12 +13,8 @@
  * (the object library papcoll_trace_smpi) and forward to PMPI_<name>
  * (tracer.h).
  *
- * Message sizes ("bytes"): the whole vector for bcast, reduce, allreduce,
- * scan, exscan and reduce_scatter(_block) (sum of the counts, or p x the
- * block); one block for allgather, alltoall, gather and scatter (the send
- * block, or the receive block where there is none: in place, root of an
- * intercommunicator), this rank's own block for allgatherv, gatherv and
- * scatterv, and this rank's total sent for alltoallv and alltoallw.
+ * Message sizes ("bytes"): one function per collective, pt_size_<coll>
+ * (tracer.h), shared with the Fortran and papcoll wrappers.
  */
 #include "tracer.h"
 
@@ -77,54 +73,47 @@ int MPI_Barrier(MPI_Comm comm)
 
 int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
-    PT_TRACE_C(MPI_Bcast, (buf, count, type, root, comm), PT_bcast, 0, comm, root, pt_bytes(count, type));
+    PT_TRACE_C(MPI_Bcast, (buf, count, type, root, comm), PT_bcast, 0, comm, root, pt_size_bcast(count, type));
 }
 
 int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm)
 {
-    PT_TRACE_C(MPI_Reduce, (sbuf, rbuf, count, type, op, root, comm), PT_reduce, 0, comm, root, pt_bytes(count, type));
+    PT_TRACE_C(MPI_Reduce, (sbuf, rbuf, count, type, op, root, comm), PT_reduce, 0, comm, root,
+               pt_size_reduce(count, type));
 }
 
 int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
     PT_TRACE_C(MPI_Allreduce, (sbuf, rbuf, count, type, op, comm), PT_allreduce, 0, comm, PT_ROOT_NONE,
-               pt_bytes(count, type));
+               pt_size_allreduce(count, type));
 }
 
 int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
                   MPI_Comm comm)
 {
     PT_TRACE_C(MPI_Allgather, (sbuf, scount, stype, rbuf, rcount, rtype, comm), PT_allgather, 0, comm, PT_ROOT_NONE,
-               pt_bytes_block(IN_PLACE(sbuf), scount, stype, rcount, rtype));
+               pt_size_allgather(IN_PLACE(sbuf), scount, stype, rcount, rtype));
 }
 
 int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int rcounts[],
                    const int displs[], MPI_Datatype rtype, MPI_Comm comm)
 {
     PT_TRACE_C(MPI_Allgatherv, (sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm), PT_allgatherv, 0, comm,
-               PT_ROOT_NONE, IN_PLACE(sbuf) ? pt_bytes_at(rcounts, PT_ME, PT_PEERS, rtype) : pt_bytes(scount, stype));
+               PT_ROOT_NONE, pt_size_allgatherv(PT_ME, PT_PEERS, IN_PLACE(sbuf), scount, stype, rcounts, rtype));
 }
 
 int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
                  MPI_Comm comm)
 {
     PT_TRACE_C(MPI_Alltoall, (sbuf, scount, stype, rbuf, rcount, rtype, comm), PT_alltoall, 0, comm, PT_ROOT_NONE,
-               pt_bytes_block(IN_PLACE(sbuf), scount, stype, rcount, rtype));
+               pt_size_alltoall(IN_PLACE(sbuf), scount, stype, rcount, rtype));
 }
 
 int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype, void *rbuf,
                   const int rcounts[], const int rdispls[], MPI_Datatype rtype, MPI_Comm comm)
 {
     PT_TRACE_C(MPI_Alltoallv, (sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm), PT_alltoallv, 0,
-               comm, PT_ROOT_NONE,
-               IN_PLACE(sbuf) ? pt_bytes_sum(rcounts, PT_PEERS, rtype) : pt_bytes_sum(scounts, PT_PEERS, stype));
-}
-
-static uint64_t bytes_w(const int counts[], const MPI_Datatype types[], int n)
-{
-    uint64_t sum = 0;
-    for (int i = 0; counts && types && i < n; i++) sum += pt_bytes(counts[i], types[i]);
-    return sum;
+               comm, PT_ROOT_NONE, pt_size_alltoallv(PT_PEERS, IN_PLACE(sbuf), scounts, stype, rcounts, rtype));
 }
 
 int MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[], const MPI_Datatype stypes[], void *rbuf,
@@ -132,61 +121,59 @@ int MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[], co
 {
     PT_TRACE_C(MPI_Alltoallw, (sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm), PT_alltoallw, 0,
                comm, PT_ROOT_NONE,
-               IN_PLACE(sbuf) ? bytes_w(rcounts, rtypes, PT_PEERS) : bytes_w(scounts, stypes, PT_PEERS));
+               pt_size_alltoallw(PT_PEERS, IN_PLACE(sbuf), scounts, stypes, rcounts, rtypes, pt_type_at_c));
 }
 
 int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
                MPI_Comm comm)
 {
     PT_TRACE_C(MPI_Gather, (sbuf, scount, stype, rbuf, rcount, rtype, root, comm), PT_gather, 0, comm, root,
-               root == MPI_PROC_NULL ? 0 : pt_bytes_block(IN_PLACE(sbuf) || root == MPI_ROOT, scount, stype, rcount, rtype));
+               pt_size_gather(root, IN_PLACE(sbuf), scount, stype, rcount, rtype));
 }
 
 int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int rcounts[], const int displs[],
                 MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     PT_TRACE_C(MPI_Gatherv, (sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm), PT_gatherv, 0, comm, root,
-               root == MPI_PROC_NULL || root == MPI_ROOT ? 0
-               : IN_PLACE(sbuf)                          ? pt_bytes_at(rcounts, PT_ME, PT_PEERS, rtype)
-                                                         : pt_bytes(scount, stype));
+               pt_size_gatherv(root, PT_ME, PT_PEERS, IN_PLACE(sbuf), scount, stype, rcounts, rtype));
 }
 
 int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
                 MPI_Comm comm)
 {
     PT_TRACE_C(MPI_Scatter, (sbuf, scount, stype, rbuf, rcount, rtype, root, comm), PT_scatter, 0, comm, root,
-               root == MPI_PROC_NULL ? 0 : pt_bytes_block(IN_PLACE(rbuf) || root == MPI_ROOT, rcount, rtype, scount, stype));
+               pt_size_scatter(root, IN_PLACE(rbuf), scount, stype, rcount, rtype));
 }
 
 int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype stype, void *rbuf, int rcount,
                  MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     PT_TRACE_C(MPI_Scatterv, (sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm), PT_scatterv, 0, comm, root,
-               root == MPI_PROC_NULL || root == MPI_ROOT ? 0
-               : IN_PLACE(rbuf)                          ? pt_bytes_at(scounts, PT_ME, PT_PEERS, stype)
-                                                         : pt_bytes(rcount, rtype));
+               pt_size_scatterv(root, PT_ME, PT_PEERS, IN_PLACE(rbuf), scounts, stype, rcount, rtype));
 }
 
 int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
     PT_TRACE_C(MPI_Reduce_scatter, (sbuf, rbuf, rcounts, type, op, comm), PT_reduce_scatter, 0, comm, PT_ROOT_NONE,
-               pt_bytes_sum(rcounts, PT_PEERS, type));
+               pt_size_reduce_scatter(PT_PEERS, rcounts, type));
 }
 
 int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
     PT_TRACE_C(MPI_Reduce_scatter_block, (sbuf, rbuf, rcount, type, op, comm), PT_reduce_scatter_block, 0, comm,
-               PT_ROOT_NONE, (uint64_t)PT_PEERS * pt_bytes(rcount, type));
+               PT_ROOT_NONE, pt_size_reduce_scatter_block(PT_PEERS, rcount, type));
 }
 
 int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
-    PT_TRACE_C(MPI_Scan, (sbuf, rbuf, count, type, op, comm), PT_scan, 0, comm, PT_ROOT_NONE, pt_bytes(count, type));
+    PT_TRACE_C(MPI_Scan, (sbuf, rbuf, count, type, op, comm), PT_scan, 0, comm, PT_ROOT_NONE,
+               pt_size_scan(count, type));
 }
 
 int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
-    PT_TRACE_C(MPI_Exscan, (sbuf, rbuf, count, type, op, comm), PT_exscan, 0, comm, PT_ROOT_NONE, pt_bytes(count, type));
+    PT_TRACE_C(MPI_Exscan, (sbuf, rbuf, count, type, op, comm), PT_exscan, 0, comm, PT_ROOT_NONE,
+               pt_size_exscan(count, type));
 }
 
 /* ---- nonblocking collectives: the post ---- */
@@ -198,43 +185,42 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
 
 int MPI_Ibcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request *req)
 {
-    PT_TRACE_C(MPI_Ibcast, (buf, count, type, root, comm, req), PT_bcast, NB, comm, root, pt_bytes(count, type));
+    PT_TRACE_C(MPI_Ibcast, (buf, count, type, root, comm, req), PT_bcast, NB, comm, root, pt_size_bcast(count, type));
 }
 
 int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm,
                 MPI_Request *req)
 {
     PT_TRACE_C(MPI_Ireduce, (sbuf, rbuf, count, type, op, root, comm, req), PT_reduce, NB, comm, root,
-               pt_bytes(count, type));
+               pt_size_reduce(count, type));
 }
 
 int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                    MPI_Request *req)
 {
     PT_TRACE_C(MPI_Iallreduce, (sbuf, rbuf, count, type, op, comm, req), PT_allreduce, NB, comm, PT_ROOT_NONE,
-               pt_bytes(count, type));
+               pt_size_allreduce(count, type));
 }
 
 int MPI_Iallgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
                    MPI_Comm comm, MPI_Request *req)
 {
     PT_TRACE_C(MPI_Iallgather, (sbuf, scount, stype, rbuf, rcount, rtype, comm, req), PT_allgather, NB, comm,
-               PT_ROOT_NONE, pt_bytes_block(IN_PLACE(sbuf), scount, stype, rcount, rtype));
+               PT_ROOT_NONE, pt_size_allgather(IN_PLACE(sbuf), scount, stype, rcount, rtype));
 }
 
 int MPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int rcounts[],
                     const int displs[], MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
 {
     PT_TRACE_C(MPI_Iallgatherv, (sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, req), PT_allgatherv, NB,
-               comm, PT_ROOT_NONE,
-               IN_PLACE(sbuf) ? pt_bytes_at(rcounts, PT_ME, PT_PEERS, rtype) : pt_bytes(scount, stype));
+               comm, PT_ROOT_NONE, pt_size_allgatherv(PT_ME, PT_PEERS, IN_PLACE(sbuf), scount, stype, rcounts, rtype));
 }
 
 int MPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
                   MPI_Comm comm, MPI_Request *req)
 {
     PT_TRACE_C(MPI_Ialltoall, (sbuf, scount, stype, rbuf, rcount, rtype, comm, req), PT_alltoall, NB, comm,
-               PT_ROOT_NONE, pt_bytes_block(IN_PLACE(sbuf), scount, stype, rcount, rtype));
+               PT_ROOT_NONE, pt_size_alltoall(IN_PLACE(sbuf), scount, stype, rcount, rtype));
 }
 
 int MPI_Ialltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype, void *rbuf,
@@ -242,7 +228,7 @@ int MPI_Ialltoallv(const void *sbuf, const int scounts[], const int sdispls[], M
 {
     PT_TRACE_C(MPI_Ialltoallv, (sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm, req),
                PT_alltoallv, NB, comm, PT_ROOT_NONE,
-               IN_PLACE(sbuf) ? pt_bytes_sum(rcounts, PT_PEERS, rtype) : pt_bytes_sum(scounts, PT_PEERS, stype));
+               pt_size_alltoallv(PT_PEERS, IN_PLACE(sbuf), scounts, stype, rcounts, rtype));
 }
 
 int MPI_Ialltoallw(const void *sbuf, const int scounts[], const int sdispls[], const MPI_Datatype stypes[],
@@ -251,65 +237,59 @@ int MPI_Ialltoallw(const void *sbuf, const int scounts[], const int sdispls[], c
 {
     PT_TRACE_C(MPI_Ialltoallw, (sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm, req),
                PT_alltoallw, NB, comm, PT_ROOT_NONE,
-               IN_PLACE(sbuf) ? bytes_w(rcounts, rtypes, PT_PEERS) : bytes_w(scounts, stypes, PT_PEERS));
+               pt_size_alltoallw(PT_PEERS, IN_PLACE(sbuf), scounts, stypes, rcounts, rtypes, pt_type_at_c));
 }
 
 int MPI_Igather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
                 MPI_Comm comm, MPI_Request *req)
 {
     PT_TRACE_C(MPI_Igather, (sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req), PT_gather, NB, comm, root,
-               root == MPI_PROC_NULL ? 0 : pt_bytes_block(IN_PLACE(sbuf) || root == MPI_ROOT, scount, stype, rcount, rtype));
+               pt_size_gather(root, IN_PLACE(sbuf), scount, stype, rcount, rtype));
 }
 
 int MPI_Igatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int rcounts[],
                  const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)
 {
     PT_TRACE_C(MPI_Igatherv, (sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, req), PT_gatherv, NB,
-               comm, root,
-               root == MPI_PROC_NULL || root == MPI_ROOT ? 0
-               : IN_PLACE(sbuf)                          ? pt_bytes_at(rcounts, PT_ME, PT_PEERS, rtype)
-                                                         : pt_bytes(scount, stype));
+               comm, root, pt_size_gatherv(root, PT_ME, PT_PEERS, IN_PLACE(sbuf), scount, stype, rcounts, rtype));
 }
 
 int MPI_Iscatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
                  int root, MPI_Comm comm, MPI_Request *req)
 {
     PT_TRACE_C(MPI_Iscatter, (sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req), PT_scatter, NB, comm, root,
-               root == MPI_PROC_NULL ? 0 : pt_bytes_block(IN_PLACE(rbuf) || root == MPI_ROOT, rcount, rtype, scount, stype));
+               pt_size_scatter(root, IN_PLACE(rbuf), scount, stype, rcount, rtype));
 }
 
 int MPI_Iscatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype stype, void *rbuf,
                   int rcount, MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)
 {
     PT_TRACE_C(MPI_Iscatterv, (sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, req), PT_scatterv, NB,
-               comm, root,
-               root == MPI_PROC_NULL || root == MPI_ROOT ? 0
-               : IN_PLACE(rbuf)                          ? pt_bytes_at(scounts, PT_ME, PT_PEERS, stype)
-                                                         : pt_bytes(rcount, rtype));
+               comm, root, pt_size_scatterv(root, PT_ME, PT_PEERS, IN_PLACE(rbuf), scounts, stype, rcount, rtype));
 }
 
 int MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                         MPI_Request *req)
 {
     PT_TRACE_C(MPI_Ireduce_scatter, (sbuf, rbuf, rcounts, type, op, comm, req), PT_reduce_scatter, NB, comm,
-               PT_ROOT_NONE, pt_bytes_sum(rcounts, PT_PEERS, type));
+               PT_ROOT_NONE, pt_size_reduce_scatter(PT_PEERS, rcounts, type));
 }
 
 int MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                               MPI_Request *req)
 {
     PT_TRACE_C(MPI_Ireduce_scatter_block, (sbuf, rbuf, rcount, type, op, comm, req), PT_reduce_scatter_block, NB, comm,
-               PT_ROOT_NONE, (uint64_t)PT_PEERS * pt_bytes(rcount, type));
+               PT_ROOT_NONE, pt_size_reduce_scatter_block(PT_PEERS, rcount, type));
 }
 
 int MPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req)
 {
     PT_TRACE_C(MPI_Iscan, (sbuf, rbuf, count, type, op, comm, req), PT_scan, NB, comm, PT_ROOT_NONE,
-               pt_bytes(count, type));
+               pt_size_scan(count, type));
 }
 
 int MPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req)
 {
     PT_TRACE_C(MPI_Iexscan, (sbuf, rbuf, count, type, op, comm, req), PT_exscan, NB, comm, PT_ROOT_NONE,
-               pt_bytes(count, type));
+               pt_size_exscan(count, type));
 }

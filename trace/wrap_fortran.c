@@ -118,161 +118,144 @@ static void trace_finalize(trace_finalize_fn_t *next, void *site, F *ierror)
 }
 PT_FORTRAN_NAMES(trace_finalize, MPI_FINALIZE, mpi_finalize, (F *ierror), (ierror))
 
-/* ---- blocking collectives (sizes as in wrap_c.c) ---- */
+/* ---- blocking collectives (sizes: pt_size_<coll>, tracer.h) ---- */
 
 PT_FORTRAN(MPI_BARRIER, mpi_barrier, (F *comm, F *ierror), (comm, ierror), PT_barrier, 0, comm, PT_ROOT_NONE, 0)
 PT_FORTRAN(MPI_BCAST, mpi_bcast, (void *buf, F *count, F *type, F *root, F *comm, F *ierror),
-           (buf, count, type, root, comm, ierror), PT_bcast, 0, comm, *root, pt_bytes(*count, T(type)))
+           (buf, count, type, root, comm, ierror), PT_bcast, 0, comm, *root, pt_size_bcast(*count, T(type)))
 PT_FORTRAN(MPI_REDUCE, mpi_reduce, (void *sbuf, void *rbuf, F *count, F *type, F *op, F *root, F *comm, F *ierror),
-           (sbuf, rbuf, count, type, op, root, comm, ierror), PT_reduce, 0, comm, *root, pt_bytes(*count, T(type)))
+           (sbuf, rbuf, count, type, op, root, comm, ierror), PT_reduce, 0, comm, *root,
+           pt_size_reduce(*count, T(type)))
 PT_FORTRAN(MPI_ALLREDUCE, mpi_allreduce, (void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm, F *ierror),
-           (sbuf, rbuf, count, type, op, comm, ierror), PT_allreduce, 0, comm, PT_ROOT_NONE, pt_bytes(*count, T(type)))
+           (sbuf, rbuf, count, type, op, comm, ierror), PT_allreduce, 0, comm, PT_ROOT_NONE,
+           pt_size_allreduce(*count, T(type)))
 PT_FORTRAN(MPI_ALLGATHER, mpi_allgather,
            (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm, F *ierror),
            (sbuf, scount, stype, rbuf, rcount, rtype, comm, ierror), PT_allgather, 0, comm, PT_ROOT_NONE,
-           pt_bytes_block(INPLACE(sbuf), *scount, T(stype), *rcount, T(rtype)))
+           pt_size_allgather(INPLACE(sbuf), *scount, T(stype), *rcount, T(rtype)))
 PT_FORTRAN(MPI_ALLGATHERV, mpi_allgatherv,
            (void *sbuf, F *scount, F *stype, void *rbuf, F *rcounts, F *displs, F *rtype, F *comm, F *ierror),
            (sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, ierror), PT_allgatherv, 0, comm, PT_ROOT_NONE,
-           INPLACE(sbuf) ? pt_bytes_at(rcounts, PT_ME, PT_PEERS, T(rtype)) : pt_bytes(*scount, T(stype)))
+           pt_size_allgatherv(PT_ME, PT_PEERS, INPLACE(sbuf), *scount, T(stype), rcounts, T(rtype)))
 PT_FORTRAN(MPI_ALLTOALL, mpi_alltoall,
            (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm, F *ierror),
            (sbuf, scount, stype, rbuf, rcount, rtype, comm, ierror), PT_alltoall, 0, comm, PT_ROOT_NONE,
-           pt_bytes_block(INPLACE(sbuf), *scount, T(stype), *rcount, T(rtype)))
+           pt_size_alltoall(INPLACE(sbuf), *scount, T(stype), *rcount, T(rtype)))
 PT_FORTRAN(MPI_ALLTOALLV, mpi_alltoallv,
            (void *sbuf, F *scounts, F *sdispls, F *stype, void *rbuf, F *rcounts, F *rdispls, F *rtype, F *comm,
             F *ierror),
            (sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm, ierror), PT_alltoallv, 0, comm,
-           PT_ROOT_NONE,
-           INPLACE(sbuf) ? pt_bytes_sum(rcounts, PT_PEERS, T(rtype)) : pt_bytes_sum(scounts, PT_PEERS, T(stype)))
+           PT_ROOT_NONE, pt_size_alltoallv(PT_PEERS, INPLACE(sbuf), scounts, T(stype), rcounts, T(rtype)))
 
-static uint64_t bytes_w(const F *counts, const F *types, int n)
+/* alltoallw's Fortran datatype handles, each converted when pt_size_alltoallw reads it. */
+static MPI_Datatype type_at_f(const void *types, int i)
 {
-    uint64_t sum = 0;
-    for (int i = 0; counts && types && i < n; i++) sum += pt_bytes(counts[i], PMPI_Type_f2c(types[i]));
-    return sum;
+    return PMPI_Type_f2c(((const F *)types)[i]);
 }
 
 PT_FORTRAN(MPI_ALLTOALLW, mpi_alltoallw,
            (void *sbuf, F *scounts, F *sdispls, F *stypes, void *rbuf, F *rcounts, F *rdispls, F *rtypes, F *comm,
             F *ierror),
            (sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm, ierror), PT_alltoallw, 0, comm,
-           PT_ROOT_NONE, INPLACE(sbuf) ? bytes_w(rcounts, rtypes, PT_PEERS) : bytes_w(scounts, stypes, PT_PEERS))
+           PT_ROOT_NONE, pt_size_alltoallw(PT_PEERS, INPLACE(sbuf), scounts, stypes, rcounts, rtypes, type_at_f))
 PT_FORTRAN(MPI_GATHER, mpi_gather,
            (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *root, F *comm, F *ierror),
            (sbuf, scount, stype, rbuf, rcount, rtype, root, comm, ierror), PT_gather, 0, comm, *root,
-           *root == MPI_PROC_NULL ? 0
-                                  : pt_bytes_block(INPLACE(sbuf) || *root == MPI_ROOT, *scount, T(stype), *rcount,
-                                                   T(rtype)))
+           pt_size_gather(*root, INPLACE(sbuf), *scount, T(stype), *rcount, T(rtype)))
 PT_FORTRAN(MPI_GATHERV, mpi_gatherv,
            (void *sbuf, F *scount, F *stype, void *rbuf, F *rcounts, F *displs, F *rtype, F *root, F *comm,
             F *ierror),
            (sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, ierror), PT_gatherv, 0, comm, *root,
-           *root == MPI_PROC_NULL || *root == MPI_ROOT ? 0
-           : INPLACE(sbuf)                             ? pt_bytes_at(rcounts, PT_ME, PT_PEERS, T(rtype))
-                                                       : pt_bytes(*scount, T(stype)))
+           pt_size_gatherv(*root, PT_ME, PT_PEERS, INPLACE(sbuf), *scount, T(stype), rcounts, T(rtype)))
 PT_FORTRAN(MPI_SCATTER, mpi_scatter,
            (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *root, F *comm, F *ierror),
            (sbuf, scount, stype, rbuf, rcount, rtype, root, comm, ierror), PT_scatter, 0, comm, *root,
-           *root == MPI_PROC_NULL ? 0
-                                  : pt_bytes_block(INPLACE(rbuf) || *root == MPI_ROOT, *rcount, T(rtype), *scount,
-                                                   T(stype)))
+           pt_size_scatter(*root, INPLACE(rbuf), *scount, T(stype), *rcount, T(rtype)))
 PT_FORTRAN(MPI_SCATTERV, mpi_scatterv,
            (void *sbuf, F *scounts, F *displs, F *stype, void *rbuf, F *rcount, F *rtype, F *root, F *comm,
             F *ierror),
            (sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, ierror), PT_scatterv, 0, comm, *root,
-           *root == MPI_PROC_NULL || *root == MPI_ROOT ? 0
-           : INPLACE(rbuf)                             ? pt_bytes_at(scounts, PT_ME, PT_PEERS, T(stype))
-                                                       : pt_bytes(*rcount, T(rtype)))
+           pt_size_scatterv(*root, PT_ME, PT_PEERS, INPLACE(rbuf), scounts, T(stype), *rcount, T(rtype)))
 PT_FORTRAN(MPI_REDUCE_SCATTER, mpi_reduce_scatter,
            (void *sbuf, void *rbuf, F *rcounts, F *type, F *op, F *comm, F *ierror),
            (sbuf, rbuf, rcounts, type, op, comm, ierror), PT_reduce_scatter, 0, comm, PT_ROOT_NONE,
-           pt_bytes_sum(rcounts, PT_PEERS, T(type)))
+           pt_size_reduce_scatter(PT_PEERS, rcounts, T(type)))
 PT_FORTRAN(MPI_REDUCE_SCATTER_BLOCK, mpi_reduce_scatter_block,
            (void *sbuf, void *rbuf, F *rcount, F *type, F *op, F *comm, F *ierror),
            (sbuf, rbuf, rcount, type, op, comm, ierror), PT_reduce_scatter_block, 0, comm, PT_ROOT_NONE,
-           (uint64_t)PT_PEERS * pt_bytes(*rcount, T(type)))
+           pt_size_reduce_scatter_block(PT_PEERS, *rcount, T(type)))
 PT_FORTRAN(MPI_SCAN, mpi_scan, (void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm, F *ierror),
-           (sbuf, rbuf, count, type, op, comm, ierror), PT_scan, 0, comm, PT_ROOT_NONE, pt_bytes(*count, T(type)))
+           (sbuf, rbuf, count, type, op, comm, ierror), PT_scan, 0, comm, PT_ROOT_NONE, pt_size_scan(*count, T(type)))
 PT_FORTRAN(MPI_EXSCAN, mpi_exscan, (void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm, F *ierror),
-           (sbuf, rbuf, count, type, op, comm, ierror), PT_exscan, 0, comm, PT_ROOT_NONE, pt_bytes(*count, T(type)))
+           (sbuf, rbuf, count, type, op, comm, ierror), PT_exscan, 0, comm, PT_ROOT_NONE,
+           pt_size_exscan(*count, T(type)))
 
 /* ---- nonblocking collectives: the post ---- */
 
 PT_FORTRAN(MPI_IBARRIER, mpi_ibarrier, (F *comm, F *req, F *ierror), (comm, req, ierror), PT_barrier, NB, comm,
            PT_ROOT_NONE, 0)
 PT_FORTRAN(MPI_IBCAST, mpi_ibcast, (void *buf, F *count, F *type, F *root, F *comm, F *req, F *ierror),
-           (buf, count, type, root, comm, req, ierror), PT_bcast, NB, comm, *root, pt_bytes(*count, T(type)))
+           (buf, count, type, root, comm, req, ierror), PT_bcast, NB, comm, *root, pt_size_bcast(*count, T(type)))
 PT_FORTRAN(MPI_IREDUCE, mpi_ireduce,
            (void *sbuf, void *rbuf, F *count, F *type, F *op, F *root, F *comm, F *req, F *ierror),
            (sbuf, rbuf, count, type, op, root, comm, req, ierror), PT_reduce, NB, comm, *root,
-           pt_bytes(*count, T(type)))
+           pt_size_reduce(*count, T(type)))
 PT_FORTRAN(MPI_IALLREDUCE, mpi_iallreduce,
            (void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm, F *req, F *ierror),
            (sbuf, rbuf, count, type, op, comm, req, ierror), PT_allreduce, NB, comm, PT_ROOT_NONE,
-           pt_bytes(*count, T(type)))
+           pt_size_allreduce(*count, T(type)))
 PT_FORTRAN(MPI_IALLGATHER, mpi_iallgather,
            (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm, F *req, F *ierror),
            (sbuf, scount, stype, rbuf, rcount, rtype, comm, req, ierror), PT_allgather, NB, comm, PT_ROOT_NONE,
-           pt_bytes_block(INPLACE(sbuf), *scount, T(stype), *rcount, T(rtype)))
+           pt_size_allgather(INPLACE(sbuf), *scount, T(stype), *rcount, T(rtype)))
 PT_FORTRAN(MPI_IALLGATHERV, mpi_iallgatherv,
            (void *sbuf, F *scount, F *stype, void *rbuf, F *rcounts, F *displs, F *rtype, F *comm, F *req,
             F *ierror),
            (sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, req, ierror), PT_allgatherv, NB, comm,
-           PT_ROOT_NONE,
-           INPLACE(sbuf) ? pt_bytes_at(rcounts, PT_ME, PT_PEERS, T(rtype)) : pt_bytes(*scount, T(stype)))
+           PT_ROOT_NONE, pt_size_allgatherv(PT_ME, PT_PEERS, INPLACE(sbuf), *scount, T(stype), rcounts, T(rtype)))
 PT_FORTRAN(MPI_IALLTOALL, mpi_ialltoall,
            (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm, F *req, F *ierror),
            (sbuf, scount, stype, rbuf, rcount, rtype, comm, req, ierror), PT_alltoall, NB, comm, PT_ROOT_NONE,
-           pt_bytes_block(INPLACE(sbuf), *scount, T(stype), *rcount, T(rtype)))
+           pt_size_alltoall(INPLACE(sbuf), *scount, T(stype), *rcount, T(rtype)))
 PT_FORTRAN(MPI_IALLTOALLV, mpi_ialltoallv,
            (void *sbuf, F *scounts, F *sdispls, F *stype, void *rbuf, F *rcounts, F *rdispls, F *rtype, F *comm,
             F *req, F *ierror),
            (sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm, req, ierror), PT_alltoallv, NB, comm,
-           PT_ROOT_NONE,
-           INPLACE(sbuf) ? pt_bytes_sum(rcounts, PT_PEERS, T(rtype)) : pt_bytes_sum(scounts, PT_PEERS, T(stype)))
+           PT_ROOT_NONE, pt_size_alltoallv(PT_PEERS, INPLACE(sbuf), scounts, T(stype), rcounts, T(rtype)))
 PT_FORTRAN(MPI_IALLTOALLW, mpi_ialltoallw,
            (void *sbuf, F *scounts, F *sdispls, F *stypes, void *rbuf, F *rcounts, F *rdispls, F *rtypes, F *comm,
             F *req, F *ierror),
            (sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm, req, ierror), PT_alltoallw, NB,
-           comm, PT_ROOT_NONE,
-           INPLACE(sbuf) ? bytes_w(rcounts, rtypes, PT_PEERS) : bytes_w(scounts, stypes, PT_PEERS))
+           comm, PT_ROOT_NONE, pt_size_alltoallw(PT_PEERS, INPLACE(sbuf), scounts, stypes, rcounts, rtypes, type_at_f))
 PT_FORTRAN(MPI_IGATHER, mpi_igather,
            (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *root, F *comm, F *req, F *ierror),
            (sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req, ierror), PT_gather, NB, comm, *root,
-           *root == MPI_PROC_NULL ? 0
-                                  : pt_bytes_block(INPLACE(sbuf) || *root == MPI_ROOT, *scount, T(stype), *rcount,
-                                                   T(rtype)))
+           pt_size_gather(*root, INPLACE(sbuf), *scount, T(stype), *rcount, T(rtype)))
 PT_FORTRAN(MPI_IGATHERV, mpi_igatherv,
            (void *sbuf, F *scount, F *stype, void *rbuf, F *rcounts, F *displs, F *rtype, F *root, F *comm, F *req,
             F *ierror),
            (sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, req, ierror), PT_gatherv, NB, comm, *root,
-           *root == MPI_PROC_NULL || *root == MPI_ROOT ? 0
-           : INPLACE(sbuf)                             ? pt_bytes_at(rcounts, PT_ME, PT_PEERS, T(rtype))
-                                                       : pt_bytes(*scount, T(stype)))
+           pt_size_gatherv(*root, PT_ME, PT_PEERS, INPLACE(sbuf), *scount, T(stype), rcounts, T(rtype)))
 PT_FORTRAN(MPI_ISCATTER, mpi_iscatter,
            (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *root, F *comm, F *req, F *ierror),
            (sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req, ierror), PT_scatter, NB, comm, *root,
-           *root == MPI_PROC_NULL ? 0
-                                  : pt_bytes_block(INPLACE(rbuf) || *root == MPI_ROOT, *rcount, T(rtype), *scount,
-                                                   T(stype)))
+           pt_size_scatter(*root, INPLACE(rbuf), *scount, T(stype), *rcount, T(rtype)))
 PT_FORTRAN(MPI_ISCATTERV, mpi_iscatterv,
            (void *sbuf, F *scounts, F *displs, F *stype, void *rbuf, F *rcount, F *rtype, F *root, F *comm, F *req,
             F *ierror),
            (sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, req, ierror), PT_scatterv, NB, comm, *root,
-           *root == MPI_PROC_NULL || *root == MPI_ROOT ? 0
-           : INPLACE(rbuf)                             ? pt_bytes_at(scounts, PT_ME, PT_PEERS, T(stype))
-                                                       : pt_bytes(*rcount, T(rtype)))
+           pt_size_scatterv(*root, PT_ME, PT_PEERS, INPLACE(rbuf), scounts, T(stype), *rcount, T(rtype)))
 PT_FORTRAN(MPI_IREDUCE_SCATTER, mpi_ireduce_scatter,
            (void *sbuf, void *rbuf, F *rcounts, F *type, F *op, F *comm, F *req, F *ierror),
            (sbuf, rbuf, rcounts, type, op, comm, req, ierror), PT_reduce_scatter, NB, comm, PT_ROOT_NONE,
-           pt_bytes_sum(rcounts, PT_PEERS, T(type)))
+           pt_size_reduce_scatter(PT_PEERS, rcounts, T(type)))
 PT_FORTRAN(MPI_IREDUCE_SCATTER_BLOCK, mpi_ireduce_scatter_block,
            (void *sbuf, void *rbuf, F *rcount, F *type, F *op, F *comm, F *req, F *ierror),
            (sbuf, rbuf, rcount, type, op, comm, req, ierror), PT_reduce_scatter_block, NB, comm, PT_ROOT_NONE,
-           (uint64_t)PT_PEERS * pt_bytes(*rcount, T(type)))
+           pt_size_reduce_scatter_block(PT_PEERS, *rcount, T(type)))
 PT_FORTRAN(MPI_ISCAN, mpi_iscan, (void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm, F *req, F *ierror),
-           (sbuf, rbuf, count, type, op, comm, req, ierror), PT_scan, NB, comm, PT_ROOT_NONE, pt_bytes(*count, T(type)))
+           (sbuf, rbuf, count, type, op, comm, req, ierror), PT_scan, NB, comm, PT_ROOT_NONE,
+           pt_size_scan(*count, T(type)))
 PT_FORTRAN(MPI_IEXSCAN, mpi_iexscan, (void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm, F *req, F *ierror),
            (sbuf, rbuf, count, type, op, comm, req, ierror), PT_exscan, NB, comm, PT_ROOT_NONE,
-           pt_bytes(*count, T(type)))
+           pt_size_exscan(*count, T(type)))

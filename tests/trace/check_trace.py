@@ -29,6 +29,7 @@ import math
 import os
 import re
 import shlex
+import shutil
 import statistics
 import struct
 import subprocess
@@ -453,6 +454,26 @@ def planned(args):
               os.path.getsize(os.path.join(tmp, "report", "arrival_heatmap.png")) > 0, "figures missing")
         check(all(re.search(r"trace_planned\.c:\d+$", s["site"]) for s in rep_sites),
               f"call sites not resolved to trace_planned.c: {sorted({s['site'] for s in rep_sites})}")
+        check_objects(args, run_dir)
+
+
+def check_objects(args, run_dir):
+    """Every rank-R.objects names the program with the build-id `readelf -n` reads from it (trace/format.h)."""
+    program = os.path.realpath(args.program[0])
+    out = subprocess.run(["readelf", "-n", program], capture_output=True, text=True) if shutil.which("readelf") \
+        else None
+    m = re.search(r"Build ID:\s*([0-9a-f]+)", out.stdout) if out else None
+    for path in sorted(glob.glob(os.path.join(run_dir, "rank-*.objects"))):
+        objects = {}
+        for line in open(path).read().splitlines():
+            identity, _, obj = line.partition(" ")
+            objects[os.path.realpath(obj)] = identity
+        check(program in objects, f"{path}: the program {program} is not listed: {objects}")
+        if m:
+            check(objects[program] == f"build-id:{m.group(1)}", f"{path}: {objects[program]}, readelf: {m.group(1)}")
+    n = len(glob.glob(os.path.join(run_dir, "rank-*.objects")))
+    check(n == len(glob.glob(os.path.join(run_dir, "rank-*.bin"))), f"{n} rank-R.objects files")
+    print(f"objects: every rank names the program with its build-id ({m.group(1) if m else 'readelf missing'})")
 
 
 def fortran(args):

@@ -14,6 +14,7 @@ twice under SMPIRUN, with --noise=none and with --noise=SPEC, each traced into a
   - the time inside the traced broadcasts equals the program's own measure (its bcast_mean_s and bcast_max_s
     over ranks, taken with MPI_Wtime around the same calls) within SMPI's per-MPI_Wtime cost (smpi/wtime,
     10 ns) per call: the records are the program's calls on the simulated clock;
+  - every rank-R.objects names the program (not the rank's temporary copy) with its build-id (`readelf -n`);
   - `papcoll trace report` runs, resolves the broadcasts' site to apps/app_common.c, and its sites.csv agrees
     with the raw records (calls, delta_bar mean recomputed here);
   - the injected imbalance shows: the broadcasts' mean delta_bar grows, from the noise-free run to the noisy one,
@@ -29,6 +30,7 @@ import math
 import os
 import re
 import shlex
+import shutil
 import struct
 import subprocess
 import sys
@@ -117,6 +119,20 @@ def check_run(run_dir, summary, opts, program_path, n, iters, tools):
           f"trace (+ smpi/wtime) mean {mean_tr:.6e} max {max_tr:.6e} s")
     check(abs(mean_app - mean_tr) <= tol and abs(max_app - max_tr) <= tol,
           f"time in bcast: program {mean_app:.9e}/{max_app:.9e}, trace {mean_tr:.9e}/{max_tr:.9e} (tolerance {tol:.1e})")
+    # rank-R.objects: the program itself (not the rank's temporary copy), with its build-id
+    readelf = subprocess.run(["readelf", "-n", program_path], capture_output=True, text=True) \
+        if shutil.which("readelf") else None
+    m = re.search(r"Build ID:\s*([0-9a-f]+)", readelf.stdout) if readelf else None
+    for r in ranks:
+        objects = {}
+        for line in open(os.path.join(run_dir, f"rank-{r}.objects")).read().splitlines():
+            identity, _, obj = line.partition(" ")
+            objects[os.path.realpath(obj)] = identity
+        check(os.path.realpath(program_path) in objects, f"rank-{r}.objects does not name the program: {objects}")
+        if m:
+            check(objects[os.path.realpath(program_path)] == f"build-id:{m.group(1)}",
+                  f"rank-{r}.objects: {objects[os.path.realpath(program_path)]}, readelf: {m.group(1)}")
+    print(f"  rank-R.objects: the program, build-id {m.group(1) if m else '(readelf missing: not compared)'}")
     # the report
     out = os.path.join(run_dir, "report")
     p = subprocess.run([sys.executable, "-m", "papcoll_tools.cli", "trace", "report", run_dir, "-o", out,

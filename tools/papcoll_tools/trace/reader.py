@@ -1,4 +1,5 @@
-"""Reading a papcoll trace run directory (trace/format.h): header.json, rank-R.bin, rank-R.comms, rank-R.sites.
+"""Reading a papcoll trace run directory (trace/format.h): header.json, rank-R.bin, rank-R.comms, rank-R.sites,
+rank-R.objects.
 
 Calls are matched across ranks by (communicator KEY, INSTANCE, seq): every member of a communicator makes its
 collectives in the same order (MPI), and the tracer numbers them per communicator.  Times are converted to the
@@ -178,6 +179,20 @@ def read_sites(path):
     return sites
 
 
+def read_objects(path):
+    """{object path: build identity ("build-id:HEX", "stat:SIZE:MTIME_NS" or "-")} of rank-R.objects; {} for a
+    trace written before the file existed (its objects are not checked)."""
+    objects = {}
+    if not os.path.exists(path):
+        return objects
+    with open(path) as f:
+        for line in f.read().splitlines():
+            identity, _, obj = line.partition(" ")
+            if obj:
+                objects[obj] = identity
+    return objects
+
+
 class Run:
     def __init__(self, directory):
         self.dir = directory
@@ -192,12 +207,13 @@ class Run:
         self.node_of_rank = list(self.header["node_of_rank"])
         self.hosts = self.header["hosts"]
         self.clock = Clock(self.header)
-        self.records, self.comms, self.sites = {}, {}, {}
+        self.records, self.comms, self.sites, self.objects = {}, {}, {}, {}
         for path in sorted(glob.glob(os.path.join(directory, "rank-*.bin"))):
             rank, recs = read_records(path)
             self.records[rank] = recs
             self.comms[rank] = read_comms(os.path.join(directory, f"rank-{rank}.comms"))
             self.sites[rank] = read_sites(os.path.join(directory, f"rank-{rank}.sites"))
+            self.objects[rank] = read_objects(os.path.join(directory, f"rank-{rank}.objects"))
         if not self.records:
             raise TraceError(f"{directory}: no rank-*.bin")
 

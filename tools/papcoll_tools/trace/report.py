@@ -13,6 +13,7 @@ import csv
 import math
 import os
 import shlex
+import sys
 
 import numpy as np
 
@@ -346,6 +347,9 @@ def write(run_dir, out=None, ppn=0, heatmap_calls=500, addr2line="addr2line", fi
     md += ["", "## Call sites", ""]
     md.append(_table(["call site", "function", "source"],
                      sorted({(a["site"], a["function"], a["path"]) for a in aggs})))
+    for warning in resolver.warnings():
+        md += ["", f"**Warning:** {warning}."]
+        print(f"papcoll trace report: warning: {warning}", file=sys.stderr)
     if any(a["mixed_sites"] for a in aggs):
         md += ["", "Some calls were made from different call sites on different ranks; they are listed under the "
                "site of their lowest communicator rank (`mixed_sites` in sites.csv counts them)."]

@@ -1,6 +1,12 @@
 """Call sites: a rank's return address -> function and file:line, resolved after the run (the tracer records only
 addresses).  The address minus the object's load bias, minus 1 (a return address points after the call), is what
-addr2line wants for both position-independent and fixed-address objects (trace/format.h)."""
+addr2line wants for both position-independent and fixed-address objects (trace/format.h).
+
+addr2line reads the object as it is at report time: when the tracer recorded the object's build identity
+(rank-R.objects: its GNU build-id, else its size and modification time) and the file's differs now, the program
+was rebuilt after the run and its lines would be wrong: such an object's sites are named by the symbol recorded at
+the run's end and their offset only (no file:line), and Resolver.warnings() says so.  A trace without
+rank-R.objects (written by an older tracer) is resolved as before, unchecked."""
 from __future__ import annotations
 
 import dataclasses
@@ -32,11 +38,51 @@ def _addr2line(tool, obj, offsets):
     return [(lines[2 * i], lines[2 * i + 1]) for i in range(len(offsets))]
 
 
+def elf_build_id(path, readelf="readelf"):
+    """The GNU build-id (hex) of the ELF file at path, as `readelf -n` (binutils, beside addr2line) prints it;
+    None if it has none, is not an ELF file, or readelf is missing."""
+    tool = shutil.which(readelf)
+    if not tool:
+        return None
+    out = subprocess.run([tool, "-n", path], capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        if line.strip().startswith("Build ID:"):
+            return line.split(":", 1)[1].strip() or None
+    return None
+
+
+def rebuilt(obj, identity):
+    """True when the file obj is not the object the run recorded with identity (rank-R.objects); False when it
+    cannot tell: no identity ("-", or none recorded), no readelf, or no file to read lines from anyway."""
+    kind, _, value = (identity or "-").partition(":")
+    if kind not in ("build-id", "stat") or not os.path.exists(obj):
+        return False
+    if kind == "build-id":
+        return bool(shutil.which("readelf")) and elf_build_id(obj) != value  # no readelf: cannot tell
+    try:
+        st = os.stat(obj)
+    except OSError:
+        return False
+    return f"{st.st_size}:{st.st_mtime_ns}" != value
+
+
 class Resolver:
     def __init__(self, run, addr2line="addr2line"):
         self.run = run
         self.tool = shutil.which(addr2line) if addr2line else None
         self.cache = {}  # (obj, offset) -> Where
+        self.checked = {}  # obj -> rebuilt after the run (rebuilt())
+
+    def is_rebuilt(self, obj):
+        if obj not in self.checked:
+            identity = next((o[obj] for o in getattr(self.run, "objects", {}).values() if obj in o), None)
+            self.checked[obj] = rebuilt(obj, identity)
+        return self.checked[obj]
+
+    def warnings(self):
+        """One line per object of a resolved site that was rebuilt after the run."""
+        return [f"{obj} was rebuilt after the run: file:line not resolved (sites named by the function recorded "
+                f"at the run's end)" for obj, changed in sorted(self.checked.items()) if changed]
 
     def resolve_all(self, pairs):
         """Resolves every (world rank, address) of pairs, one addr2line per object."""
@@ -50,7 +96,8 @@ class Resolver:
                 wanted.setdefault(site.obj, {})[key[1]] = site
         for obj, by_offset in wanted.items():
             offsets = sorted(by_offset)
-            found = _addr2line(self.tool, obj, offsets) or [("??", "??:0")] * len(offsets)
+            found = None if self.is_rebuilt(obj) else _addr2line(self.tool, obj, offsets)
+            found = found or [("??", "??:0")] * len(offsets)
             for offset, (function, fileline) in zip(offsets, found):
                 self.cache[(obj, offset)] = _where(function, fileline, by_offset[offset], offset)
 

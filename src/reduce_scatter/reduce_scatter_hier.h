@@ -11,13 +11,21 @@
 #include "reduce_scatter/reduce_scatter.h"
 #include "node/node_reduce.h"
 
-/* The node-ordered vector of one call. */
+/* The node-ordered vector of one call, cut into rounds: round k holds the
+ * k-th piece of every node's share, in node order (pc_rs_node_part), so
+ * every round's inter-node exchange involves every node (a vector cut into
+ * contiguous chunks would give each chunk the shares of a few nodes only,
+ * and the exchange of that chunk would converge on them). */
 typedef struct pc_rs_node {
     const pc_call_t *a;
     long *first;        /* [p + 1]: blocks in rank order (the caller's vector) */
-    long *node_pos;     /* [p]: where rank i's block starts in node order */
-    long *share;        /* [nnodes + 1]: node k's share in node order */
-    void *ordered, *ordered_base; /* my input in node order */
+    long *node_pos;     /* [p]: where rank i's block starts in its node's share */
+    long *share;        /* [nnodes + 1]: node k's share is share[k + 1] - share[k] elements */
+    long rounds;        /* uses of the area */
+    long *width;        /* [nnodes]: elements of node k's share per round (the last ones shorter) */
+    long *part_at, *part_len; /* [nnodes]: the current round's piece of node k: where in the round, its length */
+    long round_first, round_count; /* the current round in the ordered vector */
+    void *ordered, *ordered_base; /* my input in round order */
     pc_node_red_t r;    /* the node reduction area, slots layout */
 } pc_rs_node_t;
 
@@ -37,8 +45,8 @@ typedef int (*pc_rs_node_exchange_fn)(pc_rs_node_t *n, const pc_node_chunk_t *ch
  * `algorithm`'s). */
 int pc_rs_node_run(const pc_call_t *a, const char *algorithm, pc_rs_node_exchange_fn exchange, void *arg);
 
-/* Elements of node k's share in chunk ch; *at (if not NULL): where they
- * start in the chunk. */
+/* Elements of node k's share in round ch (the current round); *at (if not
+ * NULL): where they start in it. */
 long pc_rs_node_part(const pc_rs_node_t *n, const pc_node_chunk_t *ch, int k, long *at);
 
 #endif

@@ -23,14 +23,14 @@
  * Node order (reduce_scatter_hier.c): each node's share is one contiguous
  * range, so ranks may sit on nodes in any pattern and nodes may differ in
  * size; the pairing uses each partner node's own sender count.  The vector
- * runs through the node reduction area in chunks (pc_rs_node_run), the
- * exchange once per chunk on the nodes' parts of it (zero-element parts
- * send nothing).  A node of one process is its own sender and reducer
+ * runs through the node reduction area in rounds (pc_rs_node_run: round k
+ * holds the k-th piece of every node's share), the exchange once per round
+ * on the nodes' pieces (zero-element pieces send nothing).  A node of one process is its own sender and reducer
  * (a private receive buffer).
  * Cost (Hockney, m bytes in all, N nodes of q processes, S senders, gamma
  * per byte reduced, mu per byte copied): hier's node step (a reordering
  * copy m mu, copy-in m mu, (q - 1)(m / q) gamma, two node barriers per
- * chunk), then ceil((N - 1) / S) rounds of alpha + (m / N) beta on each
+ * round), then ceil((N - 1) / S) rounds of alpha + (m / N) beta on each
  * sender, the S senders of a node sharing its network link (the beta term
  * (N - 1)/N m beta per node stays when one link is the bottleneck; the
  * alpha term is divided by S: seed 001's (p / ns - 1) alpha for ns = S),
@@ -47,9 +47,7 @@
  * pieces in step order (1 .. N-1), whatever order they land in.
  * Limitations: a sender reuses its one slot, so it receives its next piece
  * only once the reducer combined the previous one (its next send is already
- * posted meanwhile); chunking follows the node-ordered vector, so in a
- * vector much larger than PAPCOLL_SHM_SIZE each chunk spans few nodes'
- * shares and the exchange of a chunk converges on them.  A datatype whose
+ * posted meanwhile).  A datatype whose
  * single element does not fit a slot runs PAPCOLL_REDUCE_SCATTER_INTER over
  * the whole communicator (logged).  A process whose step fails still marks
  * its flags (its node does not hang) and returns the error; the other nodes
@@ -94,7 +92,7 @@ static int step_rank(const multi_t *m, const pc_comm_t *c, int k, int s)
 }
 
 /* Step s of the pairwise exchange: my node's partial of node (n + s)'s part
- * of the chunk out, node (n - s)'s partial of my node's part (`in`
+ * of the round out, node (n - s)'s partial of my node's part (`in`
  * elements) into piece.  wait_slot (if not NULL) runs between posting the
  * send and receiving: the piece's buffer may be busy until then. */
 static int pairwise_step(pc_rs_node_t *n, const pc_node_chunk_t *ch, const multi_t *m, int s, void *piece, long in,
@@ -148,7 +146,7 @@ static int combine(pc_rs_node_t *n, const void *in, void *acc, long count)
     return rc;
 }
 
-/* Pieces slot `lane` carries in this chunk: steps lane, lane + S, ... < N. */
+/* Pieces slot `lane` carries in this round: steps lane, lane + S, ... < N. */
 static uint64_t pieces_of(const pc_comm_t *c, int lane, int S)
 {
     return lane < c->nnodes ? (uint64_t)((c->nnodes - 1 - lane) / S + 1) : 0;

@@ -371,9 +371,13 @@ WHY = {
     "Broadcast": "Both are near 1: the flat binomial tree with root 0 already crosses each node boundary once "
                  "(SMP-friendly). Ours is lower because `hier` adds a copy into and out of shared memory, charged "
                  "at 5 GB/s per process (0.4 ms each at 2 MiB).",
-    "Reduce-Scatter": "Ours falls with the buffer: our `hier` takes 4.2 ms at 512 KiB and 16.9 ms at 2 MiB (512 "
-                      "cores), slower than flat `pairwise` (14.7 ms) there. We have not analysed where that time "
-                      "goes.",
+    "Reduce-Scatter": "Ours falls with the buffer: `hier` runs the vector through the node area in rounds of "
+                      "one slot (PAPCOLL_SHM_SIZE 2 MiB: 32 KiB per process of a 32-process node, 64 rounds at 2 "
+                      "MiB), and each round's pairwise exchange among the leaders has N - 1 latency-bound steps: "
+                      "at 512 cores 1.3 ms at 512 KiB and 5.4 ms at 2 MiB (flat `pairwise` 7.8 and 14.7 ms, "
+                      "`multisender`, whose senders share the steps, 0.5 and 2.0 ms). Before session 2026-11-24 "
+                      "(fourth) a round was a contiguous range of the node-ordered vector, so each round's "
+                      "exchange converged on the few nodes whose shares it held: 4.2 and 16.9 ms there.",
     "Scatter": "Both are near 1, as the thesis explains: the flat binomial tree is SMP-friendly, so the hierarchy "
                "removes no inter-node message.",
 }

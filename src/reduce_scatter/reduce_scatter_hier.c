@@ -54,6 +54,7 @@ static void node_free(pc_rs_node_t *n)
     free(n->width);
     free(n->part_at);
     free(n->part_len);
+    free(n->part_lo);
     free(n->ordered_base);
 }
 
@@ -69,8 +70,10 @@ static int node_order(const pc_call_t *a, pc_rs_node_t *n)
     n->width = malloc(N * sizeof *n->width);
     n->part_at = malloc(N * sizeof *n->part_at);
     n->part_len = malloc(N * sizeof *n->part_len);
+    n->part_lo = malloc(N * sizeof *n->part_lo);
     n->ordered = pc_red_alloc(a, a->count, &n->ordered_base);
-    if (!n->first || !n->node_pos || !n->share || !n->width || !n->part_at || !n->part_len || !n->ordered)
+    if (!n->first || !n->node_pos || !n->share || !n->width || !n->part_at || !n->part_len || !n->part_lo ||
+        !n->ordered)
         return MPI_ERR_NO_MEM;
     long pos = 0;
     for (int k = 0; k < c->nnodes; k++) {
@@ -122,7 +125,8 @@ static void plan_rounds(pc_rs_node_t *n)
     for (int k = 0; k < c->nnodes; k++) n->width[k] = -1;
 }
 
-/* Round `round`: its pieces (part_at, part_len) and its place in the ordered vector. */
+/* Round `round`: its pieces (part_lo, part_at, part_len) and its place in
+ * the ordered vector; called for rounds 0, 1, ... in order. */
 static void round_layout(pc_rs_node_t *n, long round)
 {
     const pc_comm_t *c = n->a->ctx;
@@ -134,26 +138,16 @@ static void round_layout(pc_rs_node_t *n, long round)
         } else {
             long from = round * C > n->share[k] ? round * C : n->share[k];
             long to = (round + 1) * C < n->share[k + 1] ? (round + 1) * C : n->share[k + 1];
+            lo = from - n->share[k];
             len = to > from ? to - from : 0;
         }
+        n->part_lo[k] = lo;
         n->part_at[k] = at;
         n->part_len[k] = len;
         at += len;
     }
-    n->round_first = round == 0 ? 0 : n->round_first + n->round_count; /* rounds are laid out in order */
+    n->round_first = round == 0 ? 0 : n->round_first + n->round_count;
     n->round_count = at;
-}
-
-/* Node k's share offset of its piece in the current round. */
-static long part_lo(const pc_rs_node_t *n, long round, int k)
-{
-    long lo;
-    if (n->width[k] >= 0) {
-        piece(n, round, k, &lo);
-        return lo;
-    }
-    long from = round * n->r.chunk;
-    return from > n->share[k] ? from - n->share[k] : 0;
 }
 
 /* Copies share elements [lo, lo + len) of node k from my input (its ranks'
@@ -181,7 +175,7 @@ static int fill_ordered(pc_rs_node_t *n)
     for (long round = 0; round < n->rounds && rc == MPI_SUCCESS; round++) {
         round_layout(n, round);
         for (int k = 0; k < a->ctx->nnodes && rc == MPI_SUCCESS; k++)
-            rc = copy_share_in(n, k, part_lo(n, round, k), n->part_len[k],
+            rc = copy_share_in(n, k, n->part_lo[k], n->part_len[k],
                                pc_red_at(a, n->ordered, n->round_first + n->part_at[k]));
     }
     return rc;
@@ -220,7 +214,7 @@ int pc_rs_node_run(const pc_call_t *a, const char *algorithm, pc_rs_node_exchang
         if (c->node_rank == 0) pc_node_red_publish(&n.r, &ch); /* even after an error: the node must not hang */
         else pc_node_red_wait_result(&n.r, &ch);
         if (crc == MPI_SUCCESS) crc = xrc;
-        long lo = part_lo(&n, k, c->my_node), len = n.part_len[c->my_node];
+        long lo = n.part_lo[c->my_node], len = n.part_len[c->my_node];
         long x0 = lo > my_lo ? lo : my_lo, x1 = lo + len < my_hi ? lo + len : my_hi;
         if (x1 > x0 && crc == MPI_SUCCESS)
             crc = pc_red_copy(a, pc_red_at(a, a->recvbuf, x0 - my_lo),

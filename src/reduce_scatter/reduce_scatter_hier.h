@@ -23,7 +23,8 @@ typedef struct pc_rs_node {
     long *share;        /* [nnodes + 1]: node k's share is share[k + 1] - share[k] elements */
     long rounds;        /* uses of the area */
     long *width;        /* [nnodes]: elements of node k's share per round (the last ones shorter) */
-    long *part_at, *part_len; /* [nnodes]: the current round's piece of node k: where in the round, its length */
+    long *part_lo, *part_at, *part_len; /* [nnodes]: the current round's piece of node k: where in its
+                                         * share, where in the round, its length */
     long round_first, round_count; /* the current round in the ordered vector */
     void *ordered, *ordered_base; /* my input in round order */
     pc_node_red_t r;    /* the node reduction area, slots layout */

@@ -313,9 +313,11 @@ def markdown(res, rel_dir, wall, cmd, sweep_dir):
     L += [f"| {label} | {n} of {tot} |" for label, n, tot in status(sweep_dir)]
     L += ["", "Not run: the runs missing above, and 4096-32768 cores. The simulator's cost: an `isend` alltoall of "
           "p ranks is p^2 simulated messages per call (4 M at 2048 ranks; at 512 ranks a run of two calls took "
-          "4-13 min here), and `aware`'s early processes poll while they wait, which SMPI simulates step by step "
-          "(a 512-rank run of the four other algorithms took 4 min balanced, 15 min and more from 40k "
-          "iterations). Rerunning the command resumes.", ""]
+          "4-13 min here; at 1024 ranks one run of two sizes, 16 and 256 B, takes about an hour), and a 1024-rank "
+          "run of the four other algorithms (4 sizes, 3 calls each) takes 11-13 min. (`aware` blocks in "
+          "MPI_Waitany under SMPI instead of polling, src/alltoall/alltoall_aware_wake.h; before its wake-up words "
+          "stopped aliasing, it deadlocked the simulation under imbalance from 18 nodes of 32.) Rerunning the "
+          "command resumes.", ""]
     return "\n".join(L) + "\n" + comparison(res)
 
 

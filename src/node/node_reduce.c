@@ -123,14 +123,20 @@ static void add_one(pc_node_red_t *r, _Atomic uint64_t *word)
 
 /* ---- chunks --------------------------------------------------------------- */
 
-void pc_node_red_chunk(pc_node_red_t *r, long c, pc_node_chunk_t *ch)
+void pc_node_red_range(pc_node_red_t *r, long first, long count, pc_node_chunk_t *ch)
 {
     ch->use = pc_shm_area_use(r->shm);
     ch->bank = (int)(ch->use % PC_NODE_RED_BANKS);
     ch->round = ch->use / PC_NODE_RED_BANKS;
-    ch->first = c * r->chunk;
-    ch->count = r->a->count - ch->first < r->chunk ? r->a->count - ch->first : r->chunk;
+    ch->first = first;
+    ch->count = count;
     pc_wait_at_least(r->shm, &bank_ctl(r, ch->bank)->done, ch->round * (uint64_t)r->n);
+}
+
+void pc_node_red_chunk(pc_node_red_t *r, long c, pc_node_chunk_t *ch)
+{
+    long first = c * r->chunk;
+    pc_node_red_range(r, first, r->a->count - first < r->chunk ? r->a->count - first : r->chunk, ch);
 }
 
 char *pc_node_red_slot(const pc_node_red_t *r, const pc_node_chunk_t *ch, int k)

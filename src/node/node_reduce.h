@@ -129,6 +129,9 @@ int pc_node_red_open(const pc_call_t *a, pc_node_red_layout_t layout, const char
 /* Takes the next use of the area for chunk c of the message and waits until
  * its bank is free (every node process done with its previous round). */
 void pc_node_red_chunk(pc_node_red_t *r, long c, pc_node_chunk_t *ch);
+/* The same for elements [first, first + count) of the message (count <=
+ * r->chunk; every node process takes the same ranges in the same order). */
+void pc_node_red_range(pc_node_red_t *r, long first, long count, pc_node_chunk_t *ch);
 
 /* User-layout pointer of slot k (slots) or of the accumulator (shared, k
  * ignored).  The node's result is pc_node_red_slot(r, ch, 0) in both. */

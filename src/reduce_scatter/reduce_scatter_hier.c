@@ -98,6 +98,17 @@ static long piece(const pc_rs_node_t *n, long round, int k, long *lo)
     return left <= 0 ? 0 : left < n->width[k] ? left : n->width[k];
 }
 
+/* Node k's width, ceil(share / rounds), for every node; returns their sum. */
+static long set_widths(pc_rs_node_t *n)
+{
+    long total = 0;
+    for (int k = 0; k < n->a->ctx->nnodes; k++) {
+        n->width[k] = (share_of(n, k) + n->rounds - 1) / n->rounds;
+        total += n->width[k];
+    }
+    return total;
+}
+
 /* The rounds (every node process, and every node, computes the same):
  * R = ceil(m / chunk) when the pieces, ceil(share / R) per node, fit one
  * chunk of the area, else ceil(m / (chunk - nodes)), which always fits
@@ -108,21 +119,15 @@ static void plan_rounds(pc_rs_node_t *n)
 {
     const pc_comm_t *c = n->a->ctx;
     long m = n->share[c->nnodes], C = n->r.chunk, N = c->nnodes;
-    n->rounds = m > 0 ? (m + C - 1) / C : 0;
-    if (C > N && n->rounds > 0) {
-        for (int pass = 0; pass < 2; pass++) {
-            long total = 0;
-            for (int k = 0; k < c->nnodes; k++) {
-                n->width[k] = (share_of(n, k) + n->rounds - 1) / n->rounds;
-                total += n->width[k];
-            }
-            if (total <= C) return;
-            n->rounds = (m + (C - N) - 1) / (C - N); /* sum of ceil(s_k / R) <= m / R + N <= C */
-        }
+    n->rounds = (m + C - 1) / C;
+    if (C <= N || m == 0) {
+        for (int k = 0; k < c->nnodes; k++) n->width[k] = -1; /* contiguous rounds of C elements */
         return;
     }
-    /* contiguous rounds of C elements: node k's piece of round r is its share's overlap with [r C, (r + 1) C) */
-    for (int k = 0; k < c->nnodes; k++) n->width[k] = -1;
+    if (set_widths(n) > C) {
+        n->rounds = (m + (C - N) - 1) / (C - N); /* sum of ceil(s_k / R) <= m / R + N <= C */
+        set_widths(n);
+    }
 }
 
 /* Round `round`: its pieces (part_lo, part_at, part_len) and its place in
@@ -181,9 +186,8 @@ static int fill_ordered(pc_rs_node_t *n)
     return rc;
 }
 
-long pc_rs_node_part(const pc_rs_node_t *n, const pc_node_chunk_t *ch, int k, long *at)
+long pc_rs_node_part(const pc_rs_node_t *n, int k, long *at)
 {
-    (void)ch;
     if (at) *at = n->part_at[k];
     return n->part_len[k];
 }
@@ -205,10 +209,8 @@ int pc_rs_node_run(const pc_call_t *a, const char *algorithm, pc_rs_node_exchang
     long my_lo = n.node_pos[c->rank], my_hi = my_lo + pc_rs_count(a, c->rank);
     for (long k = 0; k < n.rounds; k++) {
         pc_node_chunk_t ch;
-        pc_node_red_chunk(&n.r, k, &ch);
         round_layout(&n, k);
-        ch.first = n.round_first;
-        ch.count = n.round_count;
+        pc_node_red_range(&n.r, n.round_first, n.round_count, &ch);
         int crc = pc_node_red_reduce_slots(&n.r, &ch, n.ordered); /* slot 0 holds the node's sum of the round */
         int xrc = exchange(&n, &ch, rc, arg);
         if (c->node_rank == 0) pc_node_red_publish(&n.r, &ch); /* even after an error: the node must not hang */
@@ -244,7 +246,7 @@ static int leaders_exchange(pc_rs_node_t *n, const pc_node_chunk_t *ch, int earl
     if (earlier_rc != MPI_SUCCESS) return earlier_rc;
     if (!l->mine) l->mine = pc_red_alloc(a, n->r.chunk, &l->mine_base);
     if (!l->mine) return MPI_ERR_NO_MEM;
-    for (int k = 0; k < c->nnodes; k++) l->counts[k] = (int)pc_rs_node_part(n, ch, k, NULL);
+    for (int k = 0; k < c->nnodes; k++) l->counts[k] = (int)pc_rs_node_part(n, k, NULL);
     char *node_result = pc_node_red_slot(&n->r, ch, 0);
     pc_call_t chunk = pc_node_red_chunk_call(&n->r, ch);
     chunk.vform = 1;
@@ -254,7 +256,7 @@ static int leaders_exchange(pc_rs_node_t *n, const pc_node_chunk_t *ch, int earl
     chunk.inplace = 0;
     int rc = pc_coll_call_on(&chunk, a->params->reduce_scatter.inter, c->leaders);
     long at;
-    long mine = pc_rs_node_part(n, ch, c->my_node, &at);
+    long mine = pc_rs_node_part(n, c->my_node, &at);
     if (rc == MPI_SUCCESS && mine > 0) rc = pc_red_copy(a, pc_red_at(a, node_result, at), l->mine, mine);
     return rc;
 }

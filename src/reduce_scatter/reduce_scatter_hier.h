@@ -46,8 +46,8 @@ typedef int (*pc_rs_node_exchange_fn)(pc_rs_node_t *n, const pc_node_chunk_t *ch
  * `algorithm`'s). */
 int pc_rs_node_run(const pc_call_t *a, const char *algorithm, pc_rs_node_exchange_fn exchange, void *arg);
 
-/* Elements of node k's share in round ch (the current round); *at (if not
- * NULL): where they start in it. */
-long pc_rs_node_part(const pc_rs_node_t *n, const pc_node_chunk_t *ch, int k, long *at);
+/* Elements of node k's share in the current round; *at (if not NULL): where
+ * they start in it. */
+long pc_rs_node_part(const pc_rs_node_t *n, int k, long *at);
 
 #endif

@@ -101,7 +101,7 @@ static int pairwise_step(pc_rs_node_t *n, const pc_node_chunk_t *ch, const multi
     const pc_call_t *a = n->a;
     const pc_comm_t *c = a->ctx;
     int to = (c->my_node + s) % c->nnodes, from = (c->my_node - s + c->nnodes) % c->nnodes;
-    long at, out = pc_rs_node_part(n, ch, to, &at);
+    long at, out = pc_rs_node_part(n, to, &at);
     MPI_Request req = MPI_REQUEST_NULL;
     int rc = MPI_SUCCESS;
     if (out > 0)
@@ -127,7 +127,7 @@ static int send_steps(pc_rs_node_t *n, const pc_node_chunk_t *ch, const multi_t 
 {
     const pc_comm_t *c = n->a->ctx;
     int lane = c->node_rank, S = senders_of(m, c, c->my_node), rc = MPI_SUCCESS;
-    long in = pc_rs_node_part(n, ch, c->my_node, NULL);
+    long in = pc_rs_node_part(n, c->my_node, NULL);
     char *slot = pc_node_red_slot(&n->r, ch, lane);
     uint64_t ordinal = 0;
     for (int s = lane; s < c->nnodes; s += S, ordinal++) {
@@ -186,7 +186,7 @@ static int take_piece(pc_rs_node_t *n, const pc_node_chunk_t *ch, multi_t *m, in
 static int reduce_pieces(pc_rs_node_t *n, const pc_node_chunk_t *ch, multi_t *m)
 {
     const pc_comm_t *c = n->a->ctx;
-    long at, in = pc_rs_node_part(n, ch, c->my_node, &at);
+    long at, in = pc_rs_node_part(n, c->my_node, &at);
     if (in == 0) return MPI_SUCCESS;
     int S = senders_of(m, c, c->my_node), rc = MPI_SUCCESS;
     char *acc = pc_red_at(n->a, pc_node_red_slot(&n->r, ch, 0), at);
@@ -219,7 +219,7 @@ static int reduce_pieces(pc_rs_node_t *n, const pc_node_chunk_t *ch, multi_t *m)
 static int exchange_alone(pc_rs_node_t *n, const pc_node_chunk_t *ch, multi_t *m)
 {
     const pc_comm_t *c = n->a->ctx;
-    long at, in = pc_rs_node_part(n, ch, c->my_node, &at);
+    long at, in = pc_rs_node_part(n, c->my_node, &at);
     char *acc = pc_red_at(n->a, pc_node_red_slot(&n->r, ch, 0), at);
     int rc = MPI_SUCCESS;
     for (int s = 1; s < c->nnodes && rc == MPI_SUCCESS; s++) {

@@ -10,6 +10,7 @@ import sys
 from collections import defaultdict
 
 from papcoll_tools import tune
+from papcoll_tools.sim import platform as sim_platform
 
 
 def per_call(raw, out=sys.stdout):
@@ -41,8 +42,7 @@ def regret_files(regret_dir, coll, family):
 
 def summary(out_dir, coll, platform, patterns, regret_dir=None):
     family = platform.split(":")[0]
-    shape = platform.split(":")[1].split(",")[0]
-    p = int(shape.split("x")[0]) * int(shape.split("x")[1])
+    p = sim_platform.generate(platform).slots
     best = {}
     if regret_dir:
         best = tune.read_times(regret_files(regret_dir, coll, family), coll, with_library=True).get(p, {})
@@ -82,8 +82,7 @@ def main(argv=None):
         return 0
     if not a.out_dir:
         ap.error("give OUT_DIR (or --per-call RAW)")
-    shape = a.platform.split(":")[1].split(",")[0]
-    p = int(shape.split("x")[0]) * int(shape.split("x")[1])
+    p = sim_platform.generate(a.platform).slots
     patterns = (a.patterns or f"balanced late:0.2:{p} uniform:{p}").split()
     sys.stdout.write(summary(a.out_dir, a.coll, a.platform, patterns, a.regret_dir))
     return 0

@@ -29,12 +29,13 @@ import math
 import os
 import re
 import shlex
-import shutil
 import statistics
 import struct
 import subprocess
 import sys
 import tempfile
+
+from trace_objects import check_program_listed
 
 RECORD = struct.Struct("<qqQQIIiHH")
 HEADER = struct.Struct("<8sIIIiiI")
@@ -459,21 +460,10 @@ def planned(args):
 
 def check_objects(args, run_dir):
     """Every rank-R.objects names the program with the build-id `readelf -n` reads from it (trace/format.h)."""
-    program = os.path.realpath(args.program[0])
-    out = subprocess.run(["readelf", "-n", program], capture_output=True, text=True) if shutil.which("readelf") \
-        else None
-    m = re.search(r"Build ID:\s*([0-9a-f]+)", out.stdout) if out else None
-    for path in sorted(glob.glob(os.path.join(run_dir, "rank-*.objects"))):
-        objects = {}
-        for line in open(path).read().splitlines():
-            identity, _, obj = line.partition(" ")
-            objects[os.path.realpath(obj)] = identity
-        check(program in objects, f"{path}: the program {program} is not listed: {objects}")
-        if m:
-            check(objects[program] == f"build-id:{m.group(1)}", f"{path}: {objects[program]}, readelf: {m.group(1)}")
-    n = len(glob.glob(os.path.join(run_dir, "rank-*.objects")))
-    check(n == len(glob.glob(os.path.join(run_dir, "rank-*.bin"))), f"{n} rank-R.objects files")
-    print(f"objects: every rank names the program with its build-id ({m.group(1) if m else 'readelf missing'})")
+    paths = sorted(glob.glob(os.path.join(run_dir, "rank-*.objects")))
+    build_id = check_program_listed(paths, args.program[0], check)
+    check(len(paths) == len(glob.glob(os.path.join(run_dir, "rank-*.bin"))), f"{len(paths)} rank-R.objects files")
+    print(f"objects: every rank names the program with its build-id ({build_id or 'readelf missing'})")
 
 
 def fortran(args):

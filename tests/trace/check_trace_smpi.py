@@ -30,11 +30,12 @@ import math
 import os
 import re
 import shlex
-import shutil
 import struct
 import subprocess
 import sys
 import tempfile
+
+from trace_objects import check_program_listed
 
 RECORD = struct.Struct("<qqQQIIiHH")  # trace/format.h pt_record_t
 HEADER = struct.Struct("<8sIIIiiI")
@@ -120,19 +121,8 @@ def check_run(run_dir, summary, opts, program_path, n, iters, tools):
     check(abs(mean_app - mean_tr) <= tol and abs(max_app - max_tr) <= tol,
           f"time in bcast: program {mean_app:.9e}/{max_app:.9e}, trace {mean_tr:.9e}/{max_tr:.9e} (tolerance {tol:.1e})")
     # rank-R.objects: the program itself (not the rank's temporary copy), with its build-id
-    readelf = subprocess.run(["readelf", "-n", program_path], capture_output=True, text=True) \
-        if shutil.which("readelf") else None
-    m = re.search(r"Build ID:\s*([0-9a-f]+)", readelf.stdout) if readelf else None
-    for r in ranks:
-        objects = {}
-        for line in open(os.path.join(run_dir, f"rank-{r}.objects")).read().splitlines():
-            identity, _, obj = line.partition(" ")
-            objects[os.path.realpath(obj)] = identity
-        check(os.path.realpath(program_path) in objects, f"rank-{r}.objects does not name the program: {objects}")
-        if m:
-            check(objects[os.path.realpath(program_path)] == f"build-id:{m.group(1)}",
-                  f"rank-{r}.objects: {objects[os.path.realpath(program_path)]}, readelf: {m.group(1)}")
-    print(f"  rank-R.objects: the program, build-id {m.group(1) if m else '(readelf missing: not compared)'}")
+    build_id = check_program_listed([os.path.join(run_dir, f"rank-{r}.objects") for r in ranks], program_path, check)
+    print(f"  rank-R.objects: the program, build-id {build_id or '(readelf missing: not compared)'}")
     # the report
     out = os.path.join(run_dir, "report")
     p = subprocess.run([sys.executable, "-m", "papcoll_tools.cli", "trace", "report", run_dir, "-o", out,

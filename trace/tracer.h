@@ -120,10 +120,11 @@ static inline uint64_t pt_bytes_block(int send_absent, int scount, MPI_Datatype 
 }
 
 /*
- * The message size of each collective, one function per collective, which
- * every wrapper calls (C blocking and nonblocking: wrap_c.c; Fortran, its
- * handles converted to C first: wrap_fortran.c; papcoll's API under SMPI:
- * wrap_papcoll.c), so that each rule is written once:
+ * The message size of each collective, written once for every wrapper (C
+ * blocking and nonblocking: wrap_c.c; Fortran, its handles converted to C
+ * first: wrap_fortran.c; papcoll's API under SMPI: wrap_papcoll.c): pt_bytes
+ * (count x type) for bcast, reduce, allreduce, scan and exscan, pt_bytes_block
+ * for allgather and alltoall, a pt_size_<coll> function for the others:
  *
  *   the whole vector   bcast, reduce, allreduce, scan, exscan (count x type),
  *                      reduce_scatter (sum of the counts), reduce_scatter_block
@@ -143,31 +144,6 @@ static inline uint64_t pt_bytes_block(int send_absent, int scount, MPI_Datatype 
  * MPI_IN_PLACE (the receive buffer for scatter and scatterv).  root: as the
  * caller gave it (a rank, MPI_ROOT or MPI_PROC_NULL).
  */
-static inline uint64_t pt_size_bcast(int count, MPI_Datatype type)
-{
-    return pt_bytes(count, type);
-}
-
-static inline uint64_t pt_size_reduce(int count, MPI_Datatype type)
-{
-    return pt_bytes(count, type);
-}
-
-static inline uint64_t pt_size_allreduce(int count, MPI_Datatype type)
-{
-    return pt_bytes(count, type);
-}
-
-static inline uint64_t pt_size_scan(int count, MPI_Datatype type)
-{
-    return pt_bytes(count, type);
-}
-
-static inline uint64_t pt_size_exscan(int count, MPI_Datatype type)
-{
-    return pt_bytes(count, type);
-}
-
 static inline uint64_t pt_size_reduce_scatter(int peers, const int rcounts[], MPI_Datatype type)
 {
     return pt_bytes_sum(rcounts, peers, type);
@@ -176,16 +152,6 @@ static inline uint64_t pt_size_reduce_scatter(int peers, const int rcounts[], MP
 static inline uint64_t pt_size_reduce_scatter_block(int peers, int rcount, MPI_Datatype type)
 {
     return (uint64_t)peers * pt_bytes(rcount, type);
-}
-
-static inline uint64_t pt_size_allgather(int in_place, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype)
-{
-    return pt_bytes_block(in_place, scount, stype, rcount, rtype);
-}
-
-static inline uint64_t pt_size_alltoall(int in_place, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype)
-{
-    return pt_bytes_block(in_place, scount, stype, rcount, rtype);
 }
 
 static inline uint64_t pt_size_gather(int root, int in_place, int scount, MPI_Datatype stype, int rcount,

@@ -13,8 +13,8 @@
  * (the object library papcoll_trace_smpi) and forward to PMPI_<name>
  * (tracer.h).
  *
- * Message sizes ("bytes"): one function per collective, pt_size_<coll>
- * (tracer.h), shared with the Fortran and papcoll wrappers.
+ * Message sizes ("bytes"): the rules of tracer.h (pt_bytes, pt_bytes_block,
+ * pt_size_<coll>), shared with the Fortran and papcoll wrappers.
  */
 #include "tracer.h"
 
@@ -73,26 +73,26 @@ int MPI_Barrier(MPI_Comm comm)
 
 int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
-    PT_TRACE_C(MPI_Bcast, (buf, count, type, root, comm), PT_bcast, 0, comm, root, pt_size_bcast(count, type));
+    PT_TRACE_C(MPI_Bcast, (buf, count, type, root, comm), PT_bcast, 0, comm, root, pt_bytes(count, type));
 }
 
 int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm)
 {
     PT_TRACE_C(MPI_Reduce, (sbuf, rbuf, count, type, op, root, comm), PT_reduce, 0, comm, root,
-               pt_size_reduce(count, type));
+               pt_bytes(count, type));
 }
 
 int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
     PT_TRACE_C(MPI_Allreduce, (sbuf, rbuf, count, type, op, comm), PT_allreduce, 0, comm, PT_ROOT_NONE,
-               pt_size_allreduce(count, type));
+               pt_bytes(count, type));
 }
 
 int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
                   MPI_Comm comm)
 {
     PT_TRACE_C(MPI_Allgather, (sbuf, scount, stype, rbuf, rcount, rtype, comm), PT_allgather, 0, comm, PT_ROOT_NONE,
-               pt_size_allgather(IN_PLACE(sbuf), scount, stype, rcount, rtype));
+               pt_bytes_block(IN_PLACE(sbuf), scount, stype, rcount, rtype));
 }
 
 int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int rcounts[],
@@ -106,7 +106,7 @@ int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, i
                  MPI_Comm comm)
 {
     PT_TRACE_C(MPI_Alltoall, (sbuf, scount, stype, rbuf, rcount, rtype, comm), PT_alltoall, 0, comm, PT_ROOT_NONE,
-               pt_size_alltoall(IN_PLACE(sbuf), scount, stype, rcount, rtype));
+               pt_bytes_block(IN_PLACE(sbuf), scount, stype, rcount, rtype));
 }
 
 int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype, void *rbuf,
@@ -167,13 +167,13 @@ int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datat
 int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
     PT_TRACE_C(MPI_Scan, (sbuf, rbuf, count, type, op, comm), PT_scan, 0, comm, PT_ROOT_NONE,
-               pt_size_scan(count, type));
+               pt_bytes(count, type));
 }
 
 int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
     PT_TRACE_C(MPI_Exscan, (sbuf, rbuf, count, type, op, comm), PT_exscan, 0, comm, PT_ROOT_NONE,
-               pt_size_exscan(count, type));
+               pt_bytes(count, type));
 }
 
 /* ---- nonblocking collectives: the post ---- */
@@ -185,28 +185,28 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
 
 int MPI_Ibcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request *req)
 {
-    PT_TRACE_C(MPI_Ibcast, (buf, count, type, root, comm, req), PT_bcast, NB, comm, root, pt_size_bcast(count, type));
+    PT_TRACE_C(MPI_Ibcast, (buf, count, type, root, comm, req), PT_bcast, NB, comm, root, pt_bytes(count, type));
 }
 
 int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm,
                 MPI_Request *req)
 {
     PT_TRACE_C(MPI_Ireduce, (sbuf, rbuf, count, type, op, root, comm, req), PT_reduce, NB, comm, root,
-               pt_size_reduce(count, type));
+               pt_bytes(count, type));
 }
 
 int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                    MPI_Request *req)
 {
     PT_TRACE_C(MPI_Iallreduce, (sbuf, rbuf, count, type, op, comm, req), PT_allreduce, NB, comm, PT_ROOT_NONE,
-               pt_size_allreduce(count, type));
+               pt_bytes(count, type));
 }
 
 int MPI_Iallgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
                    MPI_Comm comm, MPI_Request *req)
 {
     PT_TRACE_C(MPI_Iallgather, (sbuf, scount, stype, rbuf, rcount, rtype, comm, req), PT_allgather, NB, comm,
-               PT_ROOT_NONE, pt_size_allgather(IN_PLACE(sbuf), scount, stype, rcount, rtype));
+               PT_ROOT_NONE, pt_bytes_block(IN_PLACE(sbuf), scount, stype, rcount, rtype));
 }
 
 int MPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int rcounts[],
@@ -220,7 +220,7 @@ int MPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, 
                   MPI_Comm comm, MPI_Request *req)
 {
     PT_TRACE_C(MPI_Ialltoall, (sbuf, scount, stype, rbuf, rcount, rtype, comm, req), PT_alltoall, NB, comm,
-               PT_ROOT_NONE, pt_size_alltoall(IN_PLACE(sbuf), scount, stype, rcount, rtype));
+               PT_ROOT_NONE, pt_bytes_block(IN_PLACE(sbuf), scount, stype, rcount, rtype));
 }
 
 int MPI_Ialltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype, void *rbuf,
@@ -285,11 +285,11 @@ int MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Data
 int MPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req)
 {
     PT_TRACE_C(MPI_Iscan, (sbuf, rbuf, count, type, op, comm, req), PT_scan, NB, comm, PT_ROOT_NONE,
-               pt_size_scan(count, type));
+               pt_bytes(count, type));
 }
 
 int MPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req)
 {
     PT_TRACE_C(MPI_Iexscan, (sbuf, rbuf, count, type, op, comm, req), PT_exscan, NB, comm, PT_ROOT_NONE,
-               pt_size_exscan(count, type));
+               pt_bytes(count, type));
 }

@@ -122,17 +122,17 @@ PT_FORTRAN_NAMES(trace_finalize, MPI_FINALIZE, mpi_finalize, (F *ierror), (ierro
 
 PT_FORTRAN(MPI_BARRIER, mpi_barrier, (F *comm, F *ierror), (comm, ierror), PT_barrier, 0, comm, PT_ROOT_NONE, 0)
 PT_FORTRAN(MPI_BCAST, mpi_bcast, (void *buf, F *count, F *type, F *root, F *comm, F *ierror),
-           (buf, count, type, root, comm, ierror), PT_bcast, 0, comm, *root, pt_size_bcast(*count, T(type)))
+           (buf, count, type, root, comm, ierror), PT_bcast, 0, comm, *root, pt_bytes(*count, T(type)))
 PT_FORTRAN(MPI_REDUCE, mpi_reduce, (void *sbuf, void *rbuf, F *count, F *type, F *op, F *root, F *comm, F *ierror),
            (sbuf, rbuf, count, type, op, root, comm, ierror), PT_reduce, 0, comm, *root,
-           pt_size_reduce(*count, T(type)))
+           pt_bytes(*count, T(type)))
 PT_FORTRAN(MPI_ALLREDUCE, mpi_allreduce, (void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm, F *ierror),
            (sbuf, rbuf, count, type, op, comm, ierror), PT_allreduce, 0, comm, PT_ROOT_NONE,
-           pt_size_allreduce(*count, T(type)))
+           pt_bytes(*count, T(type)))
 PT_FORTRAN(MPI_ALLGATHER, mpi_allgather,
            (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm, F *ierror),
            (sbuf, scount, stype, rbuf, rcount, rtype, comm, ierror), PT_allgather, 0, comm, PT_ROOT_NONE,
-           pt_size_allgather(INPLACE(sbuf), *scount, T(stype), *rcount, T(rtype)))
+           pt_bytes_block(INPLACE(sbuf), *scount, T(stype), *rcount, T(rtype)))
 PT_FORTRAN(MPI_ALLGATHERV, mpi_allgatherv,
            (void *sbuf, F *scount, F *stype, void *rbuf, F *rcounts, F *displs, F *rtype, F *comm, F *ierror),
            (sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, ierror), PT_allgatherv, 0, comm, PT_ROOT_NONE,
@@ -140,7 +140,7 @@ PT_FORTRAN(MPI_ALLGATHERV, mpi_allgatherv,
 PT_FORTRAN(MPI_ALLTOALL, mpi_alltoall,
            (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm, F *ierror),
            (sbuf, scount, stype, rbuf, rcount, rtype, comm, ierror), PT_alltoall, 0, comm, PT_ROOT_NONE,
-           pt_size_alltoall(INPLACE(sbuf), *scount, T(stype), *rcount, T(rtype)))
+           pt_bytes_block(INPLACE(sbuf), *scount, T(stype), *rcount, T(rtype)))
 PT_FORTRAN(MPI_ALLTOALLV, mpi_alltoallv,
            (void *sbuf, F *scounts, F *sdispls, F *stype, void *rbuf, F *rcounts, F *rdispls, F *rtype, F *comm,
             F *ierror),
@@ -185,29 +185,29 @@ PT_FORTRAN(MPI_REDUCE_SCATTER_BLOCK, mpi_reduce_scatter_block,
            (sbuf, rbuf, rcount, type, op, comm, ierror), PT_reduce_scatter_block, 0, comm, PT_ROOT_NONE,
            pt_size_reduce_scatter_block(PT_PEERS, *rcount, T(type)))
 PT_FORTRAN(MPI_SCAN, mpi_scan, (void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm, F *ierror),
-           (sbuf, rbuf, count, type, op, comm, ierror), PT_scan, 0, comm, PT_ROOT_NONE, pt_size_scan(*count, T(type)))
+           (sbuf, rbuf, count, type, op, comm, ierror), PT_scan, 0, comm, PT_ROOT_NONE, pt_bytes(*count, T(type)))
 PT_FORTRAN(MPI_EXSCAN, mpi_exscan, (void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm, F *ierror),
            (sbuf, rbuf, count, type, op, comm, ierror), PT_exscan, 0, comm, PT_ROOT_NONE,
-           pt_size_exscan(*count, T(type)))
+           pt_bytes(*count, T(type)))
 
 /* ---- nonblocking collectives: the post ---- */
 
 PT_FORTRAN(MPI_IBARRIER, mpi_ibarrier, (F *comm, F *req, F *ierror), (comm, req, ierror), PT_barrier, NB, comm,
            PT_ROOT_NONE, 0)
 PT_FORTRAN(MPI_IBCAST, mpi_ibcast, (void *buf, F *count, F *type, F *root, F *comm, F *req, F *ierror),
-           (buf, count, type, root, comm, req, ierror), PT_bcast, NB, comm, *root, pt_size_bcast(*count, T(type)))
+           (buf, count, type, root, comm, req, ierror), PT_bcast, NB, comm, *root, pt_bytes(*count, T(type)))
 PT_FORTRAN(MPI_IREDUCE, mpi_ireduce,
            (void *sbuf, void *rbuf, F *count, F *type, F *op, F *root, F *comm, F *req, F *ierror),
            (sbuf, rbuf, count, type, op, root, comm, req, ierror), PT_reduce, NB, comm, *root,
-           pt_size_reduce(*count, T(type)))
+           pt_bytes(*count, T(type)))
 PT_FORTRAN(MPI_IALLREDUCE, mpi_iallreduce,
            (void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm, F *req, F *ierror),
            (sbuf, rbuf, count, type, op, comm, req, ierror), PT_allreduce, NB, comm, PT_ROOT_NONE,
-           pt_size_allreduce(*count, T(type)))
+           pt_bytes(*count, T(type)))
 PT_FORTRAN(MPI_IALLGATHER, mpi_iallgather,
            (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm, F *req, F *ierror),
            (sbuf, scount, stype, rbuf, rcount, rtype, comm, req, ierror), PT_allgather, NB, comm, PT_ROOT_NONE,
-           pt_size_allgather(INPLACE(sbuf), *scount, T(stype), *rcount, T(rtype)))
+           pt_bytes_block(INPLACE(sbuf), *scount, T(stype), *rcount, T(rtype)))
 PT_FORTRAN(MPI_IALLGATHERV, mpi_iallgatherv,
            (void *sbuf, F *scount, F *stype, void *rbuf, F *rcounts, F *displs, F *rtype, F *comm, F *req,
             F *ierror),
@@ -216,7 +216,7 @@ PT_FORTRAN(MPI_IALLGATHERV, mpi_iallgatherv,
 PT_FORTRAN(MPI_IALLTOALL, mpi_ialltoall,
            (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm, F *req, F *ierror),
            (sbuf, scount, stype, rbuf, rcount, rtype, comm, req, ierror), PT_alltoall, NB, comm, PT_ROOT_NONE,
-           pt_size_alltoall(INPLACE(sbuf), *scount, T(stype), *rcount, T(rtype)))
+           pt_bytes_block(INPLACE(sbuf), *scount, T(stype), *rcount, T(rtype)))
 PT_FORTRAN(MPI_IALLTOALLV, mpi_ialltoallv,
            (void *sbuf, F *scounts, F *sdispls, F *stype, void *rbuf, F *rcounts, F *rdispls, F *rtype, F *comm,
             F *req, F *ierror),
@@ -255,7 +255,7 @@ PT_FORTRAN(MPI_IREDUCE_SCATTER_BLOCK, mpi_ireduce_scatter_block,
            pt_size_reduce_scatter_block(PT_PEERS, *rcount, T(type)))
 PT_FORTRAN(MPI_ISCAN, mpi_iscan, (void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm, F *req, F *ierror),
            (sbuf, rbuf, count, type, op, comm, req, ierror), PT_scan, NB, comm, PT_ROOT_NONE,
-           pt_size_scan(*count, T(type)))
+           pt_bytes(*count, T(type)))
 PT_FORTRAN(MPI_IEXSCAN, mpi_iexscan, (void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm, F *req, F *ierror),
            (sbuf, rbuf, count, type, op, comm, req, ierror), PT_exscan, NB, comm, PT_ROOT_NONE,
-           pt_size_exscan(*count, T(type)))
+           pt_bytes(*count, T(type)))

@@ -33,20 +33,20 @@
 PT_PAPCOLL(papcoll_bcast, (void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm))
 {
     PT_TRACE_FORWARD(__real_papcoll_bcast, (buf, count, type, root, comm), PT_bcast, 0, comm, root,
-                     pt_size_bcast(count, type));
+                     pt_bytes(count, type));
 }
 
 PT_PAPCOLL(papcoll_reduce,
            (const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm))
 {
     PT_TRACE_FORWARD(__real_papcoll_reduce, (sbuf, rbuf, count, type, op, root, comm), PT_reduce, 0, comm, root,
-                     pt_size_reduce(count, type));
+                     pt_bytes(count, type));
 }
 
 PT_PAPCOLL(papcoll_allreduce, (const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm))
 {
     PT_TRACE_FORWARD(__real_papcoll_allreduce, (sbuf, rbuf, count, type, op, comm), PT_allreduce, 0, comm,
-                     PT_ROOT_NONE, pt_size_allreduce(count, type));
+                     PT_ROOT_NONE, pt_bytes(count, type));
 }
 
 PT_PAPCOLL(papcoll_reduce_scatter,
@@ -68,7 +68,7 @@ PT_PAPCOLL(papcoll_allgather, (const void *sbuf, int scount, MPI_Datatype stype,
                                MPI_Datatype rtype, MPI_Comm comm))
 {
     PT_TRACE_FORWARD(__real_papcoll_allgather, (sbuf, scount, stype, rbuf, rcount, rtype, comm), PT_allgather, 0, comm,
-                     PT_ROOT_NONE, pt_size_allgather(IN_PLACE(sbuf), scount, stype, rcount, rtype));
+                     PT_ROOT_NONE, pt_bytes_block(IN_PLACE(sbuf), scount, stype, rcount, rtype));
 }
 
 PT_PAPCOLL(papcoll_allgatherv, (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int rcounts[],
@@ -83,7 +83,7 @@ PT_PAPCOLL(papcoll_alltoall, (const void *sbuf, int scount, MPI_Datatype stype, 
                               MPI_Datatype rtype, MPI_Comm comm))
 {
     PT_TRACE_FORWARD(__real_papcoll_alltoall, (sbuf, scount, stype, rbuf, rcount, rtype, comm), PT_alltoall, 0, comm,
-                     PT_ROOT_NONE, pt_size_alltoall(IN_PLACE(sbuf), scount, stype, rcount, rtype));
+                     PT_ROOT_NONE, pt_bytes_block(IN_PLACE(sbuf), scount, stype, rcount, rtype));
 }
 
 PT_PAPCOLL(papcoll_alltoallv, (const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,

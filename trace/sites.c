@@ -27,7 +27,6 @@
 #include <limits.h>
 #include <link.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -100,26 +99,15 @@ static int find_object(struct dl_phdr_info *info, size_t size, void *data)
     return 0;
 }
 
-/* The objects already written to rank-R.objects (a handful: a linear search). */
-typedef struct {
-    char **paths;
-    size_t count, capacity;
-} object_list_t;
-
-/* Writes object's line to out unless written before.  0, or -1 when out of memory. */
-static int write_object(FILE *out, object_list_t *seen, const char *object, const char *build_id)
+/* Writes the object's line to out once: `written` holds the load biases of
+ * the objects already written (one bias per loaded object).  0, or -1 when
+ * out of memory. */
+static int write_object(FILE *out, pt_u64map_t *written, uint64_t bias, const char *object, const char *build_id)
 {
-    for (size_t i = 0; i < seen->count; i++)
-        if (!strcmp(seen->paths[i], object)) return 0;
-    if (seen->count == seen->capacity) {
-        size_t capacity = seen->capacity ? 2 * seen->capacity : 8;
-        char **paths = realloc(seen->paths, capacity * sizeof *paths);
-        if (!paths) return -1;
-        seen->paths = paths;
-        seen->capacity = capacity;
-    }
-    if (!(seen->paths[seen->count] = strdup(object))) return -1;
-    seen->count++;
+    uint64_t *done = pt_u64map_slot(written, bias ? bias : 1);
+    if (!done) return -1;
+    if (*done) return 0;
+    *done = 1;
     struct stat st;
     if (build_id[0])
         fprintf(out, "build-id:%s %s\n", build_id, object);
@@ -129,12 +117,6 @@ static int write_object(FILE *out, object_list_t *seen, const char *object, cons
     else
         fprintf(out, "- %s\n", object);
     return 0;
-}
-
-static void object_list_free(object_list_t *seen)
-{
-    for (size_t i = 0; i < seen->count; i++) free(seen->paths[i]);
-    free(seen->paths);
 }
 
 int pt_sites_write(const char *sites_path, const char *objects_path)
@@ -147,7 +129,7 @@ int pt_sites_write(const char *sites_path, const char *objects_path)
         return -1;
     }
     int rc = 0;
-    object_list_t seen = {0};
+    pt_u64map_t written = {0};
     char self[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     self[n > 0 ? n : 0] = '\0';
@@ -168,10 +150,10 @@ int pt_sites_write(const char *sites_path, const char *objects_path)
         if (copy_name && !strcmp(object, copy_name)) object = pt_run_program_path();
 #endif
         fprintf(f, "%#llx %#llx %s %s\n", (unsigned long long)q.address, (unsigned long long)q.bias, symbol, object);
-        if (q.found && write_object(objects, &seen, object, q.build_id)) rc = -1;
+        if (q.found && write_object(objects, &written, q.bias, object, q.build_id)) rc = -1;
     }
     pt_u64map_free(&sites);
-    object_list_free(&seen);
+    pt_u64map_free(&written);
     if (fclose(objects)) rc = -1;
     if (fclose(f)) rc = -1;
     return rc;

@@ -10,6 +10,7 @@
 
 #include "coll/reduction.h"
 #include "core/p2p.h"
+#include "sched/tree.h"
 
 #include "allreduce_algorithms.h" /* generated from algorithms.list: pc_allreduce_<name>() */
 
@@ -21,5 +22,11 @@ static inline int pc_allreduce_on(const pc_call_t *a, const char *name, const vo
 {
     return pc_red_call_on(a, name, sendbuf, recvbuf, 0, comm);
 }
+
+/* The dynamic-leader allreduce (allreduce_dynleader.c) up and back down a
+ * tree of nodes of shape node_tree (PC_TREE_BINOMIAL: dynleader;
+ * PC_TREE_FLAT: dynleader_flat); name is the algorithm's, for its log
+ * messages. */
+int pc_allreduce_dynleader_tree(const pc_call_t *a, pc_tree_shape_t node_tree, const char *name);
 
 #endif

@@ -78,12 +78,12 @@ static int pass_result_down(pc_dynleader_t *d, const pc_node_chunk_t *ch)
     return rc != MPI_SUCCESS ? rc : wrc;
 }
 
-int pc_allreduce_dynleader(const pc_call_t *a)
+int pc_allreduce_dynleader_tree(const pc_call_t *a, pc_tree_shape_t node_tree, const char *name)
 {
     pc_dynleader_t d;
-    int rc = pc_dynleader_begin(&d, a, 0, PC_TAG_ALLREDUCE_LEADER, PC_TAG_ALLREDUCE_NODE, 0);
+    int rc = pc_dynleader_begin(&d, a, 0, node_tree, PC_TAG_ALLREDUCE_LEADER, PC_TAG_ALLREDUCE_NODE, 0);
     if (rc == MPI_SUCCESS && d.r.chunk == 0)
-        rc = pc_red_whole_comm(a, "dynleader", d.r.slot_bytes, a->params->allreduce.inter);
+        rc = pc_red_whole_comm(a, name, d.r.slot_bytes, a->params->allreduce.inter);
     if (rc != MPI_SUCCESS || d.r.chunk == 0) {
         pc_dynleader_end(&d);
         return rc;
@@ -106,4 +106,9 @@ int pc_allreduce_dynleader(const pc_call_t *a)
     }
     pc_dynleader_end(&d);
     return rc;
+}
+
+int pc_allreduce_dynleader(const pc_call_t *a)
+{
+    return pc_allreduce_dynleader_tree(a, PC_TREE_BINOMIAL, "dynleader");
 }

@@ -96,7 +96,8 @@ static int mailbox_begin(pc_dynleader_t *d)
     return rc;
 }
 
-int pc_dynleader_begin(pc_dynleader_t *d, const pc_call_t *a, int root, int tag_first, int tag_next, int fixed)
+int pc_dynleader_begin(pc_dynleader_t *d, const pc_call_t *a, int root, pc_tree_shape_t shape, int tag_first,
+                       int tag_next, int fixed)
 {
     memset(d, 0, sizeof *d);
     d->a = a;
@@ -108,7 +109,7 @@ int pc_dynleader_begin(pc_dynleader_t *d, const pc_call_t *a, int root, int tag_
     d->root_node = c->node_of[root];
     int rc = pc_node_red_begin(a, PC_NODE_RED_SHARED, &d->r);
     if (rc != MPI_SUCCESS || d->r.chunk == 0) return rc;
-    if (pc_tree_build(&d->tree, PC_TREE_BINOMIAL, 2, c->my_node, c->nnodes, d->root_node)) return MPI_ERR_NO_MEM;
+    if (pc_tree_build(&d->tree, shape, 2, c->my_node, c->nnodes, d->root_node)) return MPI_ERR_NO_MEM;
     d->mailbox = mailbox_of(d, c->my_node);
     d->parent_mailbox = d->tree.parent < 0 ? -1 : mailbox_of(d, d->tree.parent);
     d->is_mailbox = c->rank == d->mailbox;

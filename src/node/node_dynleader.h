@@ -4,7 +4,9 @@
  *
  * Every process combines its data into its node's shared accumulator (the
  * node reduction area, node_reduce.h, shared layout) as soon as it arrives.
- * Nodes form a binomial tree rooted at the node of `root`.  The node's
+ * Nodes form a tree rooted at the node of `root`: binomial (ceil(log2 N)
+ * hops, at most ceil(log2 N) children per node) or flat (every node a child
+ * of the root's: one hop, the root's node receives N - 1 results).  The node's
  * LAST contributor -- one of its processes, or its mailbox once the child
  * nodes' results are in -- sends the node's result to the parent node's
  * mailbox.  A node's mailbox is a fixed rank everybody knows (the node's
@@ -28,7 +30,7 @@
 typedef struct pc_dynleader {
     const pc_call_t *a;
     pc_node_red_t r;
-    pc_tree_t tree;         /* of nodes, rooted at the root's node */
+    pc_tree_t tree;         /* of nodes, rooted at the root's node (binomial or flat) */
     int root, root_node;
     int mailbox;            /* my node's mailbox */
     int parent_mailbox;     /* my parent node's (-1 on the root's node) */
@@ -46,11 +48,13 @@ typedef struct pc_dynleader {
     void **buf, **base;     /* one chunk per child */
 } pc_dynleader_t;
 
-/* Starts the climb of a's message towards `root` (a rank): the node
- * reduction area, the tree of nodes, the mailbox's first-chunk receives.
+/* Starts the climb of a's message towards `root` (a rank) up a tree of nodes
+ * of `shape` (PC_TREE_BINOMIAL or PC_TREE_FLAT): the node reduction area,
+ * the tree, the mailbox's first-chunk receives (one chunk buffer per child).
  * d->r.chunk == 0 on success: one element does not fit a bank (the caller
  * reduces some other way).  Always release with pc_dynleader_end. */
-int pc_dynleader_begin(pc_dynleader_t *d, const pc_call_t *a, int root, int tag_first, int tag_next, int fixed);
+int pc_dynleader_begin(pc_dynleader_t *d, const pc_call_t *a, int root, pc_tree_shape_t shape, int tag_first,
+                       int tag_next, int fixed);
 void pc_dynleader_end(pc_dynleader_t *d);
 
 /* Chunk k (taken with pc_node_red_chunk(&d->r, k, ch)): combines my data,

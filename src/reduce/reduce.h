@@ -11,6 +11,7 @@
 
 #include "coll/reduction.h"
 #include "core/p2p.h"
+#include "sched/tree.h"
 
 #include "reduce_algorithms.h" /* generated from algorithms.list: pc_reduce_<name>() */
 
@@ -22,5 +23,10 @@ static inline int pc_reduce_on(const pc_call_t *a, const char *name, const void 
 {
     return pc_red_call_on(a, name, sendbuf, recvbuf, root, comm);
 }
+
+/* The dynamic-leader reduce (reduce_dynleader.c) up a tree of nodes of
+ * shape node_tree (PC_TREE_BINOMIAL: dynleader; PC_TREE_FLAT:
+ * dynleader_flat); name is the algorithm's, for its log messages. */
+int pc_reduce_dynleader_tree(const pc_call_t *a, pc_tree_shape_t node_tree, const char *name);
 
 #endif

@@ -56,7 +56,8 @@
  * fixed: the mailbox always sends, after its whole node), PAPCOLL_REDUCE_LOCK,
  * PAPCOLL_REPRODUCIBLE, PAPCOLL_SHM_SIZE; under SMPI PAPCOLL_SIM_MEMBW.
  * Code: the climb (combine, mailboxes, sending up) is node/node_dynleader.c,
- * shared with allreduce dynleader; this file adds the root's copy-out.
+ * shared with allreduce dynleader; this file adds the root's copy-out, for
+ * any tree of nodes (pc_reduce_dynleader_tree: dynleader_flat is the flat one).
  * Source: seed 001 section 3.7.1, Figs. 3.14-3.15 (dynamic leader reduce).
  */
 #include "reduce/reduce.h"
@@ -64,13 +65,13 @@
 
 #include <string.h>
 
-int pc_reduce_dynleader(const pc_call_t *a)
+int pc_reduce_dynleader_tree(const pc_call_t *a, pc_tree_shape_t node_tree, const char *name)
 {
     pc_dynleader_t d;
     int fixed = !strcmp(a->params->reduce.leader, "fixed");
-    int rc = pc_dynleader_begin(&d, a, a->root, PC_TAG_REDUCE_LEADER, PC_TAG_REDUCE_NODE, fixed);
+    int rc = pc_dynleader_begin(&d, a, a->root, node_tree, PC_TAG_REDUCE_LEADER, PC_TAG_REDUCE_NODE, fixed);
     if (rc == MPI_SUCCESS && d.r.chunk == 0)
-        rc = pc_red_whole_comm(a, "dynleader", d.r.slot_bytes, a->params->reduce.inter);
+        rc = pc_red_whole_comm(a, name, d.r.slot_bytes, a->params->reduce.inter);
     if (rc != MPI_SUCCESS || d.r.chunk == 0) {
         pc_dynleader_end(&d);
         return rc;
@@ -91,4 +92,9 @@ int pc_reduce_dynleader(const pc_call_t *a)
     }
     pc_dynleader_end(&d);
     return rc;
+}
+
+int pc_reduce_dynleader(const pc_call_t *a)
+{
+    return pc_reduce_dynleader_tree(a, PC_TREE_BINOMIAL, "dynleader");
 }

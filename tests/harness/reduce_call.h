@@ -57,10 +57,11 @@ typedef struct {
 
 /* 1 when algorithm `algo` of `collective` takes the case's operation.  The
  * library's documented restrictions: reduce_scatter_gather, hier,
- * hier_nobarrier and dynleader (reduce), ring, rabenseifner, hier and
- * dynleader (allreduce), pairwise, ring, recursive_halving and hier
- * (reduce_scatter) need a commutative operation; dynleader_onesided a
- * predefined one.  "auto" and every other algorithm take any operation. */
+ * hier_nobarrier, dynleader and dynleader_flat (reduce), ring, rabenseifner,
+ * hier, dynleader and dynleader_flat (allreduce), pairwise, ring,
+ * recursive_halving, hier and multisender (reduce_scatter) need a
+ * commutative operation; dynleader_onesided a predefined one.  "auto" and
+ * every other algorithm take any operation. */
 int rc_accepts(const char *collective, const char *algo, const rc_case_t *c);
 
 /* reduce_scatter: elements of rank i's block: count in the block form, else

@@ -17,6 +17,23 @@
 
 static inline int pc_window_tag(int base, unsigned long seq) { return base + (int)(seq % PC_TAG_WINDOW); }
 
+/* A message of `nheader` long longs at header then `count` elements of
+ * `type` at buf, as one committed datatype over absolute addresses (send or
+ * receive it at MPI_BOTTOM): a control header travels with its data in one
+ * message, one latency.  The caller frees *t (after posting is enough). */
+static inline int pc_header_type(long long *header, int nheader, const void *buf, int count, MPI_Datatype type,
+                                 MPI_Datatype *t)
+{
+    int lengths[2] = {nheader, count};
+    MPI_Aint where[2];
+    MPI_Datatype types[2] = {MPI_LONG_LONG, type};
+    PMPI_Get_address(header, &where[0]);
+    PMPI_Get_address(buf, &where[1]);
+    int rc = PMPI_Type_create_struct(2, lengths, where, types, t);
+    if (rc == MPI_SUCCESS) rc = PMPI_Type_commit(t);
+    return rc;
+}
+
 static inline size_t pc_min_size(size_t a, size_t b) { return a < b ? a : b; }
 
 static inline int pc_send(const void *buf, size_t bytes, int dst, int tag, MPI_Comm comm)

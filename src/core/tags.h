@@ -106,7 +106,13 @@ enum {
                                       data; hier, the root -> its node leader: every node's share */
     PC_TAG_SCATTER_NODE = 852,     /* hier: the root -> its node leader, the node-ordered blocks */
     PC_TAG_SCATTER_HANDOFF = 853,  /* multisender: a node's holder -> one of its senders, a child's data */
-    PC_TAG_SCATTER_MULTISENDER = 854 /* multisender: a sender -> a child node's holder */
+    PC_TAG_SCATTER_MULTISENDER = 854, /* multisender: a sender -> a child node's holder */
+    PC_TAG_SCATTER_SHARE = 855,    /* dynleader: the root -> a node's leader, (v form) the block sizes, then the
+                                      node's blocks */
+    PC_TAG_SCATTER_REST = 856,     /* dynleader: a block's bytes beyond PC_MAX_MSG, after its first message */
+    PC_TAG_SCATTER_REQUEST = 860,  /* + seq % window: dynleader, a node's leader -> the root, {seq, rank} */
+    PC_TAG_SCATTER_MEMBER = 880    /* + seq % window: dynleader, a node's leader (or the root) -> a process,
+                                      {seq} and its block (MPI_ANY_SOURCE) */
 };
 
 #endif

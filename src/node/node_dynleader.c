@@ -23,17 +23,10 @@ static int child_slot(const pc_dynleader_t *d, int rank)
 }
 
 /* The first chunk's message: the header {seq, sender} then `count`
- * elements at buf (absolute addresses: one message, one latency). */
+ * elements at buf. */
 static int first_chunk_type(const pc_call_t *a, long long *header, const void *buf, long count, MPI_Datatype *t)
 {
-    int lengths[2] = {2, (int)count};
-    MPI_Aint where[2];
-    MPI_Datatype types[2] = {MPI_LONG_LONG, a->datatype};
-    PMPI_Get_address(header, &where[0]);
-    PMPI_Get_address(buf, &where[1]);
-    int rc = PMPI_Type_create_struct(2, lengths, where, types, t);
-    if (rc == MPI_SUCCESS) rc = PMPI_Type_commit(t);
-    return rc;
+    return pc_header_type(header, 2, buf, (int)count, a->datatype, t);
 }
 
 void pc_dynleader_end(pc_dynleader_t *d)

@@ -140,6 +140,8 @@ const pc_param_def_t pc_param_table[] = {
      "Scatter and scatterv algorithm: a name from `papcoll-bench --coll=scatter --list`, or auto."},
     {"PAPCOLL_SCATTER_INTER", NULL, PC_PARAM_STRING, "auto", FIELD(scatter.inter), NULL,
      "Scatter among node leaders in hier: any flat scatter algorithm name, native, or auto."},
+    {"PAPCOLL_SCATTER_GUESS_MAX", NULL, PC_PARAM_SIZE, "8K", FIELD(scatter_guess_max), NULL,
+     "Scatter dynleader, plain form: the root sends a node whose blocks add up to at most this size to the node's lowest rank at once, without waiting for the node's first process to ask (one latency less when the lowest rank comes first, which the others let it do when they arrive together); keep it below the MPI library's eager limit, or the root waits for a late lowest rank. 0: always wait for the request."},
     /* ---- reduce_scatter ---- */
     {"PAPCOLL_REDUCE_SCATTER", NULL, PC_PARAM_STRING, "auto", FIELD(reduce_scatter.algorithm), NULL,
      "Reduce_scatter and reduce_scatter_block algorithm: a name from `papcoll-bench --coll=reduce_scatter --list`, or auto."},

@@ -98,6 +98,7 @@ typedef struct pc_params {
     size_t exchange_area;   /* PAPCOLL_EXCHANGE_AREA: largest exchange area of aware (two banks) */
     size_t alltoall_min_fragment; /* PAPCOLL_ALLTOALL_MIN_FRAGMENT: smallest partial fragment of aware */
     long reduce_scatter_senders;  /* PAPCOLL_REDUCE_SCATTER_SENDERS: multisender's senders per node, 0 = all but one */
+    size_t scatter_guess_max;     /* PAPCOLL_SCATTER_GUESS_MAX: scatter dynleader sends a node's blocks to its lowest rank at once */
 } pc_params_t;
 
 typedef enum { PC_PARAM_SIZE, PC_PARAM_LONG, PC_PARAM_DOUBLE, PC_PARAM_STRING } pc_param_type_t;

@@ -12,11 +12,19 @@
  *     r -[B's blocks]-> b0;  b0 -> b1: its block
  *     r -> every process of R: its block
  *
+ * The guess: in the plain form, a node whose blocks add up to at most
+ * PAPCOLL_SCATTER_GUESS_MAX gets them from the root at once, sent to its
+ * lowest rank (the guess) without waiting for the REQUEST; the node's other
+ * processes pause once before claiming it, so that the guess leads when they
+ * arrive together.  Whoever leads still sends its REQUEST (the root counts
+ * one per node) and the root sends the blocks again only to a leader that is
+ * not the guess; the guess then takes its own block from the root's message
+ * and the leader sends it nothing.
  * Cost (Hockney, balanced, m bytes scattered in all, N nodes of q
- * processes): one REQUEST latency, then the root's N - 1 node shares
- * ((N - 1) alpha + (N - 1)/N m beta at the root, as hier with a linear
- * scatter among leaders; hier's default binomial takes log2 N latencies),
- * then q - 1 intra-node messages from each leader.
+ * processes): the root's N - 1 node shares ((N - 1) alpha + (N - 1)/N m beta
+ * at the root, as hier with a linear scatter among leaders; hier's default
+ * binomial takes log2 N latencies), one REQUEST latency before them above
+ * the guess size, then q - 1 intra-node messages from each leader.
  * Late arrival: a node is served as soon as its first process arrives (hier:
  * when its lowest rank does, and a tree among leaders also waits for the
  * leaders above), so a late process holds up nobody but itself: its block
@@ -32,9 +40,11 @@
  * consecutive gets its blocks straight from the root's buffer; otherwise
  * the root packs them first.  No size limit: shares and blocks above
  * PC_MAX_MSG go in several messages.
+ * Parameters: PAPCOLL_SCATTER_GUESS_MAX.
  * Source: seed 000's competitive leaders (the first process to arrive leads
  * its node) applied to seed 001's hierarchical scatter (section 2.3.1,
- * Fig. 2.1); the REQUEST as the dynamic-leader broadcasts' (node/node.h).
+ * Fig. 2.1); the REQUEST and the guess as the dynamic-leader broadcasts'
+ * (node/node.h).
  */
 #include "scatter/scatter.h"
 #include "ctx/shm.h"
@@ -43,6 +53,15 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Whether the root sends node's blocks to its lowest rank before any REQUEST
+ * (the same answer on every process: plain form, sizes known everywhere). */
+static int guessing(const pc_call_t *a, int node, size_t my_bytes)
+{
+    const pc_comm_t *c = a->ctx;
+    size_t share = (size_t)(c->node_first[node + 1] - c->node_first[node]) * my_bytes;
+    return !a->vform && node != c->node_of[a->root] && share <= a->params->scatter_guess_max;
+}
 
 /* Process dst's block: {seq} and the block's first PC_MAX_MSG bytes in one
  * message (posted into req[*n]), the rest after it (blocking).  *seq must
@@ -98,10 +117,10 @@ static int send_share(const pc_call_t *a, int node, int leader, uint64_t *sizes,
     if (a->vform)
         rc = pc_scatter_post(sizes, (size_t)q * sizeof *sizes, leader, PC_TAG_SCATTER_SHARE, c->comm, req, n);
     const char *share = pc_blocks_at(&a->sblocks, member[0]);
-    if (member[q - 1] - member[0] != q - 1) { /* not consecutive ranks */
-        char *p = *packed = malloc(total ? total : 1);
-        if (!p) return MPI_ERR_NO_MEM;
-        for (int j = 0; j < q; j++) p = (char *)memcpy(p, pc_blocks_at(&a->sblocks, member[j]), sizes[j]) + sizes[j];
+    if (member[q - 1] - member[0] != q - 1) { /* not consecutive ranks: packed once (the guess's copy serves twice) */
+        char *p = *packed ? NULL : (*packed = malloc(total ? total : 1));
+        if (!*packed) return MPI_ERR_NO_MEM;
+        for (int j = 0; p && j < q; j++) p = (char *)memcpy(p, pc_blocks_at(&a->sblocks, member[j]), sizes[j]) + sizes[j];
         share = *packed;
     }
     return rc != MPI_SUCCESS ? rc : pc_scatter_post(share, total, leader, PC_TAG_SCATTER_SHARE, c->comm, req, n);
@@ -110,9 +129,9 @@ static int send_share(const pc_call_t *a, int node, int leader, uint64_t *sizes,
 typedef struct {
     long long (*msg)[2];  /* [nodes - 1] REQUESTs */
     MPI_Request *wanted;  /* [nodes - 1] their receives */
-    MPI_Request *sent;    /* [2 nodes + node_size] sizes, shares, my node's blocks */
+    MPI_Request *sent;    /* [3 nodes + node_size] sizes, shares (guessed and asked for), my node's blocks */
     uint64_t *sizes;      /* [size] the block sizes sent, node by node */
-    char **packed;        /* [nodes] packed shares */
+    char **packed;        /* [nodes] packed shares (a guessed node's kept for its leader) */
     char *served;         /* [nodes] */
 } root_state_t;
 
@@ -138,7 +157,7 @@ static int root_serves(const pc_call_t *a)
     int nodes = c->nnodes, root_node = c->my_node, rc = MPI_SUCCESS, n = 0;
     long long seq = (long long)a->seq;
     root_state_t s = {malloc((size_t)nodes * sizeof *s.msg), malloc((size_t)nodes * sizeof *s.wanted),
-                      malloc((size_t)(2 * nodes + c->node_size) * sizeof *s.sent),
+                      malloc((size_t)(3 * nodes + c->node_size) * sizeof *s.sent),
                       malloc((size_t)c->size * sizeof *s.sizes), calloc((size_t)nodes, sizeof *s.packed),
                       calloc((size_t)nodes, 1)};
     if (!s.msg || !s.wanted || !s.sent || !s.sizes || !s.packed || !s.served) {
@@ -151,6 +170,11 @@ static int root_serves(const pc_call_t *a)
     for (int i = 0; i < nodes - 1 && rc == MPI_SUCCESS; i++)
         rc = PMPI_Irecv(s.msg[i], 2, MPI_LONG_LONG, MPI_ANY_SOURCE, pc_window_tag(PC_TAG_SCATTER_REQUEST, a->seq),
                         c->comm, &s.wanted[i]);
+    size_t my_bytes = pc_blocks_span(&a->sblocks, a->root, a->root);
+    for (int node = 0; node < nodes && rc == MPI_SUCCESS; node++)
+        if (guessing(a, node, my_bytes))
+            rc = send_share(a, node, pc_node_leader(c, node), s.sizes + c->node_first[node], &s.packed[node], s.sent,
+                            &n);
     for (int j = 0; j < c->node_size && rc == MPI_SUCCESS; j++) { /* my node's processes: straight from me */
         int r = c->node_members[c->node_first[root_node] + j];
         size_t bytes = pc_blocks_span(&a->sblocks, r, r);
@@ -169,7 +193,8 @@ static int root_serves(const pc_call_t *a)
             break;
         }
         s.served[node] = 1;
-        rc = send_share(a, node, st.MPI_SOURCE, s.sizes + c->node_first[node], &s.packed[node], s.sent, &n);
+        if (!guessing(a, node, my_bytes) || st.MPI_SOURCE != pc_node_leader(c, node))
+            rc = send_share(a, node, st.MPI_SOURCE, s.sizes + c->node_first[node], &s.packed[node], s.sent, &n);
     }
     int wrc = n ? PMPI_Waitall(n, s.sent, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
     root_free(&s, nodes);
@@ -177,8 +202,9 @@ static int root_serves(const pc_call_t *a)
 }
 
 /* My node's leader: asks the root, receives the node's blocks, keeps mine
- * and sends the others theirs. */
-static int lead_node(const pc_call_t *a, size_t my_bytes)
+ * and sends the others theirs (not the guess's, when guessed: the root sent
+ * it them all). */
+static int lead_node(const pc_call_t *a, size_t my_bytes, int guessed)
 {
     const pc_comm_t *c = a->ctx;
     int q = c->node_size, rc, n = 0;
@@ -205,7 +231,7 @@ static int lead_node(const pc_call_t *a, size_t my_bytes)
         int r = c->node_members[c->node_first[c->my_node] + j];
         if (r == c->rank)
             memcpy(a->rblocks.base, share + pos, sizes[j]);
-        else if (sizes[j])
+        else if (sizes[j] && !(guessed && j == 0)) /* node member 0, the lowest rank, is the guess */
             rc = member_send(a, &seq, share + pos, sizes[j], r, req, &n);
         pos += sizes[j];
     }
@@ -214,6 +240,19 @@ static int lead_node(const pc_call_t *a, size_t my_bytes)
     free(sizes);
     free(req);
     return rc != MPI_SUCCESS ? rc : wrc;
+}
+
+/* The guess, not leading: my block is the first of the node's blocks that
+ * the root sent me. */
+static int take_guess(const pc_call_t *a, size_t my_bytes)
+{
+    size_t total = (size_t)a->ctx->node_size * my_bytes;
+    char *share = malloc(total);
+    if (!share) return MPI_ERR_NO_MEM;
+    int rc = pc_recv(share, total, a->root, PC_TAG_SCATTER_SHARE, a->ctx->comm);
+    if (rc == MPI_SUCCESS) memcpy(a->rblocks.base, share, my_bytes);
+    free(share);
+    return rc;
 }
 
 int pc_scatter_dynleader(const pc_call_t *a)
@@ -227,7 +266,10 @@ int pc_scatter_dynleader(const pc_call_t *a)
         pc_shm_t *shm;
         int rc = pc_shm_get(c, &shm); /* every process of my node calls it in this call */
         if (rc != MPI_SUCCESS) return rc;
-        if (pc_shm_claim(shm, a->seq)) return lead_node(a, my_bytes);
+        int guessed = guessing(a, c->my_node, my_bytes), is_guess = c->rank == pc_node_leader(c, c->my_node);
+        if (guessed && !is_guess) pc_poll_pause(shm); /* lets the guess claim the node if it came at the same time */
+        if (pc_shm_claim(shm, a->seq)) return lead_node(a, my_bytes, guessed);
+        if (guessed && is_guess) return take_guess(a, my_bytes);
     }
     return my_bytes ? member_recv(a, a->rblocks.base, my_bytes) : MPI_SUCCESS;
 }

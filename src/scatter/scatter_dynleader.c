@@ -31,7 +31,10 @@
  * waits for it (eager sizes).  With blocks above the MPI library's eager
  * limit a leader, like linear's root, stays until each of its node's
  * processes has taken its block.  The root stays until the first process
- * of every node has asked.
+ * of every node has asked.  A guessed node whose lowest rank is late gets
+ * its blocks twice (to the guess, and to the leader that asked).
+ * Memory: a leader (and a guess that does not lead) holds its node's blocks
+ * for the call; the root packs the blocks of nodes with gaps in their ranks.
  * Messages: the REQUEST and each process's block carry the call's sequence
  * number, in the payload (checked) and in the tag (seq % PC_TAG_WINDOW): a
  * process does not know who leads its node and receives its block with

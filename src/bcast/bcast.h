@@ -76,6 +76,11 @@ int pc_group_serve(const pc_call_t *a, const int *members, int n);
 int pc_group_recv_header(const pc_call_t *a, long long *hdr, int *from);
 /* Receiver: takes part in the group broadcast described by hdr, received from `from`. */
 int pc_group_join(const pc_call_t *a, const long long *hdr, int from);
+/* Root: one round of arrivals among n control receives req (waiting of them
+ * still posted): blocks until at least one completes, then, with a batching
+ * window (PAPCOLL_ARRIVAL_WINDOW), collects those completing before it ends;
+ * done[0..*ndone-1] are their indices in order of completion. */
+int pc_arrival_round(const pc_call_t *a, int n, MPI_Request *req, int waiting, int *done, int *ndone);
 /* T = alpha + beta m: the model's time to send the message (PAPCOLL_ALPHA, _BETA). */
 double pc_arrival_T(const pc_call_t *a);
 /* Root: the batching window after a round's first arrival, in seconds:

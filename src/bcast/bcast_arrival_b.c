@@ -36,8 +36,7 @@
 
 static int root(const pc_call_t *a)
 {
-    int p = a->ctx->size, me = a->ctx->rank, waiting = p - 1, rc = MPI_SUCCESS, ndone, more;
-    double window = pc_arrival_window(a);
+    int p = a->ctx->size, me = a->ctx->rank, waiting = p - 1, rc = MPI_SUCCESS, ndone;
     unsigned long *seen = malloc((size_t)p * sizeof *seen);
     MPI_Request *req = malloc((size_t)p * sizeof *req);
     int *done = malloc((size_t)p * sizeof *done);
@@ -53,14 +52,7 @@ static int root(const pc_call_t *a)
     while (waiting > 0) {
         /* one round: everyone who has arrived by now (or by the end of the
          * window, if any), in order of completion */
-        rc = pc_some_complete(p, req, 1, &ndone, done);
-        double until = window > 0 ? PMPI_Wtime() + window : 0;
-        while (rc == MPI_SUCCESS && ndone < waiting && PMPI_Wtime() < until) {
-            pc_arrival_pause(a, until);
-            rc = pc_some_complete(p, req, 0, &more, done + ndone);
-            ndone += more;
-        }
-        if (rc != MPI_SUCCESS) goto out;
+        if ((rc = pc_arrival_round(a, p, req, waiting, done, &ndone)) != MPI_SUCCESS) goto out;
         for (int i = 0; i < ndone; i++)
             if (seen[done[i]] != a->ctx->seq) {
                 rc = MPI_ERR_INTERN; /* a control message of another call: must not happen */

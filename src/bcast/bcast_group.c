@@ -193,6 +193,19 @@ int pc_group_join(const pc_call_t *a, const long long *hdr, int from)
     }
 }
 
+int pc_arrival_round(const pc_call_t *a, int n, MPI_Request *req, int waiting, int *done, int *ndone)
+{
+    double window = pc_arrival_window(a);
+    int more, rc = pc_some_complete(n, req, 1, ndone, done);
+    double until = window > 0 ? PMPI_Wtime() + window : 0;
+    while (rc == MPI_SUCCESS && *ndone < waiting && PMPI_Wtime() < until) {
+        pc_arrival_pause(a, until);
+        rc = pc_some_complete(n, req, 0, &more, done + *ndone);
+        *ndone += more;
+    }
+    return rc;
+}
+
 double pc_arrival_T(const pc_call_t *a)
 {
     return a->params->alpha + a->params->beta * (double)a->bytes;

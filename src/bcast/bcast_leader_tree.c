@@ -8,9 +8,10 @@
  * rooted at the root's node.  Finding each other costs no round trip on the
  * data's path (node.h, node_leader.c):
  *   1. every process of a node posts the receives of one REQUEST from each
- *      child node (any source);
+ *      child node (any source); on the root's node only the root, which
+ *      leads it;
  *   2. a leader, as soon as it has claimed its node, sends its REQUEST to
- *      every process of its parent node, then waits for its first segment
+ *      every process of its parent node (the root's node: to the root), then waits for its first segment
  *      from any source (the sender is whoever leads the parent; nothing
  *      else can move before it).  In a call that guesses, a process other
  *      than its node's lowest rank pauses once before claiming, so that the
@@ -184,13 +185,13 @@ static int finished(const engine_t *e)
     return 1;
 }
 
-/* Every process of a node: the child nodes (of the tree of nodes) and their REQUEST receives. */
+/* Every process of a node: the child nodes (of the tree of nodes) and their REQUEST receives, if it gets them. */
 static int requests_begin(engine_t *e, pc_tree_t *tree)
 {
     int rc = pc_node_tree(&e->nc, e->shape, tree);
     if (rc != MPI_SUCCESS) return rc;
     e->nchild = tree->nchildren;
-    e->q.n = tree->nchildren;
+    e->q.n = pc_leader_receives_requests(&e->nc) ? tree->nchildren : 0;
     e->q.nodes = tree->children;
     e->q.msg = malloc(((size_t)e->nchild + 1) * sizeof *e->q.msg);
     e->q.req = malloc(((size_t)e->nchild + 1) * sizeof *e->q.req);

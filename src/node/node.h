@@ -15,7 +15,9 @@
  * message with MPI_ANY_SOURCE on a tag carrying the call's sequence number).
  * So a child node's leader, as soon as it has claimed its node, sends a
  * REQUEST (its rank) to every process of its parent node; every process of
- * a node receives exactly one REQUEST from each child node in the call.
+ * a node receives exactly one REQUEST from each child node in the call.  The
+ * root's node is the exception: the root leads it, so there the root alone
+ * receives them and its other processes leave as soon as they have the data.
  * Nothing travels before the data: when the parent's leader has the data
  * and a child's REQUEST has not come yet, it GUESSES that child's leader is
  * the child node's lowest rank (always right with fixed leaders; with
@@ -93,19 +95,24 @@ int pc_leader_ready_post(const pc_node_call_t *nc, long long msg[2], MPI_Request
 int pc_leader_ready_wait(const pc_node_call_t *nc, long long msg[2], MPI_Request *req, int *leader);
 
 /* The tree engines' REQUEST, first message and guess (node_leader.c). */
-typedef struct pc_leader_requests { /* REQUESTs from my node's child nodes: every process receives them */
+typedef struct pc_leader_requests { /* REQUESTs from my node's child nodes (pc_leader_receives_requests) */
     int n;
     const int *nodes;      /* the child nodes */
     long long (*msg)[3];   /* {seq, leader rank, node} */
     MPI_Request *req;
 } pc_leader_requests_t;
+/* Whether I receive my node's child nodes' REQUESTs: every process of a node
+ * may lead it and does, except on the root's node, which the root leads:
+ * there only the root does (its other processes leave once they have the data). */
+int pc_leader_receives_requests(const pc_node_call_t *nc);
 /* Posts the receives of one REQUEST from each of nodes[n] (q->msg, q->req: n entries, the caller's). */
 int pc_leader_requests_post(const pc_node_call_t *nc, pc_leader_requests_t *q);
 /* Request i completed: checks its call and node; *child = index in q->nodes, *leader = its rank. */
 int pc_leader_request_read(const pc_node_call_t *nc, const pc_leader_requests_t *q, int i, int *child, int *leader);
 /* Waits for every REQUEST still posted, checking each (followers consume theirs). */
 int pc_leader_requests_wait(const pc_node_call_t *nc, pc_leader_requests_t *q);
-/* REQUEST {seq, my rank, my node} to every process of `node` (nonblocking: msg and req[]
+/* REQUEST {seq, my rank, my node} to every process of `node` that receives
+ * REQUESTs (the root alone on the root's node; nonblocking: msg and req[]
  * (that node's size) stay valid until the PMPI_Waitall of *nreq requests). */
 int pc_leader_request_send(const pc_node_call_t *nc, int node, long long msg[3], MPI_Request *req, int *nreq);
 /* Whether the tree engines guess child leaders for this message of nseg segments. */

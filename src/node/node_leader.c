@@ -2,7 +2,7 @@
  * node_leader.c - how the dynamic node leaders of the broadcast tree
  * engine (bcast_leader_tree.c) find each other without a round trip on the
  * data's path (see node.h): a child leader's REQUEST to every process of its
- * parent node, the first message of a parent -> child stream on a
+ * parent node (to the root alone on the root's node, which the root leads), the first message of a parent -> child stream on a
  * tag carrying the call's sequence number, received with MPI_ANY_SOURCE,
  * and what a guess that does not lead receives: its copy, or an empty
  * message.
@@ -14,6 +14,12 @@
  */
 #include "node/node.h"
 #include "core/p2p.h"
+
+int pc_leader_receives_requests(const pc_node_call_t *nc)
+{
+    const pc_call_t *a = nc->a;
+    return a->ctx->my_node != nc->root_node || a->ctx->rank == a->root;
+}
 
 int pc_leader_requests_post(const pc_node_call_t *nc, pc_leader_requests_t *q)
 {
@@ -54,6 +60,9 @@ int pc_leader_request_send(const pc_node_call_t *nc, int node, long long msg[3],
     int rc = MPI_SUCCESS;
     msg[0] = (long long)nc->seq, msg[1] = c->rank, msg[2] = c->my_node;
     *nreq = 0;
+    if (node == nc->root_node) /* the root leads its node: it alone receives REQUESTs there */
+        return PMPI_Isend(msg, 3, MPI_LONG_LONG, nc->a->root, pc_window_tag(PC_TAG_LEADER_REQUEST, nc->seq), c->comm,
+                          &req[(*nreq)++]);
     for (int m = c->node_first[node]; m < c->node_first[node + 1] && rc == MPI_SUCCESS; m++)
         rc = PMPI_Isend(msg, 3, MPI_LONG_LONG, c->node_members[m], pc_window_tag(PC_TAG_LEADER_REQUEST, nc->seq),
                         c->comm, &req[(*nreq)++]);

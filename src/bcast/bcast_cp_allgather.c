@@ -18,7 +18,9 @@
  * (its sources), and every process of a node receives one READY from the
  * leader of each of its node's destinations.  A non-leader waits for those
  * too, which costs it nothing: in a scatter-allgather no node completes
- * before every node has a leader.
+ * before every node has a leader.  On the root's node, which the root leads,
+ * the root alone receives them (its other processes leave once they have the
+ * message).
  *
  * The root's node already holds the message: nobody sends it blocks
  * (which also leaves the root's buffer untouched).
@@ -241,11 +243,11 @@ static int follow(cp_t *e)
 {
     long long msg[2 * 32 + 2][2];
     MPI_Request req[2 * 32 + 2];
-    int rc = MPI_SUCCESS, leader;
-    for (int i = 0; i < e->ndst && rc == MPI_SUCCESS; i++) rc = pc_leader_ready_post(&e->nc, msg[i], &req[i]);
+    int rc = MPI_SUCCESS, leader, nready = pc_leader_messages_for_me(&e->nc) ? e->ndst : 0;
+    for (int i = 0; i < nready && rc == MPI_SUCCESS; i++) rc = pc_leader_ready_post(&e->nc, msg[i], &req[i]);
     if (rc != MPI_SUCCESS) return rc;
     pc_node_copy_out(&e->nc);
-    for (int i = 0; i < e->ndst && rc == MPI_SUCCESS; i++) rc = pc_leader_ready_wait(&e->nc, msg[i], &req[i], &leader);
+    for (int i = 0; i < nready && rc == MPI_SUCCESS; i++) rc = pc_leader_ready_wait(&e->nc, msg[i], &req[i], &leader);
     return rc;
 }
 

@@ -191,7 +191,7 @@ static int requests_begin(engine_t *e, pc_tree_t *tree)
     int rc = pc_node_tree(&e->nc, e->shape, tree);
     if (rc != MPI_SUCCESS) return rc;
     e->nchild = tree->nchildren;
-    e->q.n = pc_leader_receives_requests(&e->nc) ? tree->nchildren : 0;
+    e->q.n = pc_leader_messages_for_me(&e->nc) ? tree->nchildren : 0;
     e->q.nodes = tree->children;
     e->q.msg = malloc(((size_t)e->nchild + 1) * sizeof *e->q.msg);
     e->q.req = malloc(((size_t)e->nchild + 1) * sizeof *e->q.req);

@@ -85,6 +85,12 @@ int pc_node_tree(const pc_node_call_t *nc, pc_tree_shape_t shape, pc_tree_t *t)
     return pc_tree_build(t, shape, radix, c->my_node, c->nnodes, nc->root_node) ? MPI_ERR_NO_MEM : MPI_SUCCESS;
 }
 
+int pc_leader_messages_for_me(const pc_node_call_t *nc)
+{
+    const pc_call_t *a = nc->a;
+    return a->ctx->my_node != nc->root_node || a->ctx->rank == a->root;
+}
+
 int pc_leader_announce(const pc_node_call_t *nc, const int *nodes, int n)
 {
     const pc_comm_t *c = nc->a->ctx;
@@ -94,10 +100,16 @@ int pc_leader_announce(const pc_node_call_t *nc, const int *nodes, int n)
     MPI_Request *req = malloc((size_t)total * sizeof *req);
     if (!req) return MPI_ERR_NO_MEM;
     long long msg[2] = {(long long)nc->seq, c->rank};
-    for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
+    for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
+        if (nodes[i] == nc->root_node) { /* the root leads its node: to the root alone */
+            rc = PMPI_Isend(msg, 2, MPI_LONG_LONG, nc->a->root, pc_window_tag(PC_TAG_LEADER_READY, nc->seq), c->comm,
+                            &req[nreq++]);
+            continue;
+        }
         for (int m = c->node_first[nodes[i]]; m < c->node_first[nodes[i] + 1] && rc == MPI_SUCCESS; m++)
             rc = PMPI_Isend(msg, 2, MPI_LONG_LONG, c->node_members[m], pc_window_tag(PC_TAG_LEADER_READY, nc->seq),
                             c->comm, &req[nreq++]);
+    }
     int wrc = PMPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
     free(req);
     return rc != MPI_SUCCESS ? rc : wrc;

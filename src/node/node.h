@@ -86,8 +86,14 @@ size_t pc_node_pieces_within(const pc_node_call_t *nc, size_t bytes);
  * ...) rooted at the root's node, from my node's view (node indices). */
 int pc_node_tree(const pc_node_call_t *nc, pc_tree_shape_t shape, pc_tree_t *t);
 
+/* Whether the messages by which other nodes' leaders find my node's leader
+ * (REQUEST, READY) come to me: to every process of a node, which any of them
+ * may lead, except on the root's node, which the root leads: there to the
+ * root alone (its other processes leave once they have the data). */
+int pc_leader_messages_for_me(const pc_node_call_t *nc);
 /* READY: announces me (a leader) to every process of each node in nodes[n]
- * (small eager messages; returns once they are sent). */
+ * that gets such messages (pc_leader_messages_for_me: the root alone on the
+ * root's node; small eager messages; returns once they are sent). */
 int pc_leader_announce(const pc_node_call_t *nc, const int *nodes, int n);
 /* Posts the receive of one READY; msg must stay valid until pc_leader_ready_wait. */
 int pc_leader_ready_post(const pc_node_call_t *nc, long long msg[2], MPI_Request *req);
@@ -95,16 +101,12 @@ int pc_leader_ready_post(const pc_node_call_t *nc, long long msg[2], MPI_Request
 int pc_leader_ready_wait(const pc_node_call_t *nc, long long msg[2], MPI_Request *req, int *leader);
 
 /* The tree engines' REQUEST, first message and guess (node_leader.c). */
-typedef struct pc_leader_requests { /* REQUESTs from my node's child nodes (pc_leader_receives_requests) */
+typedef struct pc_leader_requests { /* REQUESTs from my node's child nodes (pc_leader_messages_for_me) */
     int n;
     const int *nodes;      /* the child nodes */
     long long (*msg)[3];   /* {seq, leader rank, node} */
     MPI_Request *req;
 } pc_leader_requests_t;
-/* Whether I receive my node's child nodes' REQUESTs: every process of a node
- * may lead it and does, except on the root's node, which the root leads:
- * there only the root does (its other processes leave once they have the data). */
-int pc_leader_receives_requests(const pc_node_call_t *nc);
 /* Posts the receives of one REQUEST from each of nodes[n] (q->msg, q->req: n entries, the caller's). */
 int pc_leader_requests_post(const pc_node_call_t *nc, pc_leader_requests_t *q);
 /* Request i completed: checks its call and node; *child = index in q->nodes, *leader = its rank. */

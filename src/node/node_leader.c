@@ -15,12 +15,6 @@
 #include "node/node.h"
 #include "core/p2p.h"
 
-int pc_leader_receives_requests(const pc_node_call_t *nc)
-{
-    const pc_call_t *a = nc->a;
-    return a->ctx->my_node != nc->root_node || a->ctx->rank == a->root;
-}
-
 int pc_leader_requests_post(const pc_node_call_t *nc, pc_leader_requests_t *q)
 {
     int rc = MPI_SUCCESS;

@@ -12,7 +12,9 @@
 #   OUTDIR/regret_<coll>.md   auto's regret (auto / best of any algorithm) in every cell, for the
 #                             rules of the build that ran (rebuild with the new rules and rerun with
 #                             ALGOS=auto WHO=papcoll-auto2 BASELINES=" " to measure theirs: the
-#                             *-auto2.csv files are read last, so their auto replaces the first run's)
+#                             *-auto2.csv files are read last, so their auto replaces the first run's;
+#                             after them the *-rerun*.csv files: algorithms rerun with a later build,
+#                             WHO=papcoll-rerun1 ALGOS=..., whose rows replace the earlier runs')
 # SIZES, ITERS, BUILD, ALGOS and SIM_TIMEOUT (seconds per simulation, default 7200) are passed on (see
 # coll_perf.sh); the default sizes are 8 B .. 1 MiB. CANDIDATES (default 3): candidates per rule.
 set -euo pipefail
@@ -51,8 +53,11 @@ done
 tune() { PYTHONPATH=tools${PYTHONPATH:+:$PYTHONPATH} python3 -m papcoll_tools.tune "$@"; }
 for coll in $colls; do
   if [ "$coll" = bcast ]; then files=("$out"/*/bcast/*.csv); else files=("$out"/*/"$coll"_*.csv); fi
-  # a later file's row replaces an earlier one's (papcoll-tune): the auto of a rerun (WHO=papcoll-auto2) last
-  mapfile -t files < <(printf '%s\n' "${files[@]}" | grep -v -- '-auto2\.csv$'; printf '%s\n' "${files[@]}" | grep -- '-auto2\.csv$' || true)
+  # a later file's row replaces an earlier one's (papcoll-tune): the auto of a rerun (WHO=papcoll-auto2), then
+  # the algorithms rerun with a later build (WHO=papcoll-rerunN, in N order) last
+  mapfile -t files < <(printf '%s\n' "${files[@]}" | grep -v -e '-auto2\.csv$' -e '-rerun[0-9]*\.csv$'
+                       printf '%s\n' "${files[@]}" | grep -- '-auto2\.csv$'
+                       printf '%s\n' "${files[@]}" | grep -- '-rerun[0-9]*\.csv$' | sort -V || true)
   tune --coll="$coll" --criterion=regret --candidates="${CANDIDATES:-3}" "${files[@]}" > "$out/rules_$coll.txt"
   {
     echo "# $coll: regret (e_bar / best e_bar of any algorithm in the cell), simulated, $p ranks"

@@ -8,7 +8,8 @@ Files, in this order (a later file's row replaces an earlier one's for the same 
 SMPI's broadcasts of ../perf_64x32 (8 KiB-1 MiB); ../bcast_2048_check (but its PAPCOLL_ADAPT runs);
 ../bcast_2048_knomial; this directory's *_papcoll.csv and *_smpi-*.csv; last the *-auto3.csv of
 ../bcast_2048_knomial and this directory's *-auto2.csv (auto rerun with later rules: the 64 KiB rule, then
-the rule of this sweep).  The auto rows that stay from earlier files ran rules that choose the same
+the rule of this sweep); after them this directory's *-rerun1.csv (auto and the cp_* broadcasts rerun with the
+build of 8bce38a, whose root's node no longer takes part in the leaders' handshake).  The auto rows that stay from earlier files ran rules that choose the same
 algorithm, or one with the same engine at that size (8 KiB: cp_binomial for cp_rdb, up to 16 KiB the same
 code), as the current rules."""
 import glob
@@ -27,8 +28,9 @@ def files():
     knomial = sorted(glob.glob(os.path.join(RESULTS, "bcast_2048_knomial", "*.csv")))
     here = sorted(glob.glob(os.path.join(HERE, "*.csv")))
     every = smpi + check + knomial + here
-    rerun = [f for f in every if f.endswith(("-auto2.csv", "-auto3.csv"))]  # auto rerun with later rules: last
-    return [f for f in every if f not in rerun] + rerun
+    auto = [f for f in every if f.endswith(("-auto2.csv", "-auto3.csv"))]  # auto rerun with later rules
+    rerun = [f for f in every if f.endswith("-rerun1.csv")]  # a later build's dynamic-leader broadcasts: last
+    return [f for f in every if f not in auto and f not in rerun] + auto + rerun
 
 
 def main():

@@ -11,11 +11,12 @@
  *      child node (any source); on the root's node only the root, which
  *      leads it;
  *   2. a leader, as soon as it has claimed its node, sends its REQUEST to
- *      every process of its parent node (the root's node: to the root), then waits for its first segment
- *      from any source (the sender is whoever leads the parent; nothing
- *      else can move before it).  In a call that guesses, a process other
- *      than its node's lowest rank pauses once before claiming, so that the
- *      guess leads when they arrive together;
+ *      every process of its parent node (the root's node: to the root),
+ *      then waits for its first segment from any source (the sender is
+ *      whoever leads the parent; nothing else can move before it).  In a
+ *      call that guesses, a process other than its node's lowest rank
+ *      pauses once before claiming, so that the guess leads when they
+ *      arrive together;
  *   3. then, in one progress loop: receives segments from its parent (a
  *      window of receives posted ahead, from the first segment's sender);
  *      sends a single-segment message at once to each child node that has
@@ -238,7 +239,7 @@ static int lead(engine_t *e)
         e->received = e->posted = e->nseg;
     } else {
         int parent_node = tree.parent;
-        request_req = malloc((size_t)(c->node_first[parent_node + 1] - c->node_first[parent_node]) * sizeof *request_req);
+        request_req = malloc((size_t)pc_leader_addressees(&e->nc, parent_node) * sizeof *request_req);
         rc = request_req ? pc_leader_request_send(&e->nc, parent_node, request, request_req, &nrequest) : MPI_ERR_NO_MEM;
         if (rc == MPI_SUCCESS) rc = post_receive(e);
         if (rc == MPI_SUCCESS) { /* nothing to forward or copy before it: wait, do not poll */

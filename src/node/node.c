@@ -91,25 +91,31 @@ int pc_leader_messages_for_me(const pc_node_call_t *nc)
     return a->ctx->my_node != nc->root_node || a->ctx->rank == a->root;
 }
 
+int pc_leader_addressees(const pc_node_call_t *nc, int node)
+{
+    const pc_comm_t *c = nc->a->ctx;
+    return node == nc->root_node ? 1 : c->node_first[node + 1] - c->node_first[node];
+}
+
+int pc_leader_addressee(const pc_node_call_t *nc, int node, int i)
+{
+    const pc_comm_t *c = nc->a->ctx;
+    return node == nc->root_node ? nc->a->root : c->node_members[c->node_first[node] + i];
+}
+
 int pc_leader_announce(const pc_node_call_t *nc, const int *nodes, int n)
 {
     const pc_comm_t *c = nc->a->ctx;
     int total = 0, nreq = 0, rc = MPI_SUCCESS;
-    for (int i = 0; i < n; i++) total += c->node_first[nodes[i] + 1] - c->node_first[nodes[i]];
+    for (int i = 0; i < n; i++) total += pc_leader_addressees(nc, nodes[i]);
     if (total == 0) return MPI_SUCCESS;
     MPI_Request *req = malloc((size_t)total * sizeof *req);
     if (!req) return MPI_ERR_NO_MEM;
     long long msg[2] = {(long long)nc->seq, c->rank};
-    for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
-        if (nodes[i] == nc->root_node) { /* the root leads its node: to the root alone */
-            rc = PMPI_Isend(msg, 2, MPI_LONG_LONG, nc->a->root, pc_window_tag(PC_TAG_LEADER_READY, nc->seq), c->comm,
-                            &req[nreq++]);
-            continue;
-        }
-        for (int m = c->node_first[nodes[i]]; m < c->node_first[nodes[i] + 1] && rc == MPI_SUCCESS; m++)
-            rc = PMPI_Isend(msg, 2, MPI_LONG_LONG, c->node_members[m], pc_window_tag(PC_TAG_LEADER_READY, nc->seq),
-                            c->comm, &req[nreq++]);
-    }
+    for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
+        for (int m = 0; m < pc_leader_addressees(nc, nodes[i]) && rc == MPI_SUCCESS; m++)
+            rc = PMPI_Isend(msg, 2, MPI_LONG_LONG, pc_leader_addressee(nc, nodes[i], m),
+                            pc_window_tag(PC_TAG_LEADER_READY, nc->seq), c->comm, &req[nreq++]);
     int wrc = PMPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
     free(req);
     return rc != MPI_SUCCESS ? rc : wrc;

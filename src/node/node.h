@@ -91,6 +91,10 @@ int pc_node_tree(const pc_node_call_t *nc, pc_tree_shape_t shape, pc_tree_t *t);
  * may lead, except on the root's node, which the root leads: there to the
  * root alone (its other processes leave once they have the data). */
 int pc_leader_messages_for_me(const pc_node_call_t *nc);
+/* The processes of `node` those messages go to: how many, and the i-th's rank
+ * (every process of the node; the root alone on the root's node). */
+int pc_leader_addressees(const pc_node_call_t *nc, int node);
+int pc_leader_addressee(const pc_node_call_t *nc, int node, int i);
 /* READY: announces me (a leader) to every process of each node in nodes[n]
  * that gets such messages (pc_leader_messages_for_me: the root alone on the
  * root's node; small eager messages; returns once they are sent). */
@@ -113,9 +117,9 @@ int pc_leader_requests_post(const pc_node_call_t *nc, pc_leader_requests_t *q);
 int pc_leader_request_read(const pc_node_call_t *nc, const pc_leader_requests_t *q, int i, int *child, int *leader);
 /* Waits for every REQUEST still posted, checking each (followers consume theirs). */
 int pc_leader_requests_wait(const pc_node_call_t *nc, pc_leader_requests_t *q);
-/* REQUEST {seq, my rank, my node} to every process of `node` that receives
- * REQUESTs (the root alone on the root's node; nonblocking: msg and req[]
- * (that node's size) stay valid until the PMPI_Waitall of *nreq requests). */
+/* REQUEST {seq, my rank, my node} to pc_leader_addressees(nc, node) processes
+ * of `node` (nonblocking: msg and req[] (that many) stay valid until the
+ * PMPI_Waitall of *nreq requests). */
 int pc_leader_request_send(const pc_node_call_t *nc, int node, long long msg[3], MPI_Request *req, int *nreq);
 /* Whether the tree engines guess child leaders for this message of nseg segments. */
 int pc_leader_guessing(const pc_node_call_t *nc, size_t nseg);

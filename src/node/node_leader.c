@@ -54,12 +54,9 @@ int pc_leader_request_send(const pc_node_call_t *nc, int node, long long msg[3],
     int rc = MPI_SUCCESS;
     msg[0] = (long long)nc->seq, msg[1] = c->rank, msg[2] = c->my_node;
     *nreq = 0;
-    if (node == nc->root_node) /* the root leads its node: it alone receives REQUESTs there */
-        return PMPI_Isend(msg, 3, MPI_LONG_LONG, nc->a->root, pc_window_tag(PC_TAG_LEADER_REQUEST, nc->seq), c->comm,
-                          &req[(*nreq)++]);
-    for (int m = c->node_first[node]; m < c->node_first[node + 1] && rc == MPI_SUCCESS; m++)
-        rc = PMPI_Isend(msg, 3, MPI_LONG_LONG, c->node_members[m], pc_window_tag(PC_TAG_LEADER_REQUEST, nc->seq),
-                        c->comm, &req[(*nreq)++]);
+    for (int m = 0; m < pc_leader_addressees(nc, node) && rc == MPI_SUCCESS; m++)
+        rc = PMPI_Isend(msg, 3, MPI_LONG_LONG, pc_leader_addressee(nc, node, m),
+                        pc_window_tag(PC_TAG_LEADER_REQUEST, nc->seq), c->comm, &req[(*nreq)++]);
     return rc;
 }
 

@@ -381,8 +381,10 @@ def planned(args):
         # CLOCK_MONOTONIC, one clock for the processes of a machine and rank 0's clock (its injected skew is
         # 0 x US): per rank, the median difference within both ranks' clock residuals + 20 us.  (b) The spread
         # against the plan, a_r - a_0 = r x DELAY within the residuals + the tolerance, for every call that rank r
-        # and rank 0 reached on plan by their own clocks (a busy machine deschedules a process between its wait
-        # and its call now and then: such calls are left out, and counted).
+        # and rank 0 reached on plan by their own clocks and entered the traced call when they read their clocks
+        # (a busy machine deschedules a process between its wait and its call now and then, or between reading
+        # its clock and entering the call: its traced - own difference then leaves that rank's median by more
+        # than the clock can, 200 us; such calls are left out, and counted).
         calls = calls_by_key(header, ranks)
         world_key = [c for c in ranks[0]["comms"].values() if c[2] == list(range(np_)) and c[1] == 0][0][0]
         seen = {r: dict(tuple(int(x) for x in line.split()) for line in open(f"{args.arrivals}.{r}"))
@@ -394,8 +396,14 @@ def planned(args):
 
         worst_a = worst_b = 0.0
         kept = []
+        raw_diff = {r: [calls[(world_key, 0, s)][r]["ga"] - seen[r][s] / 1e3 for s in range(1, n_calls + 1)]
+                    for r in range(np_)}
+
+        def entered_when_seen(r, s):
+            return abs(raw_diff[r][s - 1] - statistics.median(raw_diff[r])) <= 200
+
         for r in range(np_):
-            diff = [calls[(world_key, 0, s)][r]["ga"] - seen[r][s] / 1e3 for s in range(1, n_calls + 1)]
+            diff = list(raw_diff[r])
             res = (residual(header, r) + residual(header, 0)) / 1e3
             if args.strict_clock:  # (a) against Cristian's bounds alone, once the error that linear interpolation of
                 # the injected parabolic drift must make is taken out (it grows with the square of the time between
@@ -416,7 +424,8 @@ def planned(args):
             if r == 0:
                 continue
             res = (residual(header, r) + residual(header, 0)) / 1e3
-            good = [s for s in range(1, n_calls + 1) if on_plan(r, s) and on_plan(0, s)]
+            good = [s for s in range(1, n_calls + 1)
+                    if on_plan(r, s) and on_plan(0, s) and entered_when_seen(r, s) and entered_when_seen(0, s)]
             kept.append(len(good))
             for s in good:
                 off = calls[(world_key, 0, s)][r]["ga"] - calls[(world_key, 0, s)][0]["ga"] - r * delay

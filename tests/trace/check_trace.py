@@ -399,8 +399,10 @@ def planned(args):
         raw_diff = {r: [calls[(world_key, 0, s)][r]["ga"] - seen[r][s] / 1e3 for s in range(1, n_calls + 1)]
                     for r in range(np_)}
 
+        median_diff = {r: statistics.median(raw_diff[r]) for r in range(np_)}
+
         def entered_when_seen(r, s):
-            return abs(raw_diff[r][s - 1] - statistics.median(raw_diff[r])) <= 200
+            return abs(raw_diff[r][s - 1] - median_diff[r]) <= 200
 
         for r in range(np_):
             diff = list(raw_diff[r])

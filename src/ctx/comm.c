@@ -4,6 +4,7 @@
 #include "ctx/comm.h"
 #include "core/lock.h"
 #include "core/params.h"
+#include "ctx/early.h"
 #include "ctx/inbox.h"
 #include "ctx/shm.h"
 
@@ -36,6 +37,7 @@ static void destroy(pc_comm_t *c)
         }
     pc_unlock();
     release_mpi_objects(c);
+    pc_early_free(c);
     free(c->node_of);
     free(c->node_rank_of);
     free(c->node_first);

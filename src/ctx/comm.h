@@ -30,6 +30,7 @@ typedef struct pc_comm {
     unsigned long seq;     /* papcoll calls made on this context */
     struct pc_shm *shm;    /* node shared-memory segment, created on first use (shm.h) */
     struct pc_inbox *inbox; /* node inbox exposed to one-sided writes, created on first use (inbox.h) */
+    struct pc_early *early; /* control messages of later calls that came early (early.h) */
     int finalized;         /* MPI objects released at MPI_Finalize */
     struct pc_comm *next;  /* live contexts */
 } pc_comm_t;

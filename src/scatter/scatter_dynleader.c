@@ -50,6 +50,7 @@
  * (node/node.h).
  */
 #include "scatter/scatter.h"
+#include "ctx/early.h"
 #include "ctx/shm.h"
 #include "core/log.h"
 
@@ -83,23 +84,16 @@ static int member_send(const pc_call_t *a, long long *seq, const char *buf, size
     return rc;
 }
 
-/* My block, from my node's leader (or the root on its node), whoever that is. */
+/* My block, from my node's leader (or the root on its node), whoever that is:
+ * a block of a later call that comes first is kept for it (ctx/early.h). */
 static int member_recv(const pc_call_t *a, char *buf, size_t bytes)
 {
     size_t first = pc_min_size(bytes, PC_MAX_MSG);
-    long long seq = -1;
-    MPI_Datatype t;
-    MPI_Status st;
-    int rc = pc_header_type(&seq, 1, buf, (int)first, MPI_BYTE, &t);
-    if (rc != MPI_SUCCESS) return rc;
-    rc = PMPI_Recv(MPI_BOTTOM, 1, t, MPI_ANY_SOURCE, pc_window_tag(PC_TAG_SCATTER_MEMBER, a->seq), a->ctx->comm, &st);
-    PMPI_Type_free(&t);
-    if (rc == MPI_SUCCESS && seq != (long long)a->seq) {
-        pc_log(PC_LOG_WARN, "scatter dynleader: block of call %lld from %d in call %lu", seq, st.MPI_SOURCE, a->seq);
-        rc = MPI_ERR_INTERN;
-    }
+    int on_root_node = a->ctx->my_node == a->ctx->node_of[a->root], from;
+    int rc = pc_recv_call(a->ctx, pc_window_tag(PC_TAG_SCATTER_MEMBER, a->seq), a->seq,
+                          on_root_node ? a->root : MPI_ANY_SOURCE, buf, first, &from);
     if (rc == MPI_SUCCESS && bytes > first)
-        rc = pc_recv(buf + first, bytes - first, st.MPI_SOURCE, PC_TAG_SCATTER_REST, a->ctx->comm);
+        rc = pc_recv(buf + first, bytes - first, from, PC_TAG_SCATTER_REST, a->ctx->comm);
     return rc;
 }
 
@@ -131,16 +125,16 @@ static int send_share(const pc_call_t *a, int node, int leader, uint64_t *sizes,
 
 typedef struct {
     long long (*msg)[2];  /* [nodes - 1] REQUESTs */
-    MPI_Request *wanted;  /* [nodes - 1] their receives */
+    MPI_Request *wanted;  /* [nodes - 1] their receives (those not kept by an earlier call) */
     MPI_Request *sent;    /* [3 nodes + node_size] sizes, shares (guessed and asked for), my node's blocks */
     uint64_t *sizes;      /* [size] the block sizes sent, node by node */
     char **packed;        /* [nodes] packed shares (a guessed node's kept for its leader) */
     char *served;         /* [nodes] */
 } root_state_t;
 
-static void root_free(root_state_t *s, int nodes)
+static void root_free(root_state_t *s, int nodes, int nwanted)
 {
-    for (int i = 0; s->wanted && i < nodes - 1; i++) /* after an error only: a REQUEST that never came */
+    for (int i = 0; s->wanted && i < nwanted; i++) /* after an error only: a REQUEST that never came */
         if (s->wanted[i] != MPI_REQUEST_NULL) {
             PMPI_Cancel(&s->wanted[i]);
             PMPI_Wait(&s->wanted[i], MPI_STATUS_IGNORE);
@@ -154,10 +148,27 @@ static void root_free(root_state_t *s, int nodes)
     free(s->served);
 }
 
-static int root_serves(const pc_call_t *a)
+/* The REQUEST of `from`'s node has come: its blocks go to `from`, unless
+ * they went to it as the guess already. */
+static int serve_request(const pc_call_t *a, root_state_t *s, long long msg[2], int from, size_t my_bytes, int *n)
 {
     const pc_comm_t *c = a->ctx;
-    int nodes = c->nnodes, root_node = c->my_node, rc = MPI_SUCCESS, n = 0;
+    int node = c->node_of[from];
+    if (msg[0] != (long long)a->seq || msg[1] != from || node == c->my_node || s->served[node]) {
+        pc_log(PC_LOG_WARN, "scatter dynleader: unexpected REQUEST (call %lld, from %d) in call %lu", msg[0], from,
+               a->seq);
+        return MPI_ERR_INTERN;
+    }
+    s->served[node] = 1;
+    if (guessing(a, node, my_bytes) && from == pc_node_leader(c, node)) return MPI_SUCCESS;
+    return send_share(a, node, from, s->sizes + c->node_first[node], &s->packed[node], s->sent, n);
+}
+
+static int root_serves(const pc_call_t *a)
+{
+    pc_comm_t *c = a->ctx;
+    int nodes = c->nnodes, root_node = c->my_node, rc = MPI_SUCCESS, n = 0, kept = 0, from;
+    int tag = pc_window_tag(PC_TAG_SCATTER_REQUEST, a->seq);
     long long seq = (long long)a->seq;
     root_state_t s = {malloc((size_t)nodes * sizeof *s.msg), malloc((size_t)nodes * sizeof *s.wanted),
                       malloc((size_t)(3 * nodes + c->node_size) * sizeof *s.sent),
@@ -166,14 +177,17 @@ static int root_serves(const pc_call_t *a)
     if (!s.msg || !s.wanted || !s.sent || !s.sizes || !s.packed || !s.served) {
         free(s.wanted);
         s.wanted = NULL; /* nothing posted */
-        root_free(&s, nodes);
+        root_free(&s, nodes, 0);
         return MPI_ERR_NO_MEM;
     }
-    for (int i = 0; i < nodes - 1; i++) s.wanted[i] = MPI_REQUEST_NULL;
-    for (int i = 0; i < nodes - 1 && rc == MPI_SUCCESS; i++)
-        rc = PMPI_Irecv(s.msg[i], 2, MPI_LONG_LONG, MPI_ANY_SOURCE, pc_window_tag(PC_TAG_SCATTER_REQUEST, a->seq),
-                        c->comm, &s.wanted[i]);
-    size_t my_bytes = pc_blocks_span(&a->sblocks, a->root, a->root);
+    size_t my_bytes = pc_blocks_span(&a->sblocks, a->root, a->root), got;
+    while (kept < nodes - 1 && pc_early_take(c, tag, a->seq, MPI_ANY_SOURCE, s.msg[kept], sizeof s.msg[kept], &from,
+                                             &got))
+        kept++; /* REQUESTs that an earlier call of mine received: served below, after the guesses */
+    int want = nodes - 1 - kept;
+    for (int i = 0; i < want; i++) s.wanted[i] = MPI_REQUEST_NULL;
+    for (int i = 0; i < want && rc == MPI_SUCCESS; i++)
+        rc = PMPI_Irecv(s.msg[kept + i], 2, MPI_LONG_LONG, MPI_ANY_SOURCE, tag, c->comm, &s.wanted[i]);
     for (int node = 0; node < nodes && rc == MPI_SUCCESS; node++)
         if (guessing(a, node, my_bytes))
             rc = send_share(a, node, pc_node_leader(c, node), s.sizes + c->node_first[node], &s.packed[node], s.sent,
@@ -183,24 +197,24 @@ static int root_serves(const pc_call_t *a)
         size_t bytes = pc_blocks_span(&a->sblocks, r, r);
         if (r != a->root && bytes) rc = member_send(a, &seq, pc_blocks_at(&a->sblocks, r), bytes, r, s.sent, &n);
     }
-    for (int got = 0; got < nodes - 1 && rc == MPI_SUCCESS; got++) { /* the other nodes, first come first served */
+    for (int i = 0; i < kept && rc == MPI_SUCCESS; i++)
+        rc = serve_request(a, &s, s.msg[i], (int)s.msg[i][1], my_bytes, &n);
+    for (int served = 0; served < want && rc == MPI_SUCCESS;) { /* the other nodes, first come first served */
         int i;
         MPI_Status st;
-        rc = PMPI_Waitany(nodes - 1, s.wanted, &i, &st);
+        rc = PMPI_Waitany(want, s.wanted, &i, &st);
         if (rc != MPI_SUCCESS) break;
-        int node = c->node_of[st.MPI_SOURCE];
-        if (s.msg[i][0] != seq || s.msg[i][1] != st.MPI_SOURCE || node == root_node || s.served[node]) {
-            pc_log(PC_LOG_WARN, "scatter dynleader: unexpected REQUEST (call %lld, from %d) in call %lu", s.msg[i][0],
-                   st.MPI_SOURCE, a->seq);
-            rc = MPI_ERR_INTERN;
-            break;
+        long long *msg = s.msg[kept + i];
+        if (msg[0] > seq) { /* a later call's REQUEST, sent by a leader PC_TAG_WINDOW calls ahead: kept for it */
+            rc = pc_early_keep(c, tag, (unsigned long)msg[0], st.MPI_SOURCE, msg, sizeof s.msg[0]);
+            if (rc == MPI_SUCCESS) rc = PMPI_Irecv(msg, 2, MPI_LONG_LONG, MPI_ANY_SOURCE, tag, c->comm, &s.wanted[i]);
+            continue;
         }
-        s.served[node] = 1;
-        if (!guessing(a, node, my_bytes) || st.MPI_SOURCE != pc_node_leader(c, node))
-            rc = send_share(a, node, st.MPI_SOURCE, s.sizes + c->node_first[node], &s.packed[node], s.sent, &n);
+        rc = serve_request(a, &s, msg, st.MPI_SOURCE, my_bytes, &n);
+        served++;
     }
     int wrc = n ? PMPI_Waitall(n, s.sent, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
-    root_free(&s, nodes);
+    root_free(&s, nodes, want);
     return rc != MPI_SUCCESS ? rc : wrc;
 }
 

@@ -1,22 +1,24 @@
 /*
- * test_moving_root - every scatter and gather algorithm called the way
- * mpi4py's test suite calls them: the root moving from call to call, the
- * count changing with every call, MPI_IN_PLACE at the root, element types
- * of 1, 2, 4 and 8 bytes, and one process at a time falling behind for a
- * while (a seeded random sleep before some calls).  Collectives that do not
- * synchronize (a scatter's root sends and leaves) let the others run many
+ * test_moving_root - every scatter, gather, bcast and reduce algorithm
+ * called the way mpi4py's test suite calls them: the root moving from call
+ * to call, the count changing with every call, MPI_IN_PLACE at the root
+ * (scatter, gather, reduce), integer types of 1, 2, 4 and 8 bytes, and one
+ * process at a time falling behind for a while (a seeded random sleep
+ * before some calls).  Collectives that do not synchronize (a scatter's
+ * root and a reduce's non-roots send and leave) let the others run many
  * calls ahead of the process that sleeps: every message must still be
- * matched by the call that sent it.  Each call is checked on every process.
+ * matched by the call that sent it.  Each call is checked on every process
+ * (the reduce, MPI_BXOR, at the root).
  *
- *   mpirun -np 3 test_moving_root [--seed=N] [--colls=scatter,gather]
+ *   mpirun -np 3 test_moving_root [--seed=N] [--colls=scatter,gather,bcast,reduce]
  *          [--algos=a,b] [--sleep-us=N] [--call-timeout=S]
  *
  * The first failure prints its replay options and aborts the job (the
  * other processes may be blocked in the call).  Run it on one real node
  * (PAPCOLL_PPN unset: every process on the root's node) and with virtual
- * nodes of 3 (PAPCOLL_PPN=3: dynamic leaders on the other nodes, where a
- * process's block may come from any of two others): tests/CMakeLists.txt
- * does both.
+ * nodes (PAPCOLL_PPN: dynamic leaders on the other nodes), with a tag window
+ * of one call (PAPCOLL_TAG_WINDOW=1) for the collectives whose messages may
+ * come any number of calls early: tests/CMakeLists.txt does all three.
  */
 #include <papcoll.h>
 
@@ -77,6 +79,23 @@ static int one_call(const char *coll, const char *algo, MPI_Datatype type, size_
             rc = papcoll_scatter_by_name(algo, NULL, 0, type, mine, count, type, root, MPI_COMM_WORLD);
             if (rc == MPI_SUCCESS && !check(mine, elem, count, call, rank)) return -1;
         }
+    } else if (!strcmp(coll, "bcast")) {
+        if (rank == root) fill(mine, elem, count, call, root);
+        else memset(mine, 0xEE, block);
+        rc = papcoll_bcast_by_name(algo, mine, count, type, root, MPI_COMM_WORLD);
+        if (rc == MPI_SUCCESS && !check(mine, elem, count, call, root)) return -1;
+    } else if (!strcmp(coll, "reduce")) { /* MPI_BXOR of every process's block, in place at the root */
+        fill(mine, elem, count, call, rank);
+        rc = papcoll_reduce_by_name(algo, rank == root ? MPI_IN_PLACE : mine, rank == root ? mine : NULL, count,
+                                    type, MPI_BXOR, root, MPI_COMM_WORLD);
+        if (rc == MPI_SUCCESS && rank == root) {
+            memset(all, 0, block);
+            for (int r = 0; r < size; r++) {
+                fill(all + block, elem, count, call, r);
+                for (size_t b = 0; b < block; b++) all[b] ^= all[block + b];
+            }
+            if (memcmp(all, mine, block)) return -1;
+        }
     } else {
         if (rank == root) {
             memset(all, 0xEE, (size_t)size * block);
@@ -97,7 +116,7 @@ int main(int argc, char **argv)
     unsigned long long seed = 20261128;
     long sleep_us = 3000;
     int timeout = 60;
-    const char *colls = "scatter,gather", *only = NULL;
+    const char *colls = "scatter,gather,bcast,reduce", *only = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strncmp(argv[i], "--seed=", 7)) seed = strtoull(argv[i] + 7, NULL, 10);
         else if (!strncmp(argv[i], "--colls=", 8)) colls = argv[i] + 8;
@@ -105,7 +124,7 @@ int main(int argc, char **argv)
         else if (!strncmp(argv[i], "--sleep-us=", 11)) sleep_us = atol(argv[i] + 11);
         else if (!strncmp(argv[i], "--call-timeout=", 15)) timeout = atoi(argv[i] + 15);
         else {
-            fprintf(stderr, "usage: %s [--seed=N] [--colls=scatter,gather] [--algos=a,b] [--sleep-us=N] "
+            fprintf(stderr, "usage: %s [--seed=N] [--colls=scatter,gather,bcast,reduce] [--algos=a,b] [--sleep-us=N] "
                             "[--call-timeout=S]\n", argv[0]);
             return 2;
         }
@@ -117,9 +136,10 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     harness_watchdog_init(timeout, 0, rank);
     if (rank == 0) printf("test_moving_root: seed %llu, %d processes, sleep up to %ld us\n", seed, size, sleep_us);
-    const MPI_Datatype types[] = {MPI_CHAR, MPI_SHORT, MPI_INT, MPI_DOUBLE};
+    /* integer types: the reduce's MPI_BXOR takes them (MPI_CHAR is not in the standard's list for it) */
+    const MPI_Datatype types[] = {MPI_SIGNED_CHAR, MPI_SHORT, MPI_INT, MPI_LONG_LONG};
     const size_t elems[] = {1, 2, 4, 8};
-    unsigned char *all = malloc((size_t)size * MAX_COUNT * 8), *mine = malloc(MAX_COUNT * 8);
+    unsigned char *all = malloc((size_t)(size + 1) * MAX_COUNT * 8), *mine = malloc(MAX_COUNT * 8);
     char **names;
     int ncolls = harness_list_split(colls, &names);
     for (int c = 0; c < ncolls; c++) {

@@ -31,7 +31,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-enum { PC_CP_STEP_TAGS = 32 }; /* per call: tag step 0 = scatter, 1.. = allgather steps */
+enum { PC_CP_STEP_TAGS = PC_TAG_SLOTS - PC_TAG_CP_DATA }; /* per call: tag step 0 = scatter, 1.. = allgather steps */
 
 typedef struct {
     pc_node_call_t nc;
@@ -52,7 +52,7 @@ typedef struct {
 
 static int cp_tag(const cp_t *e, int step)
 {
-    return PC_TAG_CP_DATA + (int)(e->nc.seq % PC_TAG_WINDOW) * PC_CP_STEP_TAGS + step;
+    return pc_window_tag(PC_TAG_CP_DATA + step, e->nc.seq);
 }
 
 static int to_node(const cp_t *e, int rel) { return (rel + e->nc.root_node) % e->nnodes; }

@@ -15,7 +15,11 @@
 
 #define PC_MAX_MSG ((size_t)1 << 30)
 
-static inline int pc_window_tag(int base, unsigned long seq) { return base + (int)(seq % PC_TAG_WINDOW); }
+/* The tag of windowed purpose `slot` in call seq (core/tags.h). */
+static inline int pc_window_tag(int slot, unsigned long seq)
+{
+    return PC_TAG_WINDOWED + (int)(seq % pc_tag_window) * PC_TAG_SLOTS + slot;
+}
 
 /* A message of `nheader` long longs at header then `count` elements of
  * `type` at buf, as one committed datatype over absolute addresses (send or

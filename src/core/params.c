@@ -51,6 +51,8 @@ const pc_param_def_t pc_param_table[] = {
      "Nonblocking segments in flight per peer in pipelined algorithms (bounds what a late receiver is sent)."},
     {"PAPCOLL_PPN", NULL, PC_PARAM_LONG, "0", FIELD(ppn), NULL,
      "Group processes into virtual nodes of k consecutive MPI_COMM_WORLD ranks; 0 uses the real node (MPI_COMM_TYPE_SHARED)."},
+    {"PAPCOLL_TAG_WINDOW", NULL, PC_PARAM_LONG, "0", FIELD(tag_window), NULL,
+     "Calls before a windowed tag (the control messages of dynamic leaders, received from any source) repeats: 0 takes as many as MPI_TAG_UB leaves room for (millions); a small value (at least 1) is for tests, which then see later calls' messages arrive early and be kept for their call."},
     {"PAPCOLL_SHM_SIZE", NULL, PC_PARAM_SIZE, "2M", FIELD(shm_size), NULL,
      "Shared-memory ring per communicator and node (hierarchical algorithms); larger messages are pipelined through it, and a node's writer then waits for its slowest reader. The same size is taken again, once used on a communicator, by the reduction area (hier*, dynleader* reductions), and 2 x ceil(log2 nodes) half-size slots by reduce dynleader_onesided's inbox."},
     {"PAPCOLL_SHM_CELL", NULL, PC_PARAM_SIZE, "32K", FIELD(shm_cell), NULL,

@@ -2,8 +2,8 @@
  * tags.h - every tag papcoll uses on a context's private communicator.
  *
  * One tag per purpose, never shared between purposes, in one block per
- * collective (broadcast 100-399 and 1024-1535, reduce 400-499, allreduce 500-599, allgather 600-699, alltoall 700-799,
- * gather 800-849, scatter 850-899, reduce_scatter 950-999), so a
+ * collective (broadcast 100-399, reduce 400-499, allreduce 500-599, allgather 600-699, alltoall 700-799,
+ * gather 800-849, scatter 850-899, reduce_scatter 950-999; the windowed tags from 2048), so a
  * message can only ever match the receive it was meant for.  Every message
  * a call sends is consumed in that call; control messages matched with
  * MPI_ANY_SOURCE also carry the call's sequence number in their tag
@@ -24,23 +24,50 @@ enum {
     PC_TAG_PUSH_DATA = 115,       /* arrival_nb: root -> not yet arrived receiver, the whole message */
     PC_TAG_NODE_DATA = 120,    /* node leader -> node leader data (dynamic and fixed leaders) */
     PC_TAG_MULTISENDER = 121,  /* multisender: one piece, sender of a node -> receiver of a child node */
-    PC_TAG_NODE_COPYOUT = 130, /* node copy-out trees (node/node_copyout.h, bcast and numa variants):
+    PC_TAG_NODE_COPYOUT = 130 /* node copy-out trees (node/node_copyout.h, bcast and numa variants):
                                   a tree parent -> its child inside a node, the message; broadcasts and
                                   allgather hier alike (sources known, no MPI_ANY_SOURCE) */
-    /* Control messages whose source is a dynamic leader are received with
-     * MPI_ANY_SOURCE: their tag also carries the call's sequence number
-     * modulo PC_TAG_WINDOW, so a process that lags behind never matches a
-     * later call's message (lag is bounded by the node ring, far below the
-     * window); the payload repeats the full sequence number, checked. */
-    PC_TAG_LEADER_READY = 200,   /* + seq % window: a node leader -> every process of a peer node */
-    PC_TAG_LEADER_REQUEST = 220, /* + seq % window: a child node's leader -> every process of its parent node */
-    PC_TAG_LEADER_ARRIVED = 240, /* + seq % window: a node leader -> the root (arrival_dynleader) */
-    PC_TAG_LEADER_FIRST = 260,   /* + seq % window: a node's data holder -> a child node's leader, the first
-                                    segment (MPI_ANY_SOURCE; the next ones on PC_TAG_NODE_DATA from its
-                                    sender); or -> the child's guess (lowest rank): the message, or empty */
-    PC_TAG_CP_DATA = 1024        /* + (seq % window) * 32 + step (1024-1535, above every other block): cp_rdb / cp_ring blocks between leaders */
 };
-enum { PC_TAG_WINDOW = 16 };
+
+/* Windowed tags.  Control messages whose source is a dynamic leader are
+ * received with MPI_ANY_SOURCE: their tag also carries the call's sequence
+ * number, pc_window_tag(slot, seq) = PC_TAG_WINDOWED + (seq % window) *
+ * PC_TAG_SLOTS + slot, where the window is as many calls as MPI_TAG_UB
+ * leaves room for (pc_tags_init: 4 million calls under MPICH, 33 million
+ * under Open MPI, 479 at the standard's minimum 32767).  A message of a
+ * later call shares this call's tag only once its sender is a whole window
+ * of calls ahead of its receiver; the payload repeats the full number
+ * (checked).  How far ahead a sender can be:
+ *   - scatter dynleader (REQUEST, MEMBER) and reduce / allreduce dynleader
+ *     (the leaders' headers): any number of calls, since a scatter's root
+ *     and a reduce's non-roots send and leave.  Their receivers keep a later
+ *     call's message for that call (ctx/early.h): exact for any window
+ *     (tested with a window of one call, PAPCOLL_TAG_WINDOW=1).
+ *   - the broadcasts' READY, REQUEST, ARRIVED, FIRST and CP data: a few
+ *     calls.  Every process reads every call through its node's ring, whose
+ *     first cell each call reuses (its node cannot be 2 calls ahead of it),
+ *     and a node's leader waits for each child node's REQUEST (a node is
+ *     about one call ahead of its children at most), so the lag is bounded
+ *     by about twice the depth of the tree of nodes (26 calls at 8192
+ *     nodes), far below the window.  (The test with moving roots passes
+ *     with a window of 4 calls at 8 nodes and fails with 1 or 2.) */
+enum {
+    PC_TAG_LEADER_READY = 0,   /* a node leader -> every process of a peer node */
+    PC_TAG_LEADER_REQUEST = 1, /* a child node's leader -> every process of its parent node */
+    PC_TAG_LEADER_ARRIVED = 2, /* a node leader -> the root (arrival_dynleader) */
+    PC_TAG_LEADER_FIRST = 3,   /* a node's data holder -> a child node's leader, the first segment (the next
+                                  ones on PC_TAG_NODE_DATA from its sender); or -> the child's guess (lowest
+                                  rank): the message, or empty */
+    PC_TAG_REDUCE_LEADER = 4,  /* a dynamic leader -> its parent node's mailbox, the first chunk behind a
+                                  {seq, rank} header (reduce dynleader) */
+    PC_TAG_ALLREDUCE_LEADER = 5, /* the same, allreduce dynleader */
+    PC_TAG_SCATTER_REQUEST = 6,  /* scatter dynleader, a node's leader -> the root, {seq, rank} */
+    PC_TAG_SCATTER_MEMBER = 7,   /* scatter dynleader, a node's leader (or the root) -> a process, {seq} and
+                                    its block */
+    PC_TAG_CP_DATA = 32,         /* + step (< 32): cp_rdb / cp_ring blocks between leaders */
+    PC_TAG_SLOTS = 64,           /* slots per call */
+    PC_TAG_WINDOWED = 2048       /* the first windowed tag, above every fixed one */
+};
 
 enum {
     PC_TAG_REDUCE_DATA = 400,      /* tree reductions: partial results towards the root */
@@ -51,8 +78,6 @@ enum {
     PC_TAG_REDUCE_FOLD = 404,      /* reduce_scatter_gather, p not a power of two: a left-out process's data */
     PC_TAG_REDUCE_NODE = 410,      /* node leader -> node leader partial results (dynleader: the chunks
                                       after the first, from the first chunk's sender) */
-    PC_TAG_REDUCE_LEADER = 420,    /* + seq % window: a dynamic leader -> its parent node's mailbox, the
-                                      first chunk behind a {seq, rank} header (dynleader; MPI_ANY_SOURCE) */
     PC_TAG_ALLREDUCE_DATA = 500,   /* recursive doubling exchanges */
     PC_TAG_ALLREDUCE_SCATTER = 501, /* ring / rabenseifner: reduce-scatter phase */
     PC_TAG_ALLREDUCE_GATHER = 502, /* ring / rabenseifner: allgather phase */
@@ -61,9 +86,7 @@ enum {
     PC_TAG_ALLREDUCE_UNFOLD = 504, /* the same: the result back to the left-out process */
     PC_TAG_ALLREDUCE_NODE = 510,   /* dynleader: a node's result -> its parent node's mailbox (chunks after
                                       the first, from the first chunk's sender) */
-    PC_TAG_ALLREDUCE_RESULT = 511, /* dynleader: the result, a node's mailbox -> its child nodes' mailboxes */
-    PC_TAG_ALLREDUCE_LEADER = 520  /* + seq % window: a dynamic leader -> its parent node's mailbox, the
-                                      first chunk behind a {seq, rank} header (dynleader; MPI_ANY_SOURCE) */
+    PC_TAG_ALLREDUCE_RESULT = 511  /* dynleader: the result, a node's mailbox -> its child nodes' mailboxes */
 };
 
 enum {
@@ -109,10 +132,12 @@ enum {
     PC_TAG_SCATTER_MULTISENDER = 854, /* multisender: a sender -> a child node's holder */
     PC_TAG_SCATTER_SHARE = 855,    /* dynleader: the root -> a node's leader, (v form) the block sizes, then the
                                       node's blocks */
-    PC_TAG_SCATTER_REST = 856,     /* dynleader: a block's bytes beyond PC_MAX_MSG, after its first message */
-    PC_TAG_SCATTER_REQUEST = 860,  /* + seq % window: dynleader, a node's leader -> the root, {seq, rank} */
-    PC_TAG_SCATTER_MEMBER = 880    /* + seq % window: dynleader, a node's leader (or the root) -> a process,
-                                      {seq} and its block (MPI_ANY_SOURCE) */
+    PC_TAG_SCATTER_REST = 856      /* dynleader: a block's bytes beyond PC_MAX_MSG, after its first message */
 };
+
+/* The window, in calls: set once per process from MPI_TAG_UB (pc_tags_init). */
+extern unsigned long pc_tag_window;
+/* Reads MPI_TAG_UB (the same in every process of a job) and sets pc_tag_window. */
+int pc_tags_init(void);
 
 #endif

@@ -4,6 +4,7 @@
 #include "ctx/comm.h"
 #include "core/lock.h"
 #include "core/params.h"
+#include "core/tags.h"
 #include "ctx/early.h"
 #include "ctx/inbox.h"
 #include "ctx/shm.h"
@@ -75,7 +76,8 @@ static int at_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
 
 static int create_keyvals(void)
 {
-    int rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_context, &context_keyval, NULL);
+    int rc = pc_tags_init();
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_context, &context_keyval, NULL);
     if (rc == MPI_SUCCESS)
         rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_finalize, &finalize_keyval, NULL);
     if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_attr(MPI_COMM_SELF, finalize_keyval, NULL);

@@ -3,12 +3,12 @@
  *
  * A dynamic leader is not known in advance, so its control messages are
  * received with MPI_ANY_SOURCE on a tag carrying the call's sequence number
- * modulo PC_TAG_WINDOW (core/tags.h), the payload repeating the whole
- * number.  In a collective that does not synchronize (a scatter's root
- * sends and leaves) the other processes may run PC_TAG_WINDOW or more calls
- * ahead of a process that fell behind, and their message of a later call
- * then carries the same tag as the one this call waits for: MPI may match
- * either.  Such a message is not an error: the receive that matched it
+ * modulo a window (pc_window_tag, core/tags.h), the payload repeating the
+ * whole number.  In a collective that does not synchronize (a scatter's
+ * root sends and leaves) the other processes may run a whole window of
+ * calls ahead of a process that fell behind, and their message of a later
+ * call then carries the same tag as the one this call waits for: MPI may
+ * match either.  Such a message is not an error: the receive that matched it
  * keeps it in the context (pc_early_keep) and the call it belongs to takes
  * it from there (pc_early_take) before it asks MPI.  Nothing is lost, no
  * call ever uses another call's message, and the window stays the fast

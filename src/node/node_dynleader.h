@@ -14,8 +14,10 @@
  * results and combines each into the accumulator as one more contribution,
  * so the leader is simply whoever completes the count, and no control
  * message ever goes down (see reduce_dynleader.c for why the destination
- * must be fixed and how the first chunk's {seq, rank} header, received with
- * MPI_ANY_SOURCE, names the dynamic sender of the later chunks).
+ * must be fixed).  A leader's header {seq, rank}, received with
+ * MPI_ANY_SOURCE on a windowed tag, names the dynamic sender of the chunks;
+ * a header of a later call that comes first is kept for that call
+ * (ctx/early.h): the non-roots of a reduce may be any number of calls ahead.
  *
  * On return of pc_dynleader_climb for a chunk, a node below the root's has
  * sent its result up (its leader did), and the root's node's accumulator
@@ -35,16 +37,14 @@ typedef struct pc_dynleader {
     int mailbox;            /* my node's mailbox */
     int parent_mailbox;     /* my parent node's (-1 on the root's node) */
     int is_mailbox;
-    int tag_first;          /* window tag base of a child's first chunk (+ seq % window) */
+    int tag_first;          /* windowed tag slot of a child leader's header (pc_window_tag) */
     int tag_next;           /* tag of the later chunks */
     int fixed;              /* the mailbox always leads, after its whole node */
     int leads;              /* I send my node's result up (decided on chunk 0) */
-    /* mailbox: per child node j / per receive buffer i */
-    int *sender;            /* child j's leader (rank), -1 until its first chunk came */
-    int *held;              /* buffer i holds child held[i]'s chunk */
-    long long (*header)[2]; /* header of the first chunk received in buffer i */
-    MPI_Datatype *first;    /* header i + buffer i: the first chunk's message */
-    MPI_Request *req;       /* receive into buffer i */
+    /* mailbox: per child node j */
+    int *sender;            /* child j's leader (rank), -1 until its header came */
+    long long (*header)[2]; /* header receive i: {seq, leader} of some child (no request: kept by an earlier call) */
+    MPI_Request *req;       /* [2 nch]: the headers, then child j's chunk into buf[j] */
     void **buf, **base;     /* one chunk per child */
 } pc_dynleader_t;
 

@@ -36,7 +36,7 @@
  * Memory: a leader (and a guess that does not lead) holds its node's blocks
  * for the call; the root packs the blocks of nodes with gaps in their ranks.
  * Messages: the REQUEST and each process's block carry the call's sequence
- * number, in the payload (checked) and in the tag (seq % PC_TAG_WINDOW): a
+ * number, in the payload (checked) and in the tag (pc_window_tag): a
  * process does not know who leads its node and receives its block with
  * MPI_ANY_SOURCE.  The v form: only the root knows the sizes, so it sends a
  * leader its node's block sizes ahead of the blocks.  A node whose ranks are
@@ -205,7 +205,7 @@ static int root_serves(const pc_call_t *a)
         rc = PMPI_Waitany(want, s.wanted, &i, &st);
         if (rc != MPI_SUCCESS) break;
         long long *msg = s.msg[kept + i];
-        if (msg[0] > seq) { /* a later call's REQUEST, sent by a leader PC_TAG_WINDOW calls ahead: kept for it */
+        if (msg[0] > seq) { /* a later call's REQUEST, from a leader a whole tag window ahead: kept for it */
             rc = pc_early_keep(c, tag, (unsigned long)msg[0], st.MPI_SOURCE, msg, sizeof s.msg[0]);
             if (rc == MPI_SUCCESS) rc = PMPI_Irecv(msg, 2, MPI_LONG_LONG, MPI_ANY_SOURCE, tag, c->comm, &s.wanted[i]);
             continue;

@@ -81,7 +81,7 @@ static int reduce_scatter(const char *forced, const char *source, const void *se
                    .datatype = datatype, .op = op, .inplace = inplace, .vform = vform, .recvcounts = recvcounts,
                    .recvcount = recvcount};
     int rc = pc_check_comm(comm);
-    if (rc != MPI_SUCCESS) return pc_error(MPI_COMM_WORLD, rc);
+    if (rc != MPI_SUCCESS) return pc_refuse(MPI_COMM_WORLD, vform ? "reduce_scatter" : "reduce_scatter_block", rc);
     if (pc_is_intercomm(comm)) {
         pc_log(PC_LOG_DEBUG, "reduce_scatter on an intercommunicator: fallback to the MPI library");
         pc_set_last_algorithm("native");
@@ -89,7 +89,7 @@ static int reduce_scatter(const char *forced, const char *source, const void *se
     }
     long long total;
     rc = check_args(sendbuf, recvbuf, vform, recvcounts, recvcount, datatype, op, comm, &total);
-    if (rc != MPI_SUCCESS) return pc_error(comm, rc);
+    if (rc != MPI_SUCCESS) return pc_refuse(comm, vform ? "reduce_scatter" : "reduce_scatter_block", rc);
     a.count = (int)total;
     return pc_coll_run(&a, comm, forced, source);
 }

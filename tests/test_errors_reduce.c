@@ -4,7 +4,9 @@
  * with PMPI_Reduce / PMPI_Allreduce), through the communicator's error
  * handler, without crash or hang (every call runs under the watchdog), for
  * "auto" and, where the fault is in the datatype or the operation, for every
- * algorithm forced by name; forced algorithms that do not take an operation
+ * algorithm forced by name (pairs of predefined op and datatype outside
+ * MPI's list get the library's answer, taken or refused: issue 28); forced
+ * algorithms that do not take an operation
  * return MPI_ERR_OP; valid edge cases (count 0 with NULL buffers,
  * MPI_COMM_SELF, one-process communicators, MPI_IN_PLACE) work, and every
  * algorithm still computes right after the errors.
@@ -145,11 +147,21 @@ static void operation_errors(MPI_Comm comm)
                 REDUCE_VS_MPI("MPI_BAND on MPI_FLOAT", MPI_ERR_OP, ALL, algo, a, b, 8, MPI_FLOAT, MPI_BAND, 0, comm);
                 REDUCE_VS_MPI("MPI_MINLOC on MPI_INT", MPI_ERR_OP, ALL, algo, a, b, 8, MPI_INT, MPI_MINLOC, 0, comm);
                 REDUCE_VS_MPI("MPI_SUM on MPI_BYTE", -1, ALL, algo, a, b, 8, MPI_BYTE, MPI_SUM, 0, comm);
+                REDUCE_VS_MPI("MPI_SUM on MPI_CHAR", -1, ALL, algo, a, b, 8, MPI_CHAR, MPI_SUM, 0, comm);
+                REDUCE_VS_MPI("MPI_LAND on MPI_INTEGER", -1, ALL, algo, a, b, 8, MPI_INTEGER, MPI_LAND, 0, comm);
+                REDUCE_VS_MPI("MPI_SUM on MPI_WCHAR", MPI_ERR_OP, ALL, algo, a, b, 8, MPI_WCHAR, MPI_SUM, 0, comm);
+                REDUCE_VS_MPI("MPI_REPLACE on MPI_INT", MPI_ERR_OP, ALL, algo, a, b, 8, MPI_INT, MPI_REPLACE, 0, comm);
+                REDUCE_VS_MPI("MPI_NO_OP on MPI_INT", MPI_ERR_OP, ALL, algo, a, b, 8, MPI_INT, MPI_NO_OP, 0, comm);
             } else {
                 ALLREDUCE_VS_MPI("MPI_SUM on contiguous(2,int)", MPI_ERR_OP, ALL, algo, a, b, 8, pair, MPI_SUM, comm);
                 ALLREDUCE_VS_MPI("MPI_BAND on MPI_FLOAT", MPI_ERR_OP, ALL, algo, a, b, 8, MPI_FLOAT, MPI_BAND, comm);
                 ALLREDUCE_VS_MPI("MPI_MINLOC on MPI_INT", MPI_ERR_OP, ALL, algo, a, b, 8, MPI_INT, MPI_MINLOC, comm);
                 ALLREDUCE_VS_MPI("MPI_SUM on MPI_BYTE", -1, ALL, algo, a, b, 8, MPI_BYTE, MPI_SUM, comm);
+                ALLREDUCE_VS_MPI("MPI_SUM on MPI_CHAR", -1, ALL, algo, a, b, 8, MPI_CHAR, MPI_SUM, comm);
+                ALLREDUCE_VS_MPI("MPI_LAND on MPI_INTEGER", -1, ALL, algo, a, b, 8, MPI_INTEGER, MPI_LAND, comm);
+                ALLREDUCE_VS_MPI("MPI_SUM on MPI_WCHAR", MPI_ERR_OP, ALL, algo, a, b, 8, MPI_WCHAR, MPI_SUM, comm);
+                ALLREDUCE_VS_MPI("MPI_REPLACE on MPI_INT", MPI_ERR_OP, ALL, algo, a, b, 8, MPI_INT, MPI_REPLACE, comm);
+                ALLREDUCE_VS_MPI("MPI_NO_OP on MPI_INT", MPI_ERR_OP, ALL, algo, a, b, 8, MPI_INT, MPI_NO_OP, comm);
             }
         }
     }

@@ -33,6 +33,7 @@ static int library(const pc_call_t *a, MPI_Comm comm)
 
 const pc_coll_t pc_allgather_coll = {
     .name = "allgather",
+    .forms = {"allgather", "allgatherv"},
     .id = 3,
     .algorithms = pc_allgather_algorithms,
     .nalgorithms = PC_ALLGATHER_ALGORITHM_COUNT,

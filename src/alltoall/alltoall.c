@@ -30,6 +30,7 @@ static int library(const pc_call_t *a, MPI_Comm comm)
 
 const pc_coll_t pc_alltoall_coll = {
     .name = "alltoall",
+    .forms = {"alltoall", "alltoallv"},
     .id = 4,
     .algorithms = pc_alltoall_algorithms,
     .nalgorithms = PC_ALLTOALL_ALGORITHM_COUNT,

@@ -42,14 +42,14 @@ static int bcast(const char *forced, const char *source, void *buf, int count, M
                  MPI_Comm comm)
 {
     int rc = pc_check_comm(comm);
-    if (rc != MPI_SUCCESS) return pc_error(MPI_COMM_WORLD, rc);
+    if (rc != MPI_SUCCESS) return pc_refuse(MPI_COMM_WORLD, "bcast", rc);
     if (pc_is_intercomm(comm)) {
         pc_log(PC_LOG_DEBUG, "bcast on an intercommunicator: fallback to PMPI_Bcast");
         pc_set_last_algorithm("native");
         return PMPI_Bcast(buf, count, datatype, root, comm);
     }
     rc = pc_check_args(buf, count, datatype, root, comm);
-    if (rc != MPI_SUCCESS) return pc_error(comm, rc);
+    if (rc != MPI_SUCCESS) return pc_refuse(comm, "bcast", rc);
     pc_call_t a = {.coll = &pc_bcast_coll, .root = root, .user_buf = buf, .count = count, .datatype = datatype,
                    .op = MPI_OP_NULL};
     return pc_coll_run(&a, comm, forced, source);

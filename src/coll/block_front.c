@@ -97,13 +97,13 @@ static int check_block_args(const pc_call_t *a, MPI_Comm comm)
 int pc_blocks_enter(pc_call_t *a, MPI_Comm comm, const char *forced, const char *source)
 {
     int rc = pc_check_comm(comm);
-    if (rc != MPI_SUCCESS) return pc_error(MPI_COMM_WORLD, rc);
+    if (rc != MPI_SUCCESS) return pc_refuse(MPI_COMM_WORLD, pc_call_name(a), rc);
     if (pc_is_intercomm(comm)) {
-        pc_log(PC_LOG_DEBUG, "%s on an intercommunicator: fallback to the MPI library", a->coll->name);
+        pc_log(PC_LOG_DEBUG, "%s on an intercommunicator: fallback to the MPI library", pc_call_name(a));
         pc_set_last_algorithm("native");
         return a->coll->library(a, comm);
     }
-    if ((rc = check_block_args(a, comm)) != MPI_SUCCESS) return pc_error(comm, rc);
+    if ((rc = check_block_args(a, comm)) != MPI_SUCCESS) return pc_refuse(comm, pc_call_name(a), rc);
     a->op = MPI_OP_NULL;
     a->inplace = a->sendbuf == MPI_IN_PLACE || a->recvbuf == MPI_IN_PLACE;
     return pc_coll_run(a, comm, forced, source);

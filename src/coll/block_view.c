@@ -114,6 +114,31 @@ void pc_blocks_describe(pc_call_t *a)
     a->bytes = (size_t)p * (size_t)(no_recv ? a->sendcount : a->recvcount) * (size_t)type_size;
 }
 
+/* Bytes of one side of this process: its blocks (side: shape's), from the
+ * view when an enclosing algorithm built one, else from the caller's counts;
+ * none for an MPI_IN_PLACE side. */
+static size_t side_bytes(const pc_call_t *a, pc_side_t side, const void *buf, const pc_blocks_t *view, int count,
+                         const int *counts, MPI_Datatype type)
+{
+    int p = a->ctx->size, n = side == PC_SIDE_ONE ? 1 : side == PC_SIDE_ALL || a->ctx->rank == a->root ? p : 0;
+    if (n == 0 || buf == MPI_IN_PLACE) return 0;
+    if (view->offset) return pc_blocks_span(view, 0, n - 1);
+    int type_size;
+    PMPI_Type_size(type, &type_size);
+    size_t elements = 0;
+    for (int i = 0; i < n; i++) elements += (size_t)(n > 1 && counts ? counts[i] : count);
+    return elements * (size_t)type_size;
+}
+
+size_t pc_blocks_own_bytes(const pc_call_t *a)
+{
+    const pc_block_shape_t *shape = a->coll->blocks;
+    return side_bytes(a, shape->send, a->sendbuf, &a->sblocks, a->sendcount, a->vform ? a->sendcounts : NULL,
+                      a->sendtype) +
+           side_bytes(a, shape->recv, a->recvbuf, &a->rblocks, a->recvcount, a->vform ? a->recvcounts : NULL,
+                      a->recvtype);
+}
+
 int pc_blocks_run(const pc_algorithm_t *algo, pc_call_t *a)
 {
     if (algo->requirements & PC_WANTS_DATATYPE) return algo->fn(a);

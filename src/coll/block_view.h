@@ -43,6 +43,10 @@ typedef struct pc_block_shape {
  * PC_BYTES_VARY in the v forms whose processes do not all know the counts
  * (alltoallv, gatherv, scatterv). */
 void pc_blocks_describe(pc_call_t *a);
+/* The bytes this process sends plus receives in the call (an MPI_IN_PLACE
+ * side counts nothing): what the debug line shows where a->bytes is
+ * PC_BYTES_VARY. */
+size_t pc_blocks_own_bytes(const pc_call_t *a);
 /* Builds the block view, runs algo, unpacks (the entry path). */
 int pc_blocks_run(const pc_algorithm_t *algo, pc_call_t *a);
 /* pc_coll_t.single of the block collectives: the view's own-data placement

@@ -94,6 +94,8 @@ typedef struct pc_algorithm {
  * built-in rules, parameter and behaviour of the entry path. */
 typedef struct pc_coll {
     const char *name;                 /* "bcast": rule grammar, logs, catalogue */
+    const char *forms[2];             /* the MPI function as called, by a->vform ("allgather", "allgatherv");
+                                         NULL: name (the debug line, coll/entry.h) */
     int id;                           /* index in the catalogue (rule caches) */
     const pc_algorithm_t *algorithms;
     int nalgorithms;

@@ -33,6 +33,21 @@ const pc_algorithm_t *pc_coll_find(const pc_coll_t *coll, const char *name)
     return NULL;
 }
 
+const char *pc_call_name(const pc_call_t *a)
+{
+    const char *form = a->coll->forms[a->vform != 0];
+    return form ? form : a->coll->name;
+}
+
+/* The debug line's bytes: a->bytes, or where processes do not know each
+ * other's counts (PC_BYTES_VARY) what this process sends plus receives. */
+static const char *bytes_text(const pc_call_t *a, char *text, size_t len)
+{
+    if (a->bytes == PC_BYTES_VARY) snprintf(text, len, "%zu (sent+received here)", pc_blocks_own_bytes(a));
+    else snprintf(text, len, "%zu", a->bytes);
+    return text;
+}
+
 /* Why algo cannot run this call, or NULL when it can. */
 static const char *unusable(const pc_algorithm_t *algo, const pc_call_t *a)
 {
@@ -138,12 +153,12 @@ int pc_coll_run(pc_call_t *a, MPI_Comm comm, const char *forced, const char *sou
         algo = pc_coll_find(a->coll, sel.candidate[ticket.candidate]);
     }
     pc_set_last_algorithm(algo->name);
-    if (a->coll->rooted)
-        pc_log(PC_LOG_DEBUG, "%s seq=%lu bytes=%lld p=%d nodes=%d root=%d algorithm=%s (%s)", a->coll->name, a->seq,
-               (long long)a->bytes, a->ctx->size, a->ctx->nnodes, a->root, algo->name, why);
-    else
-        pc_log(PC_LOG_DEBUG, "%s seq=%lu bytes=%lld p=%d nodes=%d algorithm=%s (%s)", a->coll->name, a->seq, (long long)a->bytes,
-               a->ctx->size, a->ctx->nnodes, algo->name, why);
+    if (pc_log_enabled(PC_LOG_DEBUG)) {
+        char bytes[48], root[24] = "";
+        if (a->coll->rooted) snprintf(root, sizeof root, " root=%d", a->root);
+        pc_log(PC_LOG_DEBUG, "%s seq=%lu bytes=%s p=%d nodes=%d%s algorithm=%s (%s)", pc_call_name(a), a->seq,
+               bytes_text(a, bytes, sizeof bytes), a->ctx->size, a->ctx->nnodes, root, algo->name, why);
+    }
     if (a->bytes == 0) return MPI_SUCCESS;
     double start = ticket.state ? PMPI_Wtime() : 0;
     if (a->ctx->size == 1) rc = a->coll->single ? a->coll->single(a) : MPI_SUCCESS;
@@ -179,8 +194,11 @@ int pc_coll_call_on(pc_call_t *a, const char *name, MPI_Comm comm)
                coll->inner_fallback);
         algo = pc_coll_find(coll, coll->inner_fallback);
     }
-    pc_log(PC_LOG_DEBUG, "%s (inner) seq=%lu bytes=%lld p=%d root=%d algorithm=%s (%s)", coll->name, a->seq, (long long)a->bytes,
-           a->ctx->size, a->root, algo->name, why);
+    if (pc_log_enabled(PC_LOG_DEBUG)) {
+        char bytes[48];
+        pc_log(PC_LOG_DEBUG, "%s (inner) seq=%lu bytes=%s p=%d root=%d algorithm=%s (%s)", pc_call_name(a), a->seq,
+               bytes_text(a, bytes, sizeof bytes), a->ctx->size, a->root, algo->name, why);
+    }
     if (a->bytes == 0) return MPI_SUCCESS;
     if (a->ctx->size == 1) return coll->single ? coll->single(a) : MPI_SUCCESS;
     if (!coll->moves_bytes || !(algo->requirements & PC_WANTS_DATATYPE)) return algo->fn(a);

@@ -7,11 +7,15 @@
  *                     PAPCOLL_TUNE -> built-in rules; requirements checked
  *                     against the op; PAPCOLL_ADAPT: one of the matching
  *                     rule's candidates, timed, select/adapt.h),
- *                     last-algorithm record, debug log line,
+ *                     last-algorithm record, debug log line (the function
+                     as called, pc_call_name; bytes: a->bytes, all
+                     blocks together, or where that is PC_BYTES_VARY
+                     (alltoallv, gatherv, scatterv) the bytes this
+                     process sends plus receives, marked "(sent+received
+                     here)"),
  *                     pack/unpack of non-contiguous data for byte
  *                     collectives, the algorithm, the error handler.
- *                     (The debug line shows bytes=-1 for PC_BYTES_VARY.)
- *
+ * *
  * pc_coll_call_on() is the same path for an algorithm that runs another
  * algorithm of a collective among node leaders (hier): no argument checks,
  * no last-algorithm record, hierarchical algorithms refused.
@@ -26,6 +30,8 @@ extern const pc_coll_t pc_bcast_coll, pc_reduce_coll, pc_allreduce_coll, pc_allg
     pc_gather_coll, pc_scatter_coll, pc_reduce_scatter_coll;
 const pc_coll_t *pc_coll_by_name(const char *name);
 int pc_coll_count(void);
+/* The MPI function as called, without MPI_: "allgatherv", "reduce_scatter_block". */
+const char *pc_call_name(const pc_call_t *a);
 
 /* a: coll, root, buffers, count, datatype, op set by the caller (checked);
  * forced: algorithm name or "auto"; source: where the name came from (logs).

@@ -14,7 +14,7 @@ int pc_red_enter(const pc_coll_t *coll, const char *forced, const char *source, 
                  int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
     int rc = pc_check_comm(comm);
-    if (rc != MPI_SUCCESS) return pc_error(MPI_COMM_WORLD, rc);
+    if (rc != MPI_SUCCESS) return pc_refuse(MPI_COMM_WORLD, coll->name, rc);
     if (pc_is_intercomm(comm)) {
         pc_log(PC_LOG_DEBUG, "%s on an intercommunicator: fallback to the MPI library", coll->name);
         pc_set_last_algorithm("native");
@@ -22,7 +22,7 @@ int pc_red_enter(const pc_coll_t *coll, const char *forced, const char *source, 
                             : PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
     }
     rc = pc_check_reduction_args(sendbuf, recvbuf, count, datatype, op, coll->rooted, coll->rooted ? root : 0, comm);
-    if (rc != MPI_SUCCESS) return pc_error(comm, rc);
+    if (rc != MPI_SUCCESS) return pc_refuse(comm, coll->name, rc);
     int inplace = sendbuf == MPI_IN_PLACE;
     pc_call_t a = {.coll = coll, .root = coll->rooted ? root : 0, .sendbuf = inplace ? recvbuf : sendbuf,
                    .recvbuf = recvbuf, .count = count, .datatype = datatype, .op = op, .inplace = inplace};

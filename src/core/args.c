@@ -3,6 +3,7 @@
  */
 #include "core/args.h"
 #include "core/lock.h"
+#include "core/log.h"
 
 #include <limits.h>
 
@@ -111,11 +112,31 @@ int pc_check_reduction_args(const void *sendbuf, const void *recvbuf, int count,
 
 int pc_op_is_predefined(MPI_Op op)
 {
-    const MPI_Op predefined[] = {MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, MPI_BAND, MPI_LOR,
-                                 MPI_BOR, MPI_LXOR, MPI_BXOR, MPI_MINLOC, MPI_MAXLOC, MPI_REPLACE};
+    const MPI_Op predefined[] = {MPI_MAX,  MPI_MIN,  MPI_SUM,    MPI_PROD,   MPI_LAND,    MPI_BAND,  MPI_LOR,
+                                 MPI_BOR,  MPI_LXOR, MPI_BXOR,   MPI_MINLOC, MPI_MAXLOC, MPI_REPLACE, MPI_NO_OP};
     for (size_t i = 0; i < sizeof predefined / sizeof predefined[0]; i++)
         if (op == predefined[i]) return 1;
     return 0;
+}
+
+const char *pc_class_name(int cls)
+{
+    const struct { int cls; const char *name; } names[] = {
+        {MPI_SUCCESS, "MPI_SUCCESS"},       {MPI_ERR_OP, "MPI_ERR_OP"},     {MPI_ERR_TYPE, "MPI_ERR_TYPE"},
+        {MPI_ERR_COUNT, "MPI_ERR_COUNT"},   {MPI_ERR_BUFFER, "MPI_ERR_BUFFER"}, {MPI_ERR_ROOT, "MPI_ERR_ROOT"},
+        {MPI_ERR_COMM, "MPI_ERR_COMM"},     {MPI_ERR_ARG, "MPI_ERR_ARG"},   {MPI_ERR_NO_MEM, "MPI_ERR_NO_MEM"}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (cls == names[i].cls) return names[i].name;
+    return "another error class";
+}
+
+int pc_refuse(MPI_Comm comm, const char *what, int rc)
+{
+    int cls = rc;
+    PMPI_Error_class(rc, &cls);
+    pc_log(PC_LOG_DEBUG, "%s: arguments refused: %s through the communicator's error handler", what,
+           pc_class_name(cls));
+    return pc_error(comm, rc);
 }
 
 int pc_error(MPI_Comm comm, int rc)

@@ -28,12 +28,19 @@ MPI_Comm pc_self_comm(void);
  * allreduce. */
 int pc_check_reduction_args(const void *sendbuf, const void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
                             int rooted, int root, MPI_Comm comm);
-/* MPI_ERR_OP when predefined op does not apply to datatype (op_types.c). */
+/* MPI_SUCCESS when the MPI library takes predefined op on datatype, else the
+ * class it gives (MPI_ERR_OP): the standard's list, beyond it the library's
+ * answer (op_types.c); logged at debug. */
 int pc_check_op_type(MPI_Op op, MPI_Datatype type);
 /* Whether op is one of MPI's predefined ops. */
 int pc_op_is_predefined(MPI_Op op);
+/* "MPI_ERR_OP" etc. for the classes papcoll's checks give (for logs). */
+const char *pc_class_name(int cls);
 /* Invokes comm's error handler with rc and returns rc (MPI_ERRORS_RETURN). */
 int pc_error(MPI_Comm comm, int rc);
+/* pc_error for arguments a front refuses, logged at debug with what (the
+ * collective as called). */
+int pc_refuse(MPI_Comm comm, const char *what, int rc);
 /* Pack / unpack count elements to / from `bytes` contiguous bytes. */
 int pc_pack(const void *buf, int count, MPI_Datatype type, void *packed, size_t bytes, MPI_Comm comm);
 int pc_unpack(const void *packed, size_t bytes, void *buf, int count, MPI_Datatype type, MPI_Comm comm);

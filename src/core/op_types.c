@@ -1,7 +1,10 @@
 /*
- * op_types.c - which predefined op applies to which datatype (MPI-3.1
- * section 5.9.2), so every process rejects a bad (op, datatype) pair with
- * MPI_ERR_OP before any algorithm moves data, as the MPI library does.
+ * op_types.c - which (predefined op, datatype) pairs a reduction takes, so
+ * every process refuses a pair before any algorithm moves data, with the
+ * error class the MPI library itself gives, and takes every pair the
+ * library takes.
+ *
+ * The standard's list (MPI-3.1 section 5.9.2), which every MPI takes:
  *
  *   MPI_MAX, MPI_MIN            C integer, Fortran integer, floating point
  *   MPI_SUM, MPI_PROD           C integer, Fortran integer, floating point, complex
@@ -9,13 +12,40 @@
  *   MPI_BAND, MPI_BOR, MPI_BXOR C integer, Fortran integer, byte
  *   MPI_MAXLOC, MPI_MINLOC      the pair types
  *
- * Derived datatypes with a predefined op: Open MPI 4.1 and MPICH 4.0.2 both
- * refuse them with MPI_ERR_OP (checked by tests/test_errors_reduce.c), so
- * papcoll does too.
+ * Every other pair is the MPI library's to decide, and libraries take more
+ * (issue 28): Open MPI 4.1 and MPICH 4.0.2 take MPI_CHAR, MPI_CHARACTER and
+ * MPI_INTEGER1..8 with all ten arithmetic, logical and bitwise ops (MPICH's
+ * test/mpi/coll/op*.c reduce MPI_CHAR); Open MPI MPI_BYTE with all ten,
+ * MPICH the floating-point types with MPI_LAND, MPI_LOR, MPI_LXOR; both
+ * refuse MPI_REPLACE and MPI_NO_OP in a reduction, MPI_WCHAR, and derived
+ * datatypes with a predefined op (tests/test_errors_reduce.c).  A hand table
+ * of each library's extensions would be wrong on the next version, so
+ * papcoll asks the library: one PMPI_Reduce on pc_self_comm(), a private
+ * one-process communicator whose error handler returns, and takes its error
+ * class (MPI_SUCCESS or MPI_ERR_OP).  Checked pair by pair (54 predefined
+ * datatypes x 14 ops, both libraries): MPI_Reduce takes exactly the pairs
+ * MPI_Allreduce, MPI_Reduce_scatter and MPI_Reduce_scatter_block take, with
+ * one element and with none alike.  Not PMPI_Reduce_local: MPICH 4.0.2's
+ * does not check the pair (MPI_LAND on MPI_FLOAT aborts in its kernel), and
+ * both libraries raise its errors on MPI_COMM_WORLD or MPI_COMM_SELF, whose
+ * handlers are the application's.
+ *
+ * A pair the library takes runs papcoll's algorithms like any other: they
+ * combine with PMPI_Reduce_local (src/coll/reduction.c), the kernels of the
+ * library's own collectives, so they handle whatever the library handles,
+ * and no fallback to native is needed.  (Where a library's check takes a
+ * pair its kernel cannot do, MPICH 4.0.2's MPI_LAND on floating point,
+ * papcoll aborts in PMPI_Reduce_local where MPI_Reduce would abort in the
+ * same kernel.)  The answer is cached per (op, predefined datatype); a
+ * derived datatype is asked every call (its handle may be reused after
+ * MPI_Type_free), with no elements, so no buffer of its extent is needed.
+ * Both decisions are logged at PAPCOLL_LOG=debug.
  */
 #include "core/args.h"
+#include "core/lock.h"
+#include "core/log.h"
 
-#include <stddef.h>
+#include <stdlib.h>
 
 enum { C_INT = 1, F_INT = 2, FLOAT = 4, COMPLEX = 8, LOGICAL = 16, BYTE = 32, PAIR = 64 };
 
@@ -43,29 +73,74 @@ static unsigned class_of(MPI_Datatype t)
     return 0;
 }
 
-/* Open MPI 4.1 also accepts MPI_BYTE for the arithmetic ops (as an 8-bit
- * integer). */
-#ifdef OPEN_MPI
-#define ARITH_BYTE BYTE
-#else
-#define ARITH_BYTE 0
-#endif
-
 static unsigned classes_of(MPI_Op op)
 {
-    if (op == MPI_MAX || op == MPI_MIN) return C_INT | F_INT | FLOAT | ARITH_BYTE;
-    if (op == MPI_SUM || op == MPI_PROD) return C_INT | F_INT | FLOAT | COMPLEX | ARITH_BYTE;
+    if (op == MPI_MAX || op == MPI_MIN) return C_INT | F_INT | FLOAT;
+    if (op == MPI_SUM || op == MPI_PROD) return C_INT | F_INT | FLOAT | COMPLEX;
     if (op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR) return C_INT | LOGICAL;
     if (op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR) return C_INT | F_INT | BYTE;
     if (op == MPI_MAXLOC || op == MPI_MINLOC) return PAIR;
-    return ~0u; /* MPI_REPLACE, MPI_NO_OP: any */
+    return 0; /* MPI_REPLACE, MPI_NO_OP: the library's to decide */
 }
+
+static const char *op_name(MPI_Op op)
+{
+    const struct { MPI_Op op; const char *name; } names[] = {
+        {MPI_MAX, "MPI_MAX"},   {MPI_MIN, "MPI_MIN"},       {MPI_SUM, "MPI_SUM"},       {MPI_PROD, "MPI_PROD"},
+        {MPI_LAND, "MPI_LAND"}, {MPI_LOR, "MPI_LOR"},       {MPI_LXOR, "MPI_LXOR"},     {MPI_BAND, "MPI_BAND"},
+        {MPI_BOR, "MPI_BOR"},   {MPI_BXOR, "MPI_BXOR"},     {MPI_MAXLOC, "MPI_MAXLOC"}, {MPI_MINLOC, "MPI_MINLOC"},
+        {MPI_REPLACE, "MPI_REPLACE"}, {MPI_NO_OP, "MPI_NO_OP"}};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (op == names[i].op) return names[i].name;
+    return "a predefined op";
+}
+
+/* The library's answer for a pair outside the standard's list (caller
+ * holds the lock: one question at a time on the shared communicator; a
+ * one-process collective waits for nobody). */
+static int ask_library(MPI_Op op, MPI_Datatype type, int named, MPI_Comm self)
+{
+    long double in[8] = {0}, out[8] = {0}; /* one element of any predefined datatype (at most 32 bytes) */
+    int rc = PMPI_Reduce(in, out, named ? 1 : 0, type, op, 0, self), cls = MPI_SUCCESS;
+    if (rc != MPI_SUCCESS) PMPI_Error_class(rc, &cls);
+    return cls;
+}
+
+/* Answers for (op, predefined datatype) pairs outside the list, as asked. */
+static struct answer { MPI_Op op; MPI_Datatype type; int rc; } *answers;
+static size_t nanswers, answers_cap;
 
 int pc_check_op_type(MPI_Op op, MPI_Datatype type)
 {
     if (!pc_op_is_predefined(op)) return MPI_SUCCESS; /* user ops take any datatype */
     int ni, na, nd, combiner;
     PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner);
-    if (combiner != MPI_COMBINER_NAMED) return MPI_ERR_OP;
-    return class_of(type) & classes_of(op) ? MPI_SUCCESS : MPI_ERR_OP;
+    int named = combiner == MPI_COMBINER_NAMED;
+    if (named && (class_of(type) & classes_of(op))) return MPI_SUCCESS;
+    MPI_Comm self = pc_self_comm();
+    int rc = -1;
+    pc_lock();
+    for (size_t i = 0; named && i < nanswers; i++)
+        if (answers[i].op == op && answers[i].type == type) rc = answers[i].rc;
+    if (rc == -1) {
+        rc = ask_library(op, type, named, self);
+        if (named && nanswers == answers_cap) {
+            size_t cap = answers_cap ? 2 * answers_cap : 16;
+            struct answer *grown = realloc(answers, cap * sizeof *grown);
+            if (grown) answers = grown, answers_cap = cap;
+        }
+        if (named && nanswers < answers_cap) answers[nanswers++] = (struct answer){op, type, rc};
+    }
+    pc_unlock();
+    if (pc_log_enabled(PC_LOG_DEBUG)) {
+        char name[MPI_MAX_OBJECT_NAME] = "a derived datatype";
+        int len;
+        if (named) PMPI_Type_get_name(type, name, &len);
+        if (rc == MPI_SUCCESS)
+            pc_log(PC_LOG_DEBUG, "%s on %s: outside MPI's list, taken by the MPI library: papcoll's algorithms "
+                   "combine it with the library's MPI_Reduce_local", op_name(op), name);
+        else
+            pc_log(PC_LOG_DEBUG, "%s on %s: refused by the MPI library: %s", op_name(op), name, pc_class_name(rc));
+    }
+    return rc;
 }

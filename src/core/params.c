@@ -66,7 +66,7 @@ const pc_param_def_t pc_param_table[] = {
     {"PAPCOLL_REPRODUCIBLE", NULL, PC_PARAM_LONG, "0", FIELD(reproducible), "0|1",
      "1: reductions combine contributions in an order fixed by ranks, never by arrival, so floating-point results do not depend on timing (the dynamic-leader and shared-memory reductions then wait for their predecessors in that order); 0 (default): algorithms that combine in arrival order may give results that differ in the last bits from run to run for non-associative (floating-point) ops."},
     {"PAPCOLL_LOG", NULL, PC_PARAM_STRING, "warn", FIELD(log), "off|warn|info|debug",
-     "Logging to stderr: debug prints one line per call (collective, bytes, p, algorithm, why)."},
+     "Logging to stderr: debug prints one line per call (the function as called, e.g. allgatherv or reduce_scatter_block; bytes: all blocks together, or in alltoallv, gatherv and scatterv, whose counts only each process knows, what this process sends plus receives, marked \"(sent+received here)\"; p; algorithm; why), and why arguments are refused or a pair of predefined op and datatype is taken or refused."},
     /* ---- broadcast ---- */
     {"PAPCOLL_BCAST", NULL, PC_PARAM_STRING, "auto", FIELD(bcast.algorithm), NULL,
      "Broadcast algorithm: a name from `papcoll-bench --list`, or auto (tune rules, then built-in rules)."},

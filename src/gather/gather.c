@@ -29,6 +29,7 @@ static int library(const pc_call_t *a, MPI_Comm comm)
 
 const pc_coll_t pc_gather_coll = {
     .name = "gather",
+    .forms = {"gather", "gatherv"},
     .id = 5,
     .algorithms = pc_gather_algorithms,
     .nalgorithms = PC_GATHER_ALGORITHM_COUNT,

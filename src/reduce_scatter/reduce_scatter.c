@@ -21,6 +21,7 @@ static const char default_rules[] =
 
 const pc_coll_t pc_reduce_scatter_coll = {
     .name = "reduce_scatter",
+    .forms = {"reduce_scatter_block", "reduce_scatter"},
     .id = 7,
     .algorithms = pc_reduce_scatter_algorithms,
     .nalgorithms = PC_REDUCE_SCATTER_ALGORITHM_COUNT,
@@ -81,15 +82,15 @@ static int reduce_scatter(const char *forced, const char *source, const void *se
                    .datatype = datatype, .op = op, .inplace = inplace, .vform = vform, .recvcounts = recvcounts,
                    .recvcount = recvcount};
     int rc = pc_check_comm(comm);
-    if (rc != MPI_SUCCESS) return pc_error(MPI_COMM_WORLD, rc);
+    if (rc != MPI_SUCCESS) return pc_refuse(MPI_COMM_WORLD, pc_call_name(&a), rc);
     if (pc_is_intercomm(comm)) {
-        pc_log(PC_LOG_DEBUG, "reduce_scatter on an intercommunicator: fallback to the MPI library");
+        pc_log(PC_LOG_DEBUG, "%s on an intercommunicator: fallback to the MPI library", pc_call_name(&a));
         pc_set_last_algorithm("native");
         return pc_reduce_scatter_library(&a, sendbuf, comm);
     }
     long long total;
     rc = check_args(sendbuf, recvbuf, vform, recvcounts, recvcount, datatype, op, comm, &total);
-    if (rc != MPI_SUCCESS) return pc_error(comm, rc);
+    if (rc != MPI_SUCCESS) return pc_refuse(comm, pc_call_name(&a), rc);
     a.count = (int)total;
     return pc_coll_run(&a, comm, forced, source);
 }

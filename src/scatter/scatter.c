@@ -29,6 +29,7 @@ static int library(const pc_call_t *a, MPI_Comm comm)
 
 const pc_coll_t pc_scatter_coll = {
     .name = "scatter",
+    .forms = {"scatter", "scatterv"},
     .id = 6,
     .algorithms = pc_scatter_algorithms,
     .nalgorithms = PC_SCATTER_ALGORITHM_COUNT,

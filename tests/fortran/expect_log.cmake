@@ -2,13 +2,16 @@
 # checks that every call of the given collectives went through papcoll.
 #
 #   cmake "-DCOMMAND=mpiexec;-n;3;...;program;args" -DNP=3 "-DCOLLECTIVES=bcast[,reduce...]"
-#         "-DENV=LD_PRELOAD=...;PAPCOLL_LOG=debug" -P expect_log.cmake
+#         "-DENV=LD_PRELOAD=...;PAPCOLL_LOG=debug" ["-DEXPECT=regex;..."] -P expect_log.cmake
 #
 # The program must exit 0 and print a line "...: np=NP bcast=B reduce=R
 # allreduce=A ...: OK" (how many calls of each collective every rank made).  For
 # each collective C of COLLECTIVES and each rank r < NP, the output must hold
 # exactly that many lines "papcoll[r] debug: C seq=" (papcoll's one debug line
-# per call; "bcast (inner)" lines of hierarchical algorithms do not match).
+# per call, which names the function as called: Cv and C_block lines, the v
+# and block forms, count for C; "bcast (inner)" lines of hierarchical
+# algorithms do not match).  Every debug line's byte count must be a
+# non-negative number, and each regex of EXPECT must match the output.
 foreach(var COMMAND NP COLLECTIVES)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "expect_log.cmake: -D${var}=... is required")
@@ -44,7 +47,7 @@ foreach(collective ${COLLECTIVES})
     message(FATAL_ERROR "expect_log: the program made no ${collective} call to check")
   endif()
   foreach(rank RANGE ${last_rank})
-    string(REGEX MATCHALL "papcoll\\[${rank}\\] debug: ${collective} seq=" lines "${out}")
+    string(REGEX MATCHALL "papcoll\\[${rank}\\] debug: ${collective}(v|_block)? seq=" lines "${out}")
     list(LENGTH lines logged)
     if(NOT logged EQUAL calls_${collective})
       string(APPEND missing "\n  rank ${rank}: ${logged} papcoll debug lines for ${calls_${collective}} ${collective} calls")
@@ -54,4 +57,12 @@ endforeach()
 if(missing)
   message(FATAL_ERROR "expect_log: calls that did not go through papcoll:${missing}")
 endif()
+if(out MATCHES "papcoll\\[[0-9]+\\] debug: [a-z_]+ (\\(inner\\) )?seq=[0-9]+ bytes=[^0-9]")
+  message(FATAL_ERROR "expect_log: a debug line without a non-negative byte count: ${CMAKE_MATCH_0}")
+endif()
+foreach(regex ${EXPECT})
+  if(NOT out MATCHES "${regex}")
+    message(FATAL_ERROR "expect_log: no line of the output matches \"${regex}\"")
+  endif()
+endforeach()
 message("expect_log: every ${COLLECTIVES} call of each of the ${NP} ranks went through papcoll")

@@ -8,8 +8,10 @@
  *     algorithm that takes the operation;
  *   - the result at the root (reduce), everywhere (allreduce), or each
  *     rank's block of it (reduce_scatter), element by element against the
- *     reference in rank order (rc_reference), the gaps of the datatype and
- *     guard bytes past the end untouched;
+ *     reference in rank order (rc_reference), or for cases outside MPI's
+ *     list (library_ref) against the MPI library's own PMPI_Allreduce of the
+ *     same inputs, made by every process after the call; the gaps of the
+ *     datatype and guard bytes past the end untouched;
  *   - the send buffer unchanged (gaps and guard included);
  *   - reduce: the receive buffer of non-roots untouched (or NULL);
  *   - user operations called with the caller's datatype.
@@ -26,9 +28,9 @@
 
 /* Scratch buffers of one thread, grown as needed. */
 typedef struct {
-    unsigned char *send, *send_copy, *recv, *ref;
+    unsigned char *send, *send_copy, *recv, *ref, *lib; /* lib: the MPI library's result (library_ref cases) */
     double *bound;
-    size_t cap;   /* bytes of send, send_copy, recv, ref */
+    size_t cap;   /* bytes of send, send_copy, recv, ref, lib */
     int bound_cap; /* elements of bound */
 } rc_buffers_t;
 void rc_buffers_free(rc_buffers_t *b);

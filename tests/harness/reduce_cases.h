@@ -7,7 +7,11 @@
  * with rounding (checked with a tolerance), and user-defined operations: a
  * commutative one (x + y + xy) on MPI_UNSIGNED and on a derived datatype
  * with gaps (vector(2,3,5,unsigned)), a non-commutative one (2x2 matrix
- * product) on a contiguous and on a gappy derived datatype.  (Predefined
+ * product) on a contiguous and on a gappy derived datatype; MPI_CHAR, which
+ * the standard leaves out but Open MPI and MPICH take, with each predefined
+ * operation the library's MPI_Reduce takes (issue 28: papcoll refused them),
+ * checked against the library's own result and run only when --cases names
+ * them (weight 0).  (Predefined
  * operations on derived datatypes are not MPI: the libraries return
  * MPI_ERR_OP, which test_errors_reduce compares.)
  *
@@ -36,7 +40,10 @@ typedef struct {
     int predefined;          /* a predefined operation */
     int inexact;             /* rounding depends on the order: tolerance */
     int gaps;                /* the datatype has gaps, which must stay untouched */
-    int weight;              /* sampling weight: 4 user ops and derived datatypes, 2 inexact, else 1 */
+    int weight;              /* sampling weight: 4 user ops and derived datatypes, 2 inexact, else 1;
+                                0: run only where --cases names the case (the MPI_CHAR ones) */
+    int library_ref;         /* outside MPI's list (MPI_CHAR): the result is checked against the MPI
+                                library's own PMPI_Allreduce of the same inputs, not rc_reference */
     MPI_Aint extent;
     unsigned char *mask;     /* [extent] 1 for the bytes of one element that carry data */
     uint64_t value_mask;     /* applied to the input hashes (works around MPI libraries' bugs) */

@@ -8,6 +8,7 @@
 #include "../test_random.h"
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -71,6 +72,7 @@ static uint64_t int_value(int opc, int is_signed, int bits, int rank, int p, uin
     }
 
 INT_KIND(schar, signed char, 1)
+INT_KIND(char, char, CHAR_MIN < 0) /* MPI_CHAR: signed or not as the C compiler has it */
 INT_KIND(uchar, unsigned char, 0)
 INT_KIND(short, short, 1)
 INT_KIND(ushort, unsigned short, 0)
@@ -285,6 +287,7 @@ static void combine_user_uint(int opc, void *acc, const void *in)
 
 static const rc_kind_t kinds[] = {
     K("MPI_SIGNED_CHAR", signed char, RC_F_SIGNED, 0, schar),
+    K("MPI_CHAR", char, CHAR_MIN < 0 ? RC_F_SIGNED : RC_F_UNSIGNED, 0, char),
     K("MPI_UNSIGNED_CHAR", unsigned char, RC_F_UNSIGNED, 0, uchar),
     K("MPI_SHORT", short, RC_F_SIGNED, 0, short),
     K("MPI_UNSIGNED_SHORT", unsigned short, RC_F_UNSIGNED, 0, ushort),

@@ -4,7 +4,7 @@
  * back to every node's mailbox) with every node a child of rank 0's.
  *
  *   up     each process: acc op= x on arrival; a node's LAST contributor
- *          sends the node's result straight to rank 0 (its header from
+ *          sends the node's result straight to rank 0 (the first chunk from
  *          MPI_ANY_SOURCE there), which combines the N - 1 results
  *   down   rank 0 sends the result to the N - 1 other mailboxes (each
  *          node's lowest rank), one after the other; each mailbox and rank 0

@@ -23,61 +23,85 @@ static int child_slot(const pc_dynleader_t *d, int rank)
     return -1;
 }
 
+/* The first chunk's message: the header {seq, sender} then `count`
+ * elements at buf. */
+static int first_chunk_type(const pc_call_t *a, long long *header, const void *buf, long count, MPI_Datatype *t)
+{
+    return pc_header_type(header, 2, buf, (int)count, a->datatype, t);
+}
+
 void pc_dynleader_end(pc_dynleader_t *d)
 {
     int nch = d->tree.nchildren;
-    /* after an error only: a child's header or chunk never came; its receive goes */
-    for (int i = 0; d->req && i < 2 * nch; i++)
+    /* after an error only: a child's first chunk never came; its receive goes */
+    for (int i = 0; d->req && i < nch; i++)
         if (d->req[i] != MPI_REQUEST_NULL) {
             PMPI_Cancel(&d->req[i]);
             PMPI_Wait(&d->req[i], MPI_STATUS_IGNORE);
         }
+    for (int i = 0; d->packed && i < nch; i++) free(d->packed[i]);
     for (int i = 0; d->base && i < nch; i++) free(d->base[i]);
-    free(d->header);
     free(d->base);
     free(d->buf);
     free(d->req);
+    free(d->packed);
+    free(d->packed_len);
+    free(d->held);
     free(d->sender);
     pc_tree_free(&d->tree);
     pc_node_red_end(&d->r);
 }
 
-/* The receive of one child's header {seq, leader}, from whoever leads it. */
-static int post_header(pc_dynleader_t *d, int i)
+/* The receive of one child's first chunk into packed buffer i, from whoever
+ * leads that child node. */
+static int post_first(pc_dynleader_t *d, int i)
 {
-    return PMPI_Irecv(d->header[i], 2, MPI_LONG_LONG, MPI_ANY_SOURCE, pc_window_tag(d->tag_first, d->a->seq),
+    return PMPI_Irecv(d->packed[i], d->packed_cap, MPI_PACKED, MPI_ANY_SOURCE, pc_window_tag(d->tag_first, d->a->seq),
                       d->a->ctx->comm, &d->req[i]);
 }
 
-/* The mailbox's per-child state: a chunk buffer per child, and a posted
- * receive for each child's header: it may come at any time from now, from
- * whoever leads that child node, unless an earlier call of mine received
- * it already (kept: ctx/early.h). */
+/* The mailbox's per-child state, and a posted receive for each child's
+ * first chunk: it may come at any time from now, from whoever leads that
+ * child node, unless an earlier call of mine received it (kept, ctx/early.h:
+ * the request stays MPI_REQUEST_NULL and receive_children takes it).  The
+ * first chunk is received packed (MPI_PACKED, which matches any message),
+ * into room for a whole bank: a later call's first chunk, which may come
+ * instead when its leader is a whole tag window of calls ahead, is never
+ * larger than that, so it is received whole and kept for its call. */
 static int mailbox_begin(pc_dynleader_t *d)
 {
     const pc_call_t *a = d->a;
-    int nch = d->tree.nchildren, rc = MPI_SUCCESS;
+    int nch = d->tree.nchildren, rc = MPI_SUCCESS, header_cap, data_cap;
     d->sender = malloc((size_t)nch * sizeof *d->sender);
-    d->header = malloc((size_t)nch * sizeof *d->header);
-    d->req = malloc(2 * (size_t)nch * sizeof *d->req);
+    d->held = malloc((size_t)nch * sizeof *d->held);
+    d->req = malloc((size_t)nch * sizeof *d->req);
+    d->packed = calloc((size_t)nch, sizeof *d->packed);
+    d->packed_len = malloc((size_t)nch * sizeof *d->packed_len);
     d->buf = calloc((size_t)nch, sizeof *d->buf);
     d->base = calloc((size_t)nch, sizeof *d->base);
-    if (!d->sender || !d->header || !d->req || !d->buf || !d->base) {
+    if (!d->sender || !d->held || !d->req || !d->packed || !d->packed_len || !d->buf || !d->base) {
         free(d->req);
         d->req = NULL; /* nothing to cancel */
         return MPI_ERR_NO_MEM;
     }
-    for (int i = 0; i < nch; i++) d->sender[i] = -1;
-    for (int i = 0; i < 2 * nch; i++) d->req[i] = MPI_REQUEST_NULL;
+    for (int i = 0; i < nch; i++) {
+        d->sender[i] = -1;
+        d->req[i] = MPI_REQUEST_NULL;
+    }
+    rc = PMPI_Pack_size(2, MPI_LONG_LONG, a->ctx->comm, &header_cap);
+    if (rc == MPI_SUCCESS) rc = PMPI_Pack_size((int)d->r.chunk, a->datatype, a->ctx->comm, &data_cap);
+    if (rc != MPI_SUCCESS) return rc;
+    d->packed_cap = header_cap + (data_cap > (int)d->r.bank_bytes ? data_cap : (int)d->r.bank_bytes);
     int tag = pc_window_tag(d->tag_first, a->seq), from;
     size_t got;
     for (int i = 0; i < nch && rc == MPI_SUCCESS; i++) {
         d->buf[i] = pc_red_alloc(a, d->r.chunk, &d->base[i]);
-        if (!d->buf[i]) rc = MPI_ERR_NO_MEM;
-        else if (!pc_early_take(a->ctx, tag, a->seq, MPI_ANY_SOURCE, d->header[i], sizeof d->header[i], &from, &got))
-            rc = post_header(d, i);
-        else if (got != sizeof d->header[i]) rc = MPI_ERR_INTERN;
-        /* else kept: no request (MPI_REQUEST_NULL); receive_children takes it first */
+        d->packed[i] = malloc((size_t)d->packed_cap);
+        if (!d->buf[i] || !d->packed[i]) rc = MPI_ERR_NO_MEM;
+        else if (pc_early_take(a->ctx, tag, a->seq, MPI_ANY_SOURCE, d->packed[i], (size_t)d->packed_cap, &from, &got))
+            d->packed_len[i] = (int)got; /* kept by an earlier call of mine */
+        else
+            rc = post_first(d, i);
     }
     return rc;
 }
@@ -103,89 +127,110 @@ int pc_dynleader_begin(pc_dynleader_t *d, const pc_call_t *a, int root, pc_tree_
     return d->is_mailbox && d->tree.nchildren > 0 ? mailbox_begin(d) : MPI_SUCCESS;
 }
 
-/* Header i {seq, leader} came from `from`: its child's chunk 0 is received
- * from that leader, into the child's buffer.  A later call's header (from a
- * leader a whole tag window ahead) is kept for that call and the receive
- * posted again. */
-static int header_came(pc_dynleader_t *d, const pc_node_chunk_t *ch, int i, int from)
+/* Child chunk 0 came packed into buffer i (len bytes, from `from`): its
+ * header names the call and the sender.  This call's is unpacked into
+ * buffer i (*mine = 1); a later call's is kept for that call and the
+ * receive posted again (*mine = 0). */
+static int first_came(pc_dynleader_t *d, const pc_node_chunk_t *ch, int i, int len, int from, int *mine)
 {
     const pc_call_t *a = d->a;
-    long long *h = d->header[i];
-    if (h[0] > (long long)a->seq) {
-        int rc = pc_early_keep(a->ctx, pc_window_tag(d->tag_first, a->seq), (unsigned long)h[0], from, h,
-                               sizeof d->header[i]);
-        return rc == MPI_SUCCESS ? post_header(d, i) : rc;
+    long long header[2] = {-1, -1};
+    int pos = 0, rc = PMPI_Unpack(d->packed[i], len, &pos, header, 2, MPI_LONG_LONG, a->ctx->comm);
+    *mine = 0;
+    if (rc == MPI_SUCCESS && header[0] > (long long)a->seq && header[1] == from) {
+        rc = pc_early_keep(a->ctx, pc_window_tag(d->tag_first, a->seq), (unsigned long)header[0], from, d->packed[i],
+                           (size_t)len);
+        return rc == MPI_SUCCESS ? post_first(d, i) : rc;
     }
     int j = child_slot(d, from);
-    if (h[0] != (long long)a->seq || h[1] != from || j < 0 || d->sender[j] >= 0) {
-        pc_log(PC_LOG_WARN, "dynleader: unexpected header (call %lld, from %d) in call %lu", h[0], from, a->seq);
-        return MPI_ERR_INTERN;
+    if (rc == MPI_SUCCESS && (header[0] != (long long)a->seq || header[1] != from || j < 0 || d->sender[j] >= 0)) {
+        pc_log(PC_LOG_WARN, "dynleader: unexpected first chunk (call %lld, from %d) in call %lu", header[0], from,
+               a->seq);
+        rc = MPI_ERR_INTERN;
     }
+    if (rc == MPI_SUCCESS) rc = PMPI_Unpack(d->packed[i], len, &pos, d->buf[i], (int)ch->count, a->datatype, a->ctx->comm);
+    if (rc != MPI_SUCCESS) return rc;
     d->sender[j] = from;
-    int nch = d->tree.nchildren;
-    return PMPI_Irecv(d->buf[j], (int)ch->count, a->datatype, from, d->tag_next, a->ctx->comm, &d->req[nch + j]);
+    d->held[i] = j;
+    *mine = 1;
+    return MPI_SUCCESS;
 }
 
-/* Mailbox: receives every child's chunk k from its node's leader (on chunk
- * 0 once the leader's header names it, on the next ones at once) and
- * combines it into the node's accumulator as contribution node_size + j for
- * child j, in arrival order (in child order when reproducible); *last as
- * pc_node_red_combine's.  Requests: [0, nch) the headers, [nch, 2 nch) the
- * chunks, child j's into buffer j. */
+/* Mailbox: receives every child's chunk k (the first one from any source,
+ * the others from the sender of the first) and combines it into the node's
+ * accumulator as contribution node_size + j for child j, in arrival order
+ * (in child order when reproducible); *last as pc_node_red_combine's. */
 static int receive_children(pc_dynleader_t *d, const pc_node_chunk_t *ch, long k, int *last)
 {
     const pc_call_t *a = d->a;
     int nch = d->tree.nchildren, n = a->ctx->node_size, rc = MPI_SUCCESS;
-    int ordered = a->params->reproducible != 0, next = 0;
-    char *in = calloc((size_t)nch, 1); /* in[j]: child j's chunk came, 2: combined */
-    if (!in) return MPI_ERR_NO_MEM;
-    for (int j = 0; k > 0 && j < nch && rc == MPI_SUCCESS; j++)
-        rc = PMPI_Irecv(d->buf[j], (int)ch->count, a->datatype, d->sender[j], d->tag_next, a->ctx->comm,
-                        &d->req[nch + j]);
-    for (int i = 0; k == 0 && i < nch && rc == MPI_SUCCESS; i++)
-        if (d->req[i] == MPI_REQUEST_NULL) /* kept by an earlier call: it came from its leader, d->header[i][1] */
-            rc = header_came(d, ch, i, (int)d->header[i][1]);
-    for (int got = 0; got < nch && rc == MPI_SUCCESS;) {
-        int i;
-        MPI_Status st;
-        rc = PMPI_Waitany(2 * nch, d->req, &i, &st);
-        if (rc != MPI_SUCCESS || i == MPI_UNDEFINED) break;
-        if (i < nch) {
-            rc = header_came(d, ch, i, st.MPI_SOURCE);
-            continue;
+    int ordered = a->params->reproducible != 0, next = 0, got = 0;
+    int *in = malloc((size_t)nch * sizeof *in); /* in[j]: buffer holding child j's chunk, -1 not yet */
+    int *kept = malloc((size_t)nch * sizeof *kept), nkept = 0; /* buffers holding first chunks kept by earlier calls */
+    if (!in || !kept) {
+        free(in);
+        free(kept);
+        return MPI_ERR_NO_MEM;
+    }
+    for (int j = 0; j < nch; j++) in[j] = -1;
+    for (int i = 0; k > 0 && i < nch && rc == MPI_SUCCESS; i++) {
+        d->held[i] = i;
+        rc = PMPI_Irecv(d->buf[i], (int)ch->count, a->datatype, d->sender[i], d->tag_next, a->ctx->comm, &d->req[i]);
+    }
+    for (int i = 0; k == 0 && i < nch; i++)
+        if (d->req[i] == MPI_REQUEST_NULL) kept[nkept++] = i;
+    while (got < nch && rc == MPI_SUCCESS) {
+        int i, mine = 1;
+        if (nkept > 0) { /* it came in an earlier call of mine: its header names its sender */
+            long long header[2];
+            int pos = 0;
+            i = kept[--nkept];
+            rc = PMPI_Unpack(d->packed[i], d->packed_len[i], &pos, header, 2, MPI_LONG_LONG, a->ctx->comm);
+            if (rc == MPI_SUCCESS) rc = first_came(d, ch, i, d->packed_len[i], (int)header[1], &mine);
+        } else {
+            MPI_Status st;
+            rc = PMPI_Waitany(nch, d->req, &i, &st);
+            if (rc != MPI_SUCCESS || i == MPI_UNDEFINED) break;
+            int len;
+            if (k == 0 && (rc = PMPI_Get_count(&st, MPI_PACKED, &len)) == MPI_SUCCESS)
+                rc = first_came(d, ch, i, len, st.MPI_SOURCE, &mine);
         }
-        in[i - nch] = 1, got++;
+        if (rc != MPI_SUCCESS || !mine) continue;
+        got++;
+        in[d->held[i]] = i;
         for (int j = ordered ? next : 0; j < nch && rc == MPI_SUCCESS; j++) {
-            if (in[j] != 1) {
-                if (ordered && in[j] == 0) break;
+            if (in[j] < 0) {
+                if (ordered) break;
                 continue;
             }
             int was_last = 0;
-            rc = pc_node_red_combine(&d->r, ch, d->buf[j], n + j, &was_last);
+            rc = pc_node_red_combine(&d->r, ch, d->buf[in[j]], n + j, &was_last);
             *last |= was_last;
-            in[j] = 2;
+            in[j] = -2; /* combined */
             if (ordered) next = j + 1;
         }
     }
+    /* the next chunk's messages come from the senders of the first */
+    for (int j = 0; j < nch && rc == MPI_SUCCESS; j++) d->held[j] = j;
     free(in);
+    free(kept);
     return rc;
 }
 
 /* Leader of a node other than the root's: the node's result goes to the
- * parent node's mailbox; on chunk 0 a header {seq, me} first, which tells
- * the mailbox (receiving from any source) who sends the chunks. */
+ * parent node's mailbox (the first chunk with the header). */
 static int send_up(pc_dynleader_t *d, const pc_node_chunk_t *ch, long k)
 {
     const pc_call_t *a = d->a;
     const char *acc = pc_node_red_slot(&d->r, ch, 0);
-    int rc = MPI_SUCCESS;
-    if (k == 0) {
-        long long header[2] = {(long long)a->seq, a->ctx->rank};
-        rc = PMPI_Send(header, 2, MPI_LONG_LONG, d->parent_mailbox, pc_window_tag(d->tag_first, a->seq),
-                       a->ctx->comm);
-    }
-    return rc != MPI_SUCCESS ? rc
-                             : PMPI_Send(acc, (int)ch->count, a->datatype, d->parent_mailbox, d->tag_next, a->ctx->comm);
+    if (k > 0) return PMPI_Send(acc, (int)ch->count, a->datatype, d->parent_mailbox, d->tag_next, a->ctx->comm);
+    long long header[2] = {(long long)a->seq, a->ctx->rank};
+    MPI_Datatype t;
+    int rc = first_chunk_type(a, header, acc, ch->count, &t);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = PMPI_Send(MPI_BOTTOM, 1, t, d->parent_mailbox, pc_window_tag(d->tag_first, a->seq), a->ctx->comm);
+    PMPI_Type_free(&t);
+    return rc;
 }
 
 int pc_dynleader_climb(pc_dynleader_t *d, const pc_node_chunk_t *ch, long k)

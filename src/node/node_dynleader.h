@@ -14,10 +14,9 @@
  * results and combines each into the accumulator as one more contribution,
  * so the leader is simply whoever completes the count, and no control
  * message ever goes down (see reduce_dynleader.c for why the destination
- * must be fixed).  A leader's header {seq, rank}, received with
- * MPI_ANY_SOURCE on a windowed tag, names the dynamic sender of the chunks;
- * a header of a later call that comes first is kept for that call
- * (ctx/early.h): the non-roots of a reduce may be any number of calls ahead.
+ * must be fixed and how the first chunk's {seq, rank} header, received with
+ * MPI_ANY_SOURCE, names the dynamic sender of the later chunks; a later
+ * call's first chunk that comes first is kept for that call, ctx/early.h).
  *
  * On return of pc_dynleader_climb for a chunk, a node below the root's has
  * sent its result up (its leader did), and the root's node's accumulator
@@ -37,14 +36,17 @@ typedef struct pc_dynleader {
     int mailbox;            /* my node's mailbox */
     int parent_mailbox;     /* my parent node's (-1 on the root's node) */
     int is_mailbox;
-    int tag_first;          /* windowed tag slot of a child leader's header (pc_window_tag) */
+    int tag_first;          /* windowed tag slot of a child's first chunk (pc_window_tag) */
     int tag_next;           /* tag of the later chunks */
     int fixed;              /* the mailbox always leads, after its whole node */
     int leads;              /* I send my node's result up (decided on chunk 0) */
-    /* mailbox: per child node j */
-    int *sender;            /* child j's leader (rank), -1 until its header came */
-    long long (*header)[2]; /* header receive i: {seq, leader} of some child (no request: kept by an earlier call) */
-    MPI_Request *req;       /* [2 nch]: the headers, then child j's chunk into buf[j] */
+    /* mailbox: per child node j / per receive buffer i */
+    int *sender;            /* child j's leader (rank), -1 until its first chunk came */
+    int *held;              /* buffer i holds child held[i]'s chunk */
+    char **packed;          /* [nch] child chunk 0 as received (MPI_PACKED: its {seq, sender} header, then data) */
+    int *packed_len;        /* bytes in packed[i] when an earlier call kept it */
+    int packed_cap;         /* room in each: the header and a whole bank */
+    MPI_Request *req;       /* receive into packed[i] (chunk 0) or buffer i */
     void **buf, **base;     /* one chunk per child */
 } pc_dynleader_t;
 

@@ -19,15 +19,14 @@
  * and everyone else is gone.  So the destination is fixed and the
  * shared memory of the receiving node does the rest: each node has a fixed
  * mailbox (its lowest rank; the root on the root's node) known to everyone.
- * A child node's leader sends the mailbox of its parent node a header
- * {seq, rank} (windowed tag PC_TAG_REDUCE_LEADER, received with
- * MPI_ANY_SOURCE because the sender is dynamic; the sequence number is
- * checked, and a later call's header, from a leader that ran a whole tag
- * window of calls ahead, is kept for that call: ctx/early.h), then its
- * chunks (PC_TAG_REDUCE_NODE, received from the header's sender: per-sender
- * order keeps chunks and calls apart).  The header goes alone, not in front
- * of the first chunk: a later call's chunk may be larger than this call's
- * receive, and a truncated message cannot be kept.
+ * A child node's leader sends the mailbox of its parent node its first
+ * chunk with a header {seq, rank} in front (one message of a struct
+ * datatype: windowed tag PC_TAG_REDUCE_LEADER, received with MPI_ANY_SOURCE
+ * because the sender is dynamic, as MPI_PACKED into room for a whole bank;
+ * the sequence number is checked, and a later call's first chunk, from a
+ * leader a whole tag window of calls ahead, is kept for that call:
+ * ctx/early.h), then its other chunks (PC_TAG_REDUCE_NODE, received from the
+ * first chunk's source: per-sender order keeps chunks and calls apart).
  * The mailbox combines each child's result into the node's accumulator as
  * one more contribution, so the node's leader is simply the contributor
  * that completes the count, local process or mailbox: no control message

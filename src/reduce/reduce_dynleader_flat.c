@@ -8,7 +8,7 @@
  *                             each: acc op= x, leave; x1 completes the count
  *                             and sends acc to the root (one eager message)
  *   root's node:              the root receives the N - 1 node results (the
- *                             header from MPI_ANY_SOURCE), combines each
+ *                             first chunk from MPI_ANY_SOURCE), combines each
  *                             into its node's accumulator, copies out
  *
  * It is dynleader (reduce_dynleader.c: the mailbox protocol, the

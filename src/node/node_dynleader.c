@@ -36,7 +36,7 @@ void pc_dynleader_end(pc_dynleader_t *d)
     for (int i = 0; d->req && i < nch; i++)
         if (d->req[i] != MPI_REQUEST_NULL) {
             PMPI_Cancel(&d->req[i]);
-            PMPI_Wait(&d->req[i], MPI_STATUS_IGNORE);
+            pc_wait_request(&d->req[i], MPI_STATUS_IGNORE);
         }
     for (int i = 0; d->first && i < nch; i++)
         if (d->first[i] != MPI_DATATYPE_NULL) PMPI_Type_free(&d->first[i]);

@@ -143,7 +143,7 @@ static void root_free(root_state_t *s, int nodes)
     for (int i = 0; s->wanted && i < nodes - 1; i++) /* after an error only: a REQUEST that never came */
         if (s->wanted[i] != MPI_REQUEST_NULL) {
             PMPI_Cancel(&s->wanted[i]);
-            PMPI_Wait(&s->wanted[i], MPI_STATUS_IGNORE);
+            pc_wait_request(&s->wanted[i], MPI_STATUS_IGNORE);
         }
     for (int i = 0; s->packed && i < nodes; i++) free(s->packed[i]);
     free(s->msg);
@@ -199,7 +199,7 @@ static int root_serves(const pc_call_t *a)
         if (!guessing(a, node, my_bytes) || st.MPI_SOURCE != pc_node_leader(c, node))
             rc = send_share(a, node, st.MPI_SOURCE, s.sizes + c->node_first[node], &s.packed[node], s.sent, &n);
     }
-    int wrc = n ? PMPI_Waitall(n, s.sent, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
+    int wrc = n ? pc_waitall(n, s.sent, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
     root_free(&s, nodes);
     return rc != MPI_SUCCESS ? rc : wrc;
 }
@@ -238,7 +238,7 @@ static int lead_node(const pc_call_t *a, size_t my_bytes, int guessed)
             rc = member_send(a, &seq, share + pos, sizes[j], r, req, &n);
         pos += sizes[j];
     }
-    int wrc = n ? PMPI_Waitall(n, req, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
+    int wrc = n ? pc_waitall(n, req, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
     free(share);
     free(sizes);
     free(req);

@@ -38,6 +38,9 @@ static int decide(void)
 
 int pc_oversubscribed(void)
 {
+#ifdef PAPCOLL_SMPI
+    return 0; /* SMPI schedules the ranks itself; blocking calls keep their simulated costs */
+#endif
     int v = atomic_load_explicit(&verdict, memory_order_relaxed);
     if (v < 0) { /* racing threads decide the same */
         v = decide();

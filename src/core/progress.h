@@ -15,9 +15,9 @@
  * So papcoll's waits on its own requests go through pc_waitall /
  * pc_wait_request: when the node is oversubscribed (pc_oversubscribed) they
  * test (which makes MPI progress) and sched_yield between tests; otherwise
- * they are PMPI_Waitall / PMPI_Wait, unchanged.  Under SimGrid SMPI they
- * are always the blocking call (a test costs simulated time; SMPI
- * schedules ranks itself).  Waits on node shared memory yield on their own
+ * they are PMPI_Waitall / PMPI_Wait, unchanged.  Under SimGrid SMPI the
+ * node is never oversubscribed: the blocking calls stay (a test costs
+ * simulated time; SMPI schedules ranks itself).  Waits on node shared memory yield on their own
  * (pc_wait, ctx/shm.h).
  *
  * Oversubscribed: the processes of this job on this node, from the

@@ -138,7 +138,7 @@ int pc_ag_share_post(pc_ag_share_t *sh, int sfirst, int sn, int dst, int rfirst,
 
 int pc_ag_share_waitall(MPI_Request *req, int nreq, int rc)
 {
-    int wrc = nreq ? PMPI_Waitall(nreq, req, MPI_STATUSES_IGNORE) : MPI_SUCCESS; /* also after an error: posted */
+    int wrc = nreq ? pc_waitall(nreq, req, MPI_STATUSES_IGNORE) : MPI_SUCCESS; /* also after an error: posted */
     return rc != MPI_SUCCESS ? rc : wrc;
 }
 

@@ -6,17 +6,17 @@
  * node send from it and receive into it in parallel, and every process
  * copies the whole result out to its own blocks.
  *
- * Chunks.  The area grows to the whole result, up to PAPCOLL_EXCHANGE_AREA
- * / 2 per bank; a larger result runs as several allgathers: chunk c holds
- * bytes [c w, (c + 1) w) of every node's share (shares differ in size in
- * the v form; a short share's slices run out early), w the largest width
- * whose slices fit that bank (the same on every process: it depends on
- * counts every process has and on the parameter, not on the area's actual
- * size, which another collective may have grown on one node).  Chunk c is
- * one use of
- * the area: the next chunk fills the other bank while slow processes still
- * copy this one out, and a chunk's bank is reused two chunks later, once
- * every node process is done with it.
+ * Chunks.  The area grows to hold the whole result, up to
+ * PAPCOLL_EXCHANGE_AREA / 2 per bank (node_exchange.h: Growth); a larger
+ * result runs as several allgathers: chunk c holds bytes [c w, (c + 1) w)
+ * of every node's share (shares differ in size in the v form; a short
+ * share's slices run out early), w the largest width whose slices fit that
+ * bank (the same on every process: it depends on counts every process has
+ * and on the parameter, not on the area's actual size, which another
+ * collective may have grown on one node).  Chunk c is one use of the area:
+ * the next chunk fills the other bank while slow processes still copy this
+ * one out, and a chunk's bank is reused two chunks later, once every node
+ * process is done with it.
  *
  * Layout of a chunk in my node's bank: relative node order, node
  * (my node + r) mod N's slice at pos[r], so the shares a node has gathered

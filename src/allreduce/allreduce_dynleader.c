@@ -73,7 +73,7 @@ static int pass_result_down(pc_dynleader_t *d, const pc_node_chunk_t *ch)
         rc = PMPI_Isend(acc, count, a->datatype, pc_node_leader(c, d->tree.children[posted]), PC_TAG_ALLREDUCE_RESULT,
                         c->comm, &req[posted]);
     if (rc != MPI_SUCCESS) posted--;
-    int wrc = PMPI_Waitall(posted, req, MPI_STATUSES_IGNORE);
+    int wrc = pc_waitall(posted, req, MPI_STATUSES_IGNORE);
     free(req);
     return rc != MPI_SUCCESS ? rc : wrc;
 }

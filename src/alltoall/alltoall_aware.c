@@ -484,7 +484,7 @@ static int round_run(aware_t *s, long r)
             pc_wait(s->shm, news, s);
     }
     if (rc != MPI_SUCCESS) /* leave no request behind */
-        PMPI_Waitall(s->nreq, s->req, MPI_STATUSES_IGNORE);
+        pc_waitall(s->nreq, s->req, MPI_STATUSES_IGNORE);
     return rc;
 }
 

@@ -34,7 +34,7 @@ static int delete_wake(MPI_Comm comm, int kv, void *value, void *extra)
     pc_aware_wake_t *w = value;
     if (w->req != MPI_REQUEST_NULL) {
         PMPI_Cancel(&w->req);
-        PMPI_Wait(&w->req, MPI_STATUS_IGNORE);
+        pc_wait_request(&w->req, MPI_STATUS_IGNORE);
     }
     PMPI_Win_free(&w->win);
     PMPI_Comm_free(&w->comm);

@@ -132,7 +132,7 @@ static int gather_in(const pc_call_t *a, hier_t *h)
     for (int j = 1; j < q && rc == MPI_SUCCESS; j++)
         rc = pc_alltoall_post(0, h->in + h->in_off[j], h->in_off[j + 1] - h->in_off[j], j, PC_TAG_ALLTOALL_NODE_IN,
                               c->node, req, &nreq);
-    int wrc = PMPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+    int wrc = pc_waitall(nreq, req, MPI_STATUSES_IGNORE);
     free(req);
     return rc != MPI_SUCCESS ? rc : wrc;
 }
@@ -202,7 +202,7 @@ static int scatter_out(const pc_call_t *a, hier_t *h)
     for (int d = 1; d < q && rc == MPI_SUCCESS; d++)
         rc = pc_alltoall_post(1, h->out + h->out_off[d], h->out_off[d + 1] - h->out_off[d], d,
                               PC_TAG_ALLTOALL_NODE_OUT, c->node, req, &nreq);
-    int wrc = PMPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+    int wrc = pc_waitall(nreq, req, MPI_STATUSES_IGNORE);
     free(req);
     return rc != MPI_SUCCESS ? rc : wrc;
 }

@@ -49,7 +49,7 @@ int pc_alltoall_isend(const pc_call_t *a)
             rc = pc_alltoall_post(1, pc_blocks_at(s, dst), pc_blocks_span(s, dst, dst), dst, PC_TAG_ALLTOALL_DATA,
                                   a->ctx->comm, req, &nreq);
         }
-        int wrc = PMPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+        int wrc = pc_waitall(nreq, req, MPI_STATUSES_IGNORE);
         if (rc == MPI_SUCCESS) rc = wrc;
         free(req);
     }

@@ -157,7 +157,7 @@ static int scatter(cp_t *e)
             rc = pc_isend(block_ptr(e, child), blocks_len(e, child, mask), to, cp_tag(e, 0), comm, &req[nreq++]);
     }
     if (rc == MPI_SUCCESS) publish_held(e); /* overlaps the sends */
-    int wrc = PMPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+    int wrc = pc_waitall(nreq, req, MPI_STATUSES_IGNORE);
     return rc != MPI_SUCCESS ? rc : wrc;
 }
 
@@ -174,7 +174,7 @@ static int exchange(cp_t *e, int step, int to_rel, long sfirst, long sn, long rf
     if (rc == MPI_SUCCESS && to_rel != 0 && blocks_len(e, sfirst, sn) && (rc = leader_of(e, to_rel, &to)) == MPI_SUCCESS)
         rc = pc_isend(block_ptr(e, sfirst), blocks_len(e, sfirst, sn), to, cp_tag(e, step), comm, &req[nreq++]);
     if (rc == MPI_SUCCESS) publish_held(e); /* the previous step's blocks, while this one moves */
-    int wrc = PMPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+    int wrc = pc_waitall(nreq, req, MPI_STATUSES_IGNORE);
     if (rc == MPI_SUCCESS && e->rel != 0) mark(e, rfirst, rn);
     return rc != MPI_SUCCESS ? rc : wrc;
 }

@@ -244,7 +244,7 @@ static int lead(engine_t *e)
         if (rc == MPI_SUCCESS) rc = post_receive(e);
         if (rc == MPI_SUCCESS) { /* nothing to forward or copy before it: wait, do not poll */
             MPI_Status st;
-            rc = PMPI_Wait(&e->rreq[0], &st);
+            rc = pc_wait_request(&e->rreq[0], &st);
             if (rc == MPI_SUCCESS) e->received = 1, rc = first_received(e, &st);
         }
     }
@@ -253,8 +253,8 @@ static int lead(engine_t *e)
         rc = step(e, &moved);
         if (rc == MPI_SUCCESS && !moved) pc_poll_pause(e->nc.shm);
     }
-    if (rc == MPI_SUCCESS) rc = PMPI_Waitall(nrequest, request_req, MPI_STATUSES_IGNORE);
-    for (int k = 0; rc == MPI_SUCCESS && k < e->nchild; k++) rc = PMPI_Wait(&e->child[k].greq, MPI_STATUS_IGNORE);
+    if (rc == MPI_SUCCESS) rc = pc_waitall(nrequest, request_req, MPI_STATUSES_IGNORE);
+    for (int k = 0; rc == MPI_SUCCESS && k < e->nchild; k++) rc = pc_wait_request(&e->child[k].greq, MPI_STATUS_IGNORE);
 out:
     for (int k = 0; e->child && k < e->nchild; k++) free(e->child[k].sreq);
     free(e->child);

@@ -98,7 +98,7 @@ int pc_bcast_multisender(const pc_call_t *a)
             for (size_t k = first; k < last; k++)
                 pc_shm_copy((char *)a->buf + k * pc_shm_cell_size(nc.shm), pc_shm_wait_piece(nc.shm, nc.seq, k),
                             piece_len(&nc, k), nc.shm);
-        if (rc == MPI_SUCCESS) rc = PMPI_Waitall(nsend, req, MPI_STATUSES_IGNORE);
+        if (rc == MPI_SUCCESS) rc = pc_waitall(nsend, req, MPI_STATUSES_IGNORE);
         pc_shm_release_pieces(nc.shm, first, last);
     }
     free(req);

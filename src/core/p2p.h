@@ -3,7 +3,9 @@
  *
  * papcoll algorithms move bytes (packed when the datatype is not contiguous).
  * Blocking wrappers accept any size_t and split messages above PC_MAX_MSG;
- * nonblocking ones take at most PC_MAX_MSG (callers segment).
+ * nonblocking ones take at most PC_MAX_MSG (callers segment).  On an
+ * oversubscribed node the blocking ones post and wait through
+ * pc_wait_request / pc_waitall, which yield the CPU (core/progress.h).
  */
 #ifndef PC_P2P_H
 #define PC_P2P_H
@@ -11,6 +13,7 @@
 #include <mpi.h>
 #include <stddef.h>
 
+#include "core/progress.h"
 #include "core/tags.h"
 
 #define PC_MAX_MSG ((size_t)1 << 30)
@@ -45,7 +48,11 @@ static inline int pc_send(const void *buf, size_t bytes, int dst, int tag, MPI_C
     size_t done = 0;
     do {
         size_t n = pc_min_size(bytes - done, PC_MAX_MSG);
-        int rc = PMPI_Send((const char *)buf + done, (int)n, MPI_BYTE, dst, tag, comm);
+        MPI_Request req;
+        int over = pc_oversubscribed();
+        int rc = over ? PMPI_Isend((const char *)buf + done, (int)n, MPI_BYTE, dst, tag, comm, &req)
+                      : PMPI_Send((const char *)buf + done, (int)n, MPI_BYTE, dst, tag, comm);
+        if (rc == MPI_SUCCESS && over) rc = pc_wait_request(&req, MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS) return rc;
         done += n;
     } while (done < bytes);
@@ -57,7 +64,11 @@ static inline int pc_recv(void *buf, size_t bytes, int src, int tag, MPI_Comm co
     size_t done = 0;
     do {
         size_t n = pc_min_size(bytes - done, PC_MAX_MSG);
-        int rc = PMPI_Recv((char *)buf + done, (int)n, MPI_BYTE, src, tag, comm, MPI_STATUS_IGNORE);
+        MPI_Request req;
+        int over = pc_oversubscribed();
+        int rc = over ? PMPI_Irecv((char *)buf + done, (int)n, MPI_BYTE, src, tag, comm, &req)
+                      : PMPI_Recv((char *)buf + done, (int)n, MPI_BYTE, src, tag, comm, MPI_STATUS_IGNORE);
+        if (rc == MPI_SUCCESS && over) rc = pc_wait_request(&req, MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS) return rc;
         done += n;
     } while (done < bytes);
@@ -109,16 +120,24 @@ static inline int pc_some_complete(int n, MPI_Request *req, int block, int *outc
 static inline int pc_sendrecv(const void *sbuf, size_t sbytes, int dst, void *rbuf, size_t rbytes, int src,
                               int tag, MPI_Comm comm)
 {
-    if (sbytes <= PC_MAX_MSG && rbytes <= PC_MAX_MSG)
-        return PMPI_Sendrecv(sbuf, (int)sbytes, MPI_BYTE, dst, tag, rbuf, (int)rbytes, MPI_BYTE, src, tag, comm,
-                             MPI_STATUS_IGNORE);
+    if (sbytes <= PC_MAX_MSG && rbytes <= PC_MAX_MSG) {
+        if (!pc_oversubscribed())
+            return PMPI_Sendrecv(sbuf, (int)sbytes, MPI_BYTE, dst, tag, rbuf, (int)rbytes, MPI_BYTE, src, tag, comm,
+                                 MPI_STATUS_IGNORE);
+        /* the same two messages (also of 0 bytes: a peer on another node may use Sendrecv) */
+        MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+        int rc = pc_irecv(rbuf, rbytes, src, tag, comm, &req[0]);
+        if (rc == MPI_SUCCESS) rc = pc_isend(sbuf, sbytes, dst, tag, comm, &req[1]);
+        int wrc = pc_waitall(2, req, MPI_STATUSES_IGNORE); /* also after an error: what was posted */
+        return rc != MPI_SUCCESS ? rc : wrc;
+    }
     size_t sdone = 0, rdone = 0;
     while (sdone < sbytes || rdone < rbytes) {
         MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
         size_t sn = pc_min_size(sbytes - sdone, PC_MAX_MSG), rn = pc_min_size(rbytes - rdone, PC_MAX_MSG);
         int rc = rn ? pc_irecv((char *)rbuf + rdone, rn, src, tag, comm, &req[0]) : MPI_SUCCESS;
         if (rc == MPI_SUCCESS && sn) rc = pc_isend((const char *)sbuf + sdone, sn, dst, tag, comm, &req[1]);
-        if (rc == MPI_SUCCESS) rc = PMPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+        if (rc == MPI_SUCCESS) rc = pc_waitall(2, req, MPI_STATUSES_IGNORE);
         if (rc != MPI_SUCCESS) return rc;
         sdone += sn;
         rdone += rn;

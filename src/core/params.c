@@ -131,7 +131,7 @@ const pc_param_def_t pc_param_table[] = {
     {"PAPCOLL_ALLTOALL_INTER", NULL, PC_PARAM_STRING, "auto", FIELD(alltoall.inter), NULL,
      "Alltoall among node leaders in hier: any flat alltoall algorithm name, native, or auto."},
     {"PAPCOLL_EXCHANGE_AREA", NULL, PC_PARAM_SIZE, "64M", FIELD(exchange_area), NULL,
-     "Largest node exchange area per communicator and node (two banks), where alltoall aware, aware_barrier and allgather multisender_* stage a node's data in shared memory. The area grows to what a call needs up to this size, so a call whose data fits moves in one round; larger calls run in rounds of half this size."},
+     "Largest node exchange area per communicator and node (two banks), where alltoall aware, aware_barrier and allgather multisender_* stage a node's data in shared memory. The area grows to what a call needs up to this size (at least PAPCOLL_SHM_SIZE and at least doubling when it grows), so a call whose data fits moves in one round; larger calls run in rounds of half this size."},
     {"PAPCOLL_ALLTOALL_MIN_FRAGMENT", NULL, PC_PARAM_SIZE, "4K", FIELD(alltoall_min_fragment), NULL,
      "Alltoall aware, aware_barrier: smallest fragment a node's sender sends while part of its node's data for a destination node is still missing (a run that closes a gap goes at any size)."},
     {"PAPCOLL_GATHER", NULL, PC_PARAM_STRING, "auto", FIELD(gather.algorithm), NULL,

@@ -4,6 +4,7 @@
 #include "ctx/comm.h"
 #include "core/lock.h"
 #include "core/params.h"
+#include "core/progress.h"
 #include "core/tags.h"
 #include "ctx/early.h"
 #include "ctx/inbox.h"
@@ -106,6 +107,7 @@ static int split_nodes(pc_comm_t *c)
     if (rc != MPI_SUCCESS) return rc;
     /* the node's lowest rank in c->comm, without a collective */
     PMPI_Comm_size(shared, &n);
+    pc_progress_note_node(n);
     in = malloc((size_t)n * sizeof *in);
     out = malloc((size_t)n * sizeof *out);
     if (!in || !out) rc = MPI_ERR_NO_MEM;

@@ -77,7 +77,7 @@ static int copy_in(const pc_call_t *a, const hier_t *h, const char *mine, size_t
         else if (h->size[j]) rc = pc_irecv(share + pos, h->size[j], r, PC_TAG_GATHER_DATA, c->comm, &req[n++]);
         pos += h->size[j];
     }
-    int wrc = n ? PMPI_Waitall(n, req, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
+    int wrc = n ? pc_waitall(n, req, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
     free(req);
     return rc != MPI_SUCCESS ? rc : wrc;
 }

@@ -47,7 +47,7 @@ int pc_gather_linear(const pc_call_t *a)
         if (r != me && bytes > PC_MAX_MSG)
             rc = pc_recv(pc_blocks_at(&a->rblocks, r), bytes, r, PC_TAG_GATHER_DATA, a->ctx->comm);
     }
-    int wrc = n ? PMPI_Waitall(n, req, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
+    int wrc = n ? pc_waitall(n, req, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
     free(req);
     return rc != MPI_SUCCESS ? rc : wrc;
 }

@@ -116,7 +116,7 @@ int pc_leader_announce(const pc_node_call_t *nc, const int *nodes, int n)
         for (int m = 0; m < pc_leader_addressees(nc, nodes[i]) && rc == MPI_SUCCESS; m++)
             rc = PMPI_Isend(msg, 2, MPI_LONG_LONG, pc_leader_addressee(nc, nodes[i], m),
                             pc_window_tag(PC_TAG_LEADER_READY, nc->seq), c->comm, &req[nreq++]);
-    int wrc = PMPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+    int wrc = pc_waitall(nreq, req, MPI_STATUSES_IGNORE);
     free(req);
     return rc != MPI_SUCCESS ? rc : wrc;
 }
@@ -129,7 +129,7 @@ int pc_leader_ready_post(const pc_node_call_t *nc, long long msg[2], MPI_Request
 
 int pc_leader_ready_wait(const pc_node_call_t *nc, long long msg[2], MPI_Request *req, int *leader)
 {
-    int rc = PMPI_Wait(req, MPI_STATUS_IGNORE);
+    int rc = pc_wait_request(req, MPI_STATUS_IGNORE);
     if (rc == MPI_SUCCESS && msg[0] != (long long)nc->seq) rc = MPI_ERR_INTERN; /* another call's READY */
     if (rc == MPI_SUCCESS) *leader = (int)msg[1];
     return rc;

@@ -92,7 +92,7 @@ static int send_children(const pc_copyout_t *co, const domain_view_t *v, const c
         if (len <= PC_MAX_MSG) rc = pc_isend(from, len, dst, PC_TAG_NODE_COPYOUT, co->ctx->comm, &req[n++]);
         else rc = pc_send(from, len, dst, PC_TAG_NODE_COPYOUT, co->ctx->comm); /* in order: the child's pieces too */
     }
-    int wrc = PMPI_Waitall(n, req, MPI_STATUSES_IGNORE);
+    int wrc = pc_waitall(n, req, MPI_STATUSES_IGNORE);
     return rc != MPI_SUCCESS ? rc : wrc;
 }
 

@@ -37,7 +37,7 @@ void pc_dynleader_end(pc_dynleader_t *d)
     for (int i = 0; d->req && i < nch; i++)
         if (d->req[i] != MPI_REQUEST_NULL) {
             PMPI_Cancel(&d->req[i]);
-            PMPI_Wait(&d->req[i], MPI_STATUS_IGNORE);
+            pc_wait_request(&d->req[i], MPI_STATUS_IGNORE);
         }
     for (int i = 0; d->packed && i < nch; i++) free(d->packed[i]);
     for (int i = 0; d->base && i < nch; i++) free(d->base[i]);

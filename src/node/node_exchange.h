@@ -14,6 +14,12 @@
  *   bank 0 data | bank 1 data               (as large as the calls need, at
  *                                            most PAPCOLL_EXCHANGE_AREA / 2 each)
  *
+ * Growth.  A call that needs larger banks remakes the area (freed and
+ * allocated again: blocking collectives over the node) with banks of at
+ * least PAPCOLL_SHM_SIZE / 2 and at least twice the old ones (within the
+ * limit), so calls of growing size remake it a few times per communicator,
+ * not on every call.
+ *
  * Uses.  An exchange larger than a bank runs in rounds; every round of every
  * call is one "use" of the area, numbered 0, 1, 2, ... identically by every
  * process of the node (same calls, same rounds).  Use u takes bank u % 2; it
@@ -45,7 +51,7 @@
 typedef struct pc_node_xchg pc_node_xchg_t;
 
 /* The area of ctx's node with banks of at least `bank` bytes (rounded up to
- * whole lines, at most PC_MAX_MSG).  Collective over ctx->node when it is
+ * whole lines, at most PC_MAX_MSG; made or grown larger: see Growth).  Collective over ctx->node when it is
  * created or grown: every node process calls it in the same call with the
  * same `bank`, and a grown area starts its use numbers over.  Also returns
  * the node segment (pc_shm_get) whose waits it uses.  An area may have been

@@ -41,7 +41,7 @@ int pc_leader_request_read(const pc_node_call_t *nc, const pc_leader_requests_t 
 
 int pc_leader_requests_wait(const pc_node_call_t *nc, pc_leader_requests_t *q)
 {
-    int rc = PMPI_Waitall(q->n, q->req, MPI_STATUSES_IGNORE);
+    int rc = pc_waitall(q->n, q->req, MPI_STATUSES_IGNORE);
     for (int i = 0; i < q->n && rc == MPI_SUCCESS; i++) {
         int child, leader;
         rc = pc_leader_request_read(nc, q, i, &child, &leader);

@@ -110,7 +110,7 @@ static int pairwise_step(pc_rs_node_t *n, const pc_node_chunk_t *ch, const multi
     if (wait_slot) wait_slot(n, ch, ordinal);
     if (rc == MPI_SUCCESS && in > 0)
         rc = pc_red_recv(a, piece, in, step_rank(m, c, from, s), PC_TAG_REDUCE_SCATTER_MULTISENDER);
-    int wrc = PMPI_Wait(&req, MPI_STATUS_IGNORE);
+    int wrc = pc_wait_request(&req, MPI_STATUS_IGNORE);
     return rc != MPI_SUCCESS ? rc : wrc;
 }
 

@@ -67,7 +67,7 @@ int pc_reduce_scatter_ring(const pc_call_t *a)
         int cur = k % 2, take = received_in_step(me, k, p);
         if (k + 1 < p - 1)
             rc = post_receive(a, in[!cur], pc_rs_count(a, received_in_step(me, k + 1, p)), left, &req[!cur]);
-        if (rc == MPI_SUCCESS) rc = PMPI_Wait(&req[cur], MPI_STATUS_IGNORE);
+        if (rc == MPI_SUCCESS) rc = pc_wait_request(&req[cur], MPI_STATUS_IGNORE);
         if (rc == MPI_SUCCESS) rc = pc_red_local(a, in[cur], pc_red_at(a, acc, first[take]), pc_rs_count(a, take));
         /* the block just completed here is the one step k + 1 sends */
         if (rc == MPI_SUCCESS && k + 1 < p - 1)
@@ -76,7 +76,7 @@ int pc_reduce_scatter_ring(const pc_call_t *a)
     }
     if (rc != MPI_SUCCESS) /* leave no receive behind */
         for (int i = 0; i < 2; i++)
-            if (req[i] != MPI_REQUEST_NULL) PMPI_Cancel(&req[i]), PMPI_Wait(&req[i], MPI_STATUS_IGNORE);
+            if (req[i] != MPI_REQUEST_NULL) PMPI_Cancel(&req[i]), pc_wait_request(&req[i], MPI_STATUS_IGNORE);
     if (rc == MPI_SUCCESS) rc = pc_red_copy(a, a->recvbuf, pc_red_at(a, acc, first[me]), pc_rs_count(a, me));
     free(acc_base);
     free(in_base[0]);

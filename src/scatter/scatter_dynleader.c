@@ -137,7 +137,7 @@ static void root_free(root_state_t *s, int nodes, int nwanted)
     for (int i = 0; s->wanted && i < nwanted; i++) /* after an error only: a REQUEST that never came */
         if (s->wanted[i] != MPI_REQUEST_NULL) {
             PMPI_Cancel(&s->wanted[i]);
-            PMPI_Wait(&s->wanted[i], MPI_STATUS_IGNORE);
+            pc_wait_request(&s->wanted[i], MPI_STATUS_IGNORE);
         }
     for (int i = 0; s->packed && i < nodes; i++) free(s->packed[i]);
     free(s->msg);
@@ -213,7 +213,7 @@ static int root_serves(const pc_call_t *a)
         rc = serve_request(a, &s, msg, st.MPI_SOURCE, my_bytes, &n);
         served++;
     }
-    int wrc = n ? PMPI_Waitall(n, s.sent, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
+    int wrc = n ? pc_waitall(n, s.sent, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
     root_free(&s, nodes, want);
     return rc != MPI_SUCCESS ? rc : wrc;
 }
@@ -252,7 +252,7 @@ static int lead_node(const pc_call_t *a, size_t my_bytes, int guessed)
             rc = member_send(a, &seq, share + pos, sizes[j], r, req, &n);
         pos += sizes[j];
     }
-    int wrc = n ? PMPI_Waitall(n, req, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
+    int wrc = n ? pc_waitall(n, req, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
     free(share);
     free(sizes);
     free(req);

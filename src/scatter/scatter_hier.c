@@ -86,7 +86,7 @@ static int copy_out(const pc_call_t *a, const hier_t *h, const char *share)
             rc = pc_scatter_post(share + pos, h->size[j], r, PC_TAG_SCATTER_DATA, c->comm, req, &n);
         pos += h->size[j];
     }
-    int wrc = n ? PMPI_Waitall(n, req, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
+    int wrc = n ? pc_waitall(n, req, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
     free(req);
     return rc != MPI_SUCCESS ? rc : wrc;
 }

@@ -46,7 +46,7 @@ int pc_scatter_linear(const pc_call_t *a)
         size_t bytes = pc_blocks_span(&a->sblocks, r, r);
         if (bytes > PC_MAX_MSG) rc = pc_send(pc_blocks_at(&a->sblocks, r), bytes, r, PC_TAG_SCATTER_DATA, a->ctx->comm);
     }
-    int wrc = n ? PMPI_Waitall(n, req, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
+    int wrc = n ? pc_waitall(n, req, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
     free(req);
     return rc != MPI_SUCCESS ? rc : wrc;
 }

@@ -220,7 +220,7 @@ static int hold(const tree_t *t, const piece_t *p)
         if (r == c->rank) memcpy(a->rblocks.base, p->data + p->offset[j], len);
         else rc = pc_scatter_post(p->data + p->offset[j], len, r, PC_TAG_SCATTER_DATA, c->comm, req, &nreq);
     }
-    int wrc = nreq ? PMPI_Waitall(nreq, req, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
+    int wrc = nreq ? pc_waitall(nreq, req, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
     free(ch);
     free(req);
     return rc != MPI_SUCCESS ? rc : wrc;
@@ -243,7 +243,7 @@ static int send_on(const tree_t *t, int s, size_t block)
             rc = piece_send(t, &got[i], 0, got[i].nranks, holder_of(t, ch[i].first), PC_TAG_SCATTER_MULTISENDER, req,
                             &nreq);
     }
-    int wrc = nreq ? PMPI_Waitall(nreq, req, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
+    int wrc = nreq ? pc_waitall(nreq, req, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
     for (int i = 0; got && i < nch; i++) piece_free(&got[i]);
     free(got);
     free(ch);

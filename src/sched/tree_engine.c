@@ -33,7 +33,7 @@ static void drain(MPI_Request *req, int n, int cancel)
     for (int i = 0; req && i < n; i++) {
         if (req[i] == MPI_REQUEST_NULL) continue;
         if (cancel) PMPI_Cancel(&req[i]);
-        PMPI_Wait(&req[i], MPI_STATUS_IGNORE);
+        pc_wait_request(&req[i], MPI_STATUS_IGNORE);
     }
 }
 
@@ -75,19 +75,19 @@ static int nonblocking(char *buf, size_t bytes, size_t segsize, size_t nseg, con
         int slot = (int)(s % (size_t)window);
         char *seg = buf + s * segsize;
         if (t->parent >= 0) {
-            rc = PMPI_Wait(&rreq[slot], MPI_STATUS_IGNORE);
+            rc = pc_wait_request(&rreq[slot], MPI_STATUS_IGNORE);
             size_t next = s + (size_t)window;
             if (rc == MPI_SUCCESS && next < nseg)
                 rc = pc_irecv(buf + next * segsize, seg_len(bytes, segsize, next), t->parent, tag, comm, &rreq[slot]);
         }
         for (int c = 0; c < nc && rc == MPI_SUCCESS; c++) {
             MPI_Request *r = &sreq[c * window + slot];
-            rc = PMPI_Wait(r, MPI_STATUS_IGNORE); /* bounded in flight towards child c */
+            rc = pc_wait_request(r, MPI_STATUS_IGNORE); /* bounded in flight towards child c */
             if (rc == MPI_SUCCESS) rc = pc_isend(seg, seg_len(bytes, segsize, s), t->children[c], tag, comm, r);
         }
     }
-    if (rc == MPI_SUCCESS) rc = PMPI_Waitall(window * nc, sreq, MPI_STATUSES_IGNORE);
-    if (rc == MPI_SUCCESS) rc = PMPI_Waitall(window, rreq, MPI_STATUSES_IGNORE);
+    if (rc == MPI_SUCCESS) rc = pc_waitall(window * nc, sreq, MPI_STATUSES_IGNORE);
+    if (rc == MPI_SUCCESS) rc = pc_waitall(window, rreq, MPI_STATUSES_IGNORE);
     if (rc != MPI_SUCCESS) {
         drain(rreq, window, 1);
         drain(sreq, window * nc, 0);
@@ -144,7 +144,7 @@ static int post_recv(up_t *u, long k)
 static int send_up(up_t *u, const void *buf, long s)
 {
     MPI_Request *r = &u->sreq[s % u->window];
-    int rc = PMPI_Wait(r, MPI_STATUS_IGNORE);
+    int rc = pc_wait_request(r, MPI_STATUS_IGNORE);
     if (rc != MPI_SUCCESS) return rc;
     const void *seg = pc_red_at(u->a, buf, s * u->seg);
     int n = (int)seg_count_of(u, s);
@@ -202,13 +202,13 @@ int pc_tree_reduce(const pc_call_t *a, const void *sendbuf, void *result, long c
         for (int c = 0; c < nc && rc == MPI_SUCCESS; c++) {
             long k = s * nc + c;
             int i = (int)(k % u.nslots);
-            rc = PMPI_Wait(&u.rreq[i], MPI_STATUS_IGNORE);
+            rc = pc_wait_request(&u.rreq[i], MPI_STATUS_IGNORE);
             if (rc == MPI_SUCCESS) rc = combine(&u, u.slot[i], acc_seg, seg_count_of(&u, s));
             if (rc == MPI_SUCCESS && k + u.nslots < nrecv) rc = post_recv(&u, k + u.nslots);
         }
         if (rc == MPI_SUCCESS && !is_root) rc = send_up(&u, acc, s);
     }
-    if (rc == MPI_SUCCESS && u.sreq) rc = PMPI_Waitall(u.window, u.sreq, MPI_STATUSES_IGNORE);
+    if (rc == MPI_SUCCESS && u.sreq) rc = pc_waitall(u.window, u.sreq, MPI_STATUSES_IGNORE);
 out:
     if (rc != MPI_SUCCESS) {
         drain(u.rreq, u.rreq ? u.nslots : 0, 1);

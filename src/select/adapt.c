@@ -12,6 +12,7 @@
 #include "select/adapt.h"
 #include "core/lock.h"
 #include "core/log.h"
+#include "core/progress.h"
 #include "core/params.h"
 
 #include <dlfcn.h>
@@ -212,7 +213,7 @@ static int delete_table(MPI_Comm comm, int keyval, void *value, void *extra)
     pc_unlock();
     MPI_Status statuses[2]; /* not MPI_STATUSES_IGNORE: GCC 12 misreads MPICH's access attributes */
     for (adapt_group_t *g = t->groups; g; g = g->next)
-        if (g->pending) PMPI_Waitall(2, g->req, statuses);
+        if (g->pending) pc_waitall(2, g->req, statuses);
     retire(t);
     while (t->groups) {
         adapt_group_t *g = t->groups;
@@ -506,7 +507,7 @@ static void update_state(adapt_state_t *s, const double *d, int p, int log)
 static int broadcast_agreement(adapt_group_t *g, MPI_Comm comm)
 {
     MPI_Status statuses[2];
-    int rc = PMPI_Waitall(2, g->req, statuses);
+    int rc = pc_waitall(2, g->req, statuses);
     if (rc == MPI_SUCCESS)
         rc = PMPI_Ibcast(g->agreed, 2 * CHECK_N + MAX_STATES * PER_STATE, MPI_DOUBLE, 0, comm, &g->req[0]);
     g->req[1] = MPI_REQUEST_NULL;
@@ -538,7 +539,7 @@ static void backoff(adapt_group_t *g)
 static int complete_agreement(adapt_group_t *g)
 {
     MPI_Status statuses[2];
-    int rc = PMPI_Waitall(2, g->req, statuses);
+    int rc = pc_waitall(2, g->req, statuses);
     g->pending = IDLE;
     if (rc != MPI_SUCCESS) return rc;
     const adapt_table_t *t = g->table;

@@ -3,6 +3,7 @@
  * alltoall_aware_wake.h).
  */
 #include "alltoall/alltoall_aware_wake.h"
+#include "core/progress.h"
 #include "ctx/node_window.h"
 
 #include <stddef.h>

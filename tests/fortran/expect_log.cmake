@@ -9,6 +9,8 @@
 # each collective C of COLLECTIVES and each rank r < NP, the output must hold
 # exactly that many lines "papcoll[r] debug: C seq=" (papcoll's one debug line
 # per call; "bcast (inner)" lines of hierarchical algorithms do not match).
+# With -DALGORITHMS=bcast:dynleader[,reduce:binomial...], every such line of
+# that collective must also say "algorithm=NAME (forced by PAPCOLL_<COLL>)".
 foreach(var COMMAND NP COLLECTIVES)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "expect_log.cmake: -D${var}=... is required")
@@ -53,5 +55,26 @@ foreach(collective ${COLLECTIVES})
 endforeach()
 if(missing)
   message(FATAL_ERROR "expect_log: calls that did not go through papcoll:${missing}")
+endif()
+if(DEFINED ALGORITHMS)
+  string(REPLACE "," ";" ALGORITHMS "${ALGORITHMS}")
+  foreach(pair ${ALGORITHMS})
+    string(REPLACE ":" ";" pair "${pair}")
+    list(GET pair 0 collective)
+    list(GET pair 1 algorithm)
+    string(TOUPPER ${collective} upper)
+    string(REGEX MATCHALL "debug: ${collective} seq=[^\n]*" lines "${out}")
+    string(REGEX MATCHALL "debug: ${collective} seq=[^\n]* algorithm=${algorithm} \\(forced by PAPCOLL_${upper}\\)"
+      forced "${out}")
+    list(LENGTH lines all)
+    list(LENGTH forced good)
+    if(NOT all EQUAL good)
+      string(APPEND missing "\n  ${collective}: ${good} of ${all} calls ran ${algorithm} forced by PAPCOLL_${upper}")
+    endif()
+  endforeach()
+  if(missing)
+    message(FATAL_ERROR "expect_log: calls that did not run the forced algorithm:${missing}")
+  endif()
+  message("expect_log: every call ran the algorithm forced")
 endif()
 message("expect_log: every ${COLLECTIVES} call of each of the ${NP} ranks went through papcoll")

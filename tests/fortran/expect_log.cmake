@@ -11,12 +11,19 @@
 # per call; "bcast (inner)" lines of hierarchical algorithms do not match).
 # With -DALGORITHMS=bcast:dynleader[,reduce:binomial...], every such line of
 # that collective must also say "algorithm=NAME (forced by PAPCOLL_<COLL>)".
+# With -DTRACE_DIR=DIR (the arrival tracer linked in, docs/trace.md), the run
+# is traced into DIR (emptied first) and every rank must have recorded
+# exactly the calls the OK line counts, no more (nothing of papcoll's own).
 foreach(var COMMAND NP COLLECTIVES)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "expect_log.cmake: -D${var}=... is required")
   endif()
 endforeach()
 
+if(DEFINED TRACE_DIR)
+  file(REMOVE_RECURSE ${TRACE_DIR})
+  list(APPEND ENV PAPCOLL_TRACE_DIR=${TRACE_DIR})
+endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -E env ${ENV} ${COMMAND}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out TIMEOUT 100)
 message("${out}")
@@ -78,3 +85,23 @@ if(DEFINED ALGORITHMS)
   message("expect_log: every call ran the algorithm forced")
 endif()
 message("expect_log: every ${COLLECTIVES} call of each of the ${NP} ranks went through papcoll")
+if(DEFINED TRACE_DIR)
+  set(total 0)
+  foreach(pair ${counted})
+    string(REGEX REPLACE ".*=" "" calls "${pair}")
+    math(EXPR total "${total} + ${calls}")
+  endforeach()
+  file(GLOB runs ${TRACE_DIR}/papcoll-trace-*/header.json)
+  list(LENGTH runs nruns)
+  if(NOT nruns EQUAL 1)
+    message(FATAL_ERROR "expect_log: ${nruns} traced runs in ${TRACE_DIR}, expected 1")
+  endif()
+  file(READ ${runs} header)
+  foreach(rank RANGE ${last_rank})
+    string(JSON recorded GET "${header}" records ${rank})
+    if(NOT recorded EQUAL total)
+      message(FATAL_ERROR "expect_log: rank ${rank} recorded ${recorded} calls, the program made ${total}")
+    endif()
+  endforeach()
+  message("expect_log: every rank recorded its ${total} calls")
+endif()

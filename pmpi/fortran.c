@@ -152,7 +152,8 @@ static void fortran_scatterv(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *disp
 
 /* The names Open MPI exports for one routine: mpif.h and `use mpi` under the
  * four Fortran name-mangling conventions, and mpi_f08's specific procedure
- * (same arguments: buffers by address, handles as their INTEGER MPI_VAL). */
+ * (same arguments: buffers by address, handles as their INTEGER MPI_VAL).
+ * smpif90 uses only lower##_ (gfortran -fno-second-underscore). */
 #define PC_FORTRAN_NAMES(impl, upper, lower, params)        \
     void upper params __attribute__((alias(#impl)));       \
     void lower params __attribute__((alias(#impl)));       \

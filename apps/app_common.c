@@ -4,9 +4,7 @@
 #include "app_common.h"
 #include "../src/core/mix64.h"
 
-#ifdef PAPCOLL_APP_USE_API
-#include <papcoll.h>
-#else
+#ifndef PAPCOLL_APP_SMPI
 #include <dlfcn.h>
 #endif
 
@@ -161,11 +159,17 @@ double app_unit(uint64_t seed, uint64_t i, uint64_t j)
     return (double)(h >> 11) * (1.0 / 9007199254740992.0); /* 53 bits */
 }
 
+#ifdef PAPCOLL_APP_SMPI
+/* papcoll's (include/papcoll.h), weak: null when the program is linked without papcoll. */
+extern const char *papcoll_last_algorithm(void) __attribute__((weak));
+#endif
+
 /* The name of papcoll's last algorithm, or NULL when papcoll is absent. */
 static const char *papcoll_algorithm_now(void)
 {
-#ifdef PAPCOLL_APP_USE_API
-    return papcoll_last_algorithm();
+#ifdef PAPCOLL_APP_SMPI
+    /* linked into the program with papcoll's interposer (papcoll_mpi_smpi)? */
+    return papcoll_last_algorithm ? papcoll_last_algorithm() : NULL;
 #else
     /* libpapcoll_mpi.so preloaded (it links libpapcoll, which defines it)? */
     const char *(*last)(void) = (const char *(*)(void))dlsym(RTLD_DEFAULT, "papcoll_last_algorithm");
@@ -187,11 +191,7 @@ int app_bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm, 
 {
     app_settle();
     double t0 = MPI_Wtime();
-#ifdef PAPCOLL_APP_USE_API
-    int rc = papcoll_bcast(buf, count, type, root, comm);
-#else
     int rc = MPI_Bcast(buf, count, type, root, comm);
-#endif
     return timed(t, t0, rc);
 }
 
@@ -200,11 +200,7 @@ int app_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
 {
     app_settle();
     double t0 = MPI_Wtime();
-#ifdef PAPCOLL_APP_USE_API
-    int rc = papcoll_reduce(sendbuf, recvbuf, count, type, op, root, comm);
-#else
     int rc = MPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
-#endif
     return timed(t, t0, rc);
 }
 
@@ -213,11 +209,7 @@ int app_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 {
     app_settle();
     double t0 = MPI_Wtime();
-#ifdef PAPCOLL_APP_USE_API
-    int rc = papcoll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-#else
     int rc = MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-#endif
     return timed(t, t0, rc);
 }
 

@@ -7,12 +7,15 @@
  * The applications call plain MPI.  Natively they reach papcoll only when
  * libpapcoll_mpi.so is preloaded (found at run time with dlsym, so that the
  * summary names the algorithm that ran).  Under SimGrid SMPI an interposer
- * cannot be preloaded (every rank lives in the smpirun process and papcoll is
- * a static library), so the SMPI flavour is compiled with
- * PAPCOLL_APP_USE_API: app_bcast, app_reduce and app_alltoall then call
- * papcoll_bcast, papcoll_reduce and papcoll_alltoall, whose algorithm is
- * PAPCOLL_BCAST / PAPCOLL_REDUCE / PAPCOLL_ALLTOALL (a name, "native" for
- * SMPI's own collective, or "auto", the default).
+ * cannot be preloaded (every rank lives in the smpirun process), so the SMPI
+ * flavour (<app>-smpi, compiled with PAPCOLL_APP_SMPI: the SMPI computation
+ * model of app_compute.c) is linked with papcoll's interposer
+ * papcoll_mpi_smpi, the way any program is built with papcoll-smpicc
+ * (docs/simulation.md "Unmodified programs under SMPI"): its MPI_Bcast,
+ * MPI_Reduce and MPI_Alltoall run papcoll, whose algorithm is PAPCOLL_BCAST /
+ * PAPCOLL_REDUCE / PAPCOLL_ALLTOALL (a name, "native" for SMPI's own
+ * collective, or "auto", the default), and papcoll_last_algorithm is a weak
+ * reference for the summary.
  */
 #ifndef PAPCOLL_APP_COMMON_H
 #define PAPCOLL_APP_COMMON_H
@@ -81,8 +84,8 @@ double app_unit(uint64_t seed, uint64_t i, uint64_t j);
 int app_bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm, app_timer_t *t);
 int app_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                MPI_Comm comm, app_timer_t *t);
-/* MPI_Alltoall (papcoll_alltoall under PAPCOLL_APP_USE_API: PAPCOLL_ALLTOALL
- * chooses), timed into T. */
+/* MPI_Alltoall (papcoll's when it is there: PAPCOLL_ALLTOALL chooses), timed
+ * into T. */
 int app_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                  MPI_Datatype recvtype, MPI_Comm comm, app_timer_t *t);
 

@@ -5,7 +5,7 @@
 #include "../src/core/mix64.h"
 
 #include <mpi.h>
-#ifdef PAPCOLL_APP_USE_API
+#ifdef PAPCOLL_APP_SMPI
 #include <smpi/smpi.h>
 #endif
 
@@ -138,7 +138,7 @@ int app_noise_parse(const char *spec, app_noise_t *noise, char *err, size_t errl
 
 int app_compute_parse(const char *text, app_compute_mode_t *mode, char *err, size_t errlen)
 {
-#ifdef PAPCOLL_APP_USE_API
+#ifdef PAPCOLL_APP_SMPI
     if (!strcmp(text, "model")) *mode = APP_COMPUTE_MODEL;
     else if (!strcmp(text, "none")) *mode = APP_COMPUTE_NONE;
     else {
@@ -157,7 +157,7 @@ int app_compute_parse(const char *text, app_compute_mode_t *mode, char *err, siz
 
 app_compute_mode_t app_compute_default(void)
 {
-#ifdef PAPCOLL_APP_USE_API
+#ifdef PAPCOLL_APP_SMPI
     return APP_COMPUTE_MODEL;
 #else
     return APP_COMPUTE_HOST;
@@ -197,7 +197,7 @@ static double phase_noise(void)
     return f;
 }
 
-#ifndef PAPCOLL_APP_USE_API
+#ifndef PAPCOLL_APP_SMPI
 /* Busy until MPI_Wtime() reaches UNTIL (native noise: a rank that is really late). */
 static void spin_until(double until)
 {
@@ -215,7 +215,7 @@ void app_settle(void)
         return;
     }
     double t0 = state.mode == APP_COMPUTE_HOST ? state.phase_start : MPI_Wtime();
-#ifdef PAPCOLL_APP_USE_API
+#ifdef PAPCOLL_APP_SMPI
     if (state.mode == APP_COMPUTE_MODEL && state.flops > 0.0) {
         double base = MPI_Wtime();
         smpi_execute_flops(state.flops);

@@ -53,8 +53,8 @@
  * evolve (a complex times a real, and the copy).
  *
  * Natively the program calls plain MPI_Alltoall (papcoll through
- * LD_PRELOAD=libpapcoll_mpi.so); the SMPI flavour (fft3d-smpi) calls
- * papcoll_alltoall (PAPCOLL_ALLTOALL chooses), see app_common.h.
+ * LD_PRELOAD=libpapcoll_mpi.so); the SMPI flavour (fft3d-smpi) runs the same MPI_Alltoall
+ * with papcoll linked in (PAPCOLL_ALLTOALL chooses), see app_common.h.
  */
 #include "app_common.h"
 

@@ -29,7 +29,7 @@
  * untimed); --check gathers the last solve's matrix on rank 0 and compares it
  * exactly with a serial Floyd-Warshall over the same pivots.  Natively the program calls plain
  * MPI_Bcast (papcoll only through LD_PRELOAD=libpapcoll_mpi.so); the SMPI
- * flavour (floyd_warshall-smpi) calls papcoll_bcast, see app_common.h.
+ * flavour (floyd_warshall-smpi) links papcoll in (papcoll_mpi_smpi), see app_common.h.
  */
 #include "app_common.h"
 

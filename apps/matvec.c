@@ -27,7 +27,7 @@
  * flops per multiply-add of the partial product (2 N COUNT per rank and
  * iteration) and 2 N for the root's normalisation.  Natively the program calls plain
  * MPI_Reduce (papcoll only through LD_PRELOAD=libpapcoll_mpi.so); the SMPI
- * flavour (matvec-smpi) calls papcoll_reduce, see app_common.h.
+ * flavour (matvec-smpi) links papcoll in (papcoll_mpi_smpi), see app_common.h.
  */
 #include "app_common.h"
 

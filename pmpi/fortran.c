@@ -17,6 +17,14 @@
  *    `use mpi`: mpi_bcast_; mpi_f08: mpi_bcast_f08ts_ -> MPIR_Bcast_cdesc),
  *    after converting MPICH's own Fortran sentinels, so interpose.c serves
  *    them already and nothing is defined here.
+ *  - SimGrid SMPI 3.32 (PAPCOLL_SMPI, the object library papcoll_mpi_smpi
+ *    linked into the program): libsimgrid's mpi_bcast_ converts the handles
+ *    and calls libsimgrid's own MPI_Bcast, never the program's (checked:
+ *    a program defining only the C MPI_Bcast does not see its Fortran
+ *    calls).  The Fortran names defined here, in the program, are found
+ *    first (-Bsymbolic-functions, and SMPI's RTLD_DEEPBIND), and call the
+ *    program's MPI_<coll>: papcoll's (interpose.c), or the tracer's in
+ *    front of it.  Sentinels: fortran_sentinels.h.
  */
 #include "fortran_sentinels.h"
 
@@ -24,9 +32,9 @@
 
 #include <stddef.h>
 
-#if defined(OPEN_MPI)
+#if defined(OPEN_MPI) || defined(PAPCOLL_SMPI)
 
-/* Open MPI's Fortran MPI_IN_PLACE and MPI_BOTTOM: fortran_sentinels.h (shared with the tracer). */
+/* Open MPI's (or SMPI's) Fortran MPI_IN_PLACE and MPI_BOTTOM: fortran_sentinels.h (shared with the tracer). */
 #define bottom_to_c pc_fortran_bottom_to_c
 #define sendbuf_to_c pc_fortran_sendbuf_to_c
 
@@ -144,7 +152,8 @@ static void fortran_scatterv(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *disp
 
 /* The names Open MPI exports for one routine: mpif.h and `use mpi` under the
  * four Fortran name-mangling conventions, and mpi_f08's specific procedure
- * (same arguments: buffers by address, handles as their INTEGER MPI_VAL). */
+ * (same arguments: buffers by address, handles as their INTEGER MPI_VAL).
+ * smpif90 uses only lower##_ (gfortran -fno-second-underscore). */
 #define PC_FORTRAN_NAMES(impl, upper, lower, params)        \
     void upper params __attribute__((alias(#impl)));       \
     void lower params __attribute__((alias(#impl)));       \
@@ -192,4 +201,4 @@ PC_FORTRAN_NAMES(fortran_scatterv, MPI_SCATTERV, mpi_scatterv,
                  (void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype, void *recvbuf,
                   MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror));
 
-#endif /* OPEN_MPI */
+#endif /* OPEN_MPI || PAPCOLL_SMPI */

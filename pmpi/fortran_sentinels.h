@@ -10,6 +10,11 @@
  * support has none, and then nothing is a Fortran sentinel.  Other MPI
  * libraries (MPICH) convert their sentinels before calling C, and a
  * Fortran address is never a sentinel there.
+ *
+ * SimGrid SMPI 3.32 (PAPCOLL_SMPI): its mpif.h and `use mpi` declare
+ * `external MPI_IN_PLACE, MPI_BOTTOM`, the addresses of libsimgrid's
+ * variables mpi_in_place_ and mpi_bottom_ (gfortran's -fno-second-underscore
+ * naming, the only one smpif90 uses).
  */
 #ifndef PAPCOLL_FORTRAN_SENTINELS_H
 #define PAPCOLL_FORTRAN_SENTINELS_H
@@ -37,6 +42,20 @@ static inline int pc_fortran_is_in_place(const void *addr)
 static inline void *pc_fortran_bottom_to_c(void *addr)
 {
     return PC_IS_SENTINEL(addr, MPI_FORTRAN_BOTTOM, mpi_fortran_bottom) ? MPI_BOTTOM : addr;
+}
+
+#elif defined(PAPCOLL_SMPI)
+
+extern int mpi_in_place_, mpi_bottom_; /* libsimgrid's */
+
+static inline int pc_fortran_is_in_place(const void *addr)
+{
+    return addr == &mpi_in_place_;
+}
+
+static inline void *pc_fortran_bottom_to_c(void *addr)
+{
+    return addr == &mpi_bottom_ ? MPI_BOTTOM : addr;
 }
 
 #else

@@ -5,81 +5,106 @@
  * or link before -lmpi).  papcoll reaches the real MPI through the PMPI_*
  * profiling interface.  Fortran programs reach the same functions
  * (fortran.c).
+ *
+ * Under SimGrid SMPI (PAPCOLL_SMPI: the object library papcoll_mpi_smpi,
+ * linked into the program itself, docs/simulation.md "Unmodified programs
+ * under SMPI") each function is defined as pc_MPI_<coll>, and MPI_<coll> is
+ * an alias of it.  SMPI's mpi.h declares every MPI_<name> weak, so this
+ * MPI_<coll> is a weak definition: linked after the arrival tracer's
+ * (papcoll_trace_smpi, also weak), the tracer's is the program's MPI_<coll>,
+ * and it forwards to pc_MPI_<coll> (found through a weak reference,
+ * trace/tracer.h) instead of SMPI's PMPI_<coll>: program -> tracer ->
+ * papcoll -> SMPI, as LD_PRELOAD=libpapcoll_trace.so:libpapcoll_mpi.so
+ * does natively.  The tracer refuses to run when linked after this
+ * object (its MPI_<coll> would then be this one's, and nothing traced).
  */
 #include <papcoll.h>
 
-int MPI_Bcast(void *buf, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+#ifdef PAPCOLL_SMPI
+/* pc_MPI_NAME, and MPI_NAME its alias (weak: SMPI's mpi.h declares it so). */
+#define PC_INTERPOSE(NAME, PARAMS)                      \
+    int pc_##NAME PARAMS;                               \
+    int NAME PARAMS __attribute__((alias("pc_" #NAME))); \
+    int pc_##NAME PARAMS
+#else
+#define PC_INTERPOSE(NAME, PARAMS) int NAME PARAMS
+#endif
+
+PC_INTERPOSE(MPI_Bcast, (void *buf, int count, MPI_Datatype datatype, int root, MPI_Comm comm))
 {
     return papcoll_bcast(buf, count, datatype, root, comm);
 }
 
-int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
-               MPI_Comm comm)
+PC_INTERPOSE(MPI_Reduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                          MPI_Comm comm))
 {
     return papcoll_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
 }
 
-int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+PC_INTERPOSE(MPI_Allreduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                             MPI_Comm comm))
 {
     return papcoll_allreduce(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
-int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
-                       MPI_Comm comm)
+PC_INTERPOSE(MPI_Reduce_scatter, (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                                  MPI_Op op, MPI_Comm comm))
 {
     return papcoll_reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
 }
 
-int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
-                             MPI_Comm comm)
+PC_INTERPOSE(MPI_Reduce_scatter_block, (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+                                        MPI_Op op, MPI_Comm comm))
 {
     return papcoll_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
 }
 
-int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                  MPI_Datatype recvtype, MPI_Comm comm)
+PC_INTERPOSE(MPI_Allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                             int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
 {
     return papcoll_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
-int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                   const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+PC_INTERPOSE(MPI_Allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm))
 {
     return papcoll_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
 }
 
-int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                 MPI_Datatype recvtype, MPI_Comm comm)
+PC_INTERPOSE(MPI_Alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                            MPI_Datatype recvtype, MPI_Comm comm))
 {
     return papcoll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
-int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                  void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+PC_INTERPOSE(MPI_Alltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                             MPI_Datatype recvtype, MPI_Comm comm))
 {
     return papcoll_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
 }
 
-int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-               MPI_Datatype recvtype, int root, MPI_Comm comm)
+PC_INTERPOSE(MPI_Gather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                          MPI_Datatype recvtype, int root, MPI_Comm comm))
 {
     return papcoll_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
-int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+PC_INTERPOSE(MPI_Gatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                           MPI_Comm comm))
 {
     return papcoll_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
 }
 
-int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                MPI_Datatype recvtype, int root, MPI_Comm comm)
+PC_INTERPOSE(MPI_Scatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, int root, MPI_Comm comm))
 {
     return papcoll_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
-int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+PC_INTERPOSE(MPI_Scatterv, (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
 {
     return papcoll_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }

@@ -1,5 +1,6 @@
 # Installs the build into a scratch prefix, builds tests/consumer against it
-# with find_package(papcoll) and with pkg-config, and runs both.
+# with find_package(papcoll) and with pkg-config, and runs both; links a plain
+# program with the installed SMPI flavour (papcoll-smpicc) when it is there.
 set(prefix ${WORK}/prefix)
 file(REMOVE_RECURSE ${WORK})
 function(run)
@@ -19,3 +20,9 @@ run(${CC} ${SRC}/main.c ${flags} -o ${WORK}/pkgconfig-consumer)
 set(ENV{LD_LIBRARY_PATH} ${prefix}/lib)
 run(${MPIEXEC} -n 2 ${FLAGS} ${WORK}/cmake-consumer/c)
 run(${MPIEXEC} -n 2 ${FLAGS} ${WORK}/pkgconfig-consumer)
+# The SMPI flavour (installed with the native build when smpicc was found):
+# papcoll-smpicc links a plain program with the installed archives, tracer in front.
+if(EXISTS ${prefix}/bin/papcoll-smpicc)
+  run(${prefix}/bin/papcoll-smpicc --trace ${SRC}/../smpi_plain_colls.c -o ${WORK}/smpi-consumer)
+  run(${prefix}/bin/papcoll-smpicc --help)
+endif()

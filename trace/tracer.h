@@ -20,8 +20,9 @@
  *
  * Under SimGrid SMPI (PAPCOLL_SMPI: the same sources built as the object
  * library papcoll_trace_smpi, linked into the program, docs/trace.md
- * "Under SimGrid SMPI") the next definition is the simulator's PMPI_<name>, called
- * directly; the depth counter is a plain global, which SMPI privatizes per
+ * "Under SimGrid SMPI") the next definition is papcoll's interposer
+ * pc_MPI_<coll> when the program also links papcoll_mpi_smpi (after the
+ * tracer), else the simulator's PMPI_<name>, called directly; the depth counter is a plain global, which SMPI privatizes per
  * rank (every rank of a simulation runs on one OS thread, so a thread-local
  * would be shared by all of them: the convention of src/core/lock.h).
  */
@@ -235,9 +236,13 @@ static inline uint64_t pt_size_alltoallw(int peers, int in_place, const int scou
     pt_end(&call_, rc_ != MPI_SUCCESS, __builtin_return_address(0));                   \
     return rc_
 
-/* The next definition of the C name NAME: natively the one after the tracer (RTLD_NEXT), under SMPI PMPI_<name>. */
+/* The next definition of the C name NAME: natively the one after the tracer (RTLD_NEXT); under SMPI papcoll's
+ * interposer pc_<NAME> when it is linked in (pmpi/interpose.c: a weak reference, null without it), else
+ * PMPI_<NAME>. */
 #ifdef PAPCOLL_SMPI
-#define PT_NEXT_C(NAME) __typeof__(&NAME) fn_ = &P##NAME
+#define PT_NEXT_C(NAME)                                                                \
+    extern __typeof__(NAME) pc_##NAME __attribute__((weak));                           \
+    __typeof__(&NAME) fn_ = pc_##NAME ? &pc_##NAME : &P##NAME
 #else
 #define PT_NEXT_C(NAME)                                                                \
     static void *next_;                                                                \

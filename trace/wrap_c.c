@@ -10,8 +10,11 @@
  * MPI_Wait/Test) is not traced.
  *
  * Under SimGrid SMPI these definitions are linked into the program itself
- * (the object library papcoll_trace_smpi) and forward to PMPI_<name>
- * (tracer.h).
+ * (the object library papcoll_trace_smpi) and forward to papcoll's
+ * interposer when it is linked after them (papcoll_mpi_smpi), else to
+ * PMPI_<name> (tracer.h).  SMPI's mpi.h declares every MPI_<name> weak, so
+ * of the two MPI_<coll> the first linked is the program's: MPI_Init refuses
+ * to run when papcoll's came first (pt_check_link_order).
  *
  * Message sizes ("bytes"): the rules of tracer.h (pt_bytes, pt_bytes_block,
  * pt_size_<coll>), shared with the Fortran and papcoll wrappers.
@@ -20,8 +23,27 @@
 
 #include <mpi.h>
 
+#ifdef PAPCOLL_SMPI
+#include <stdio.h>
+#endif
+
 #define IN_PLACE(buf) ((buf) == MPI_IN_PLACE)
 #define NB PT_FLAG_NONBLOCKING
+
+#ifdef PAPCOLL_SMPI
+/* papcoll's interposer linked before the tracer: its MPI_Bcast (an alias of pc_MPI_Bcast) is the program's,
+ * the tracer's is never called.  Said and aborted rather than a trace silently missing the collectives. */
+static void pt_check_link_order(void)
+{
+    extern __typeof__(MPI_Bcast) pc_MPI_Bcast __attribute__((weak));
+    if (pc_MPI_Bcast && &MPI_Bcast == &pc_MPI_Bcast) {
+        fprintf(stderr, "papcoll trace: papcoll's interposer (papcoll_mpi_smpi) is linked before the tracer "
+                        "(papcoll_trace_smpi): the program's collectives would not be traced; link the tracer "
+                        "first (papcoll-smpicc --trace does)\n");
+        PMPI_Abort(MPI_COMM_WORLD, 2);
+    }
+}
+#endif
 
 /* ---- start and end of the run ---- */
 
@@ -33,6 +55,7 @@ int MPI_Init(int *argc, char ***argv)
     int rc = fn_(argc, argv);
     pt_depth--;
 #ifdef PAPCOLL_SMPI
+    if (rc == MPI_SUCCESS) pt_check_link_order();
     if (rc == MPI_SUCCESS) pt_run_program(argc && argv && *argc > 0 && *argv ? (*argv)[0] : NULL);
 #endif
     if (rc == MPI_SUCCESS) pt_initialize();
@@ -47,6 +70,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     int rc = fn_(argc, argv, required, provided);
     pt_depth--;
 #ifdef PAPCOLL_SMPI
+    if (rc == MPI_SUCCESS) pt_check_link_order();
     if (rc == MPI_SUCCESS) pt_run_program(argc && argv && *argc > 0 && *argv ? (*argv)[0] : NULL);
 #endif
     if (rc == MPI_SUCCESS) pt_initialize();

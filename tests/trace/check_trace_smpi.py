@@ -4,12 +4,13 @@
     check_trace_smpi.py --smpirun "SMPIRUN -platform P -hostfile H SETTINGS" --np N --noise SPEC [--tools DIR]
                         -- PROGRAM-smpi-traced --n=N --iters=I [ARGS...]
 
-PROGRAM is floyd_warshall-smpi-traced (the tracer linked in; its broadcasts go through papcoll_bcast). It runs
+PROGRAM is floyd_warshall-smpi-traced (the tracer linked in front of papcoll's interposer: its MPI_Bcast calls are
+recorded by the tracer, then run by papcoll). It runs
 twice under SMPIRUN, with --noise=none and with --noise=SPEC, each traced into a fresh directory, and checks:
   - the run directory holds every rank's files, the header is complete, its clock is the simulated one (every
     offset 0) and the program named is PROGRAM (not the rank's temporary copy);
   - each rank recorded exactly the program's collective calls: per repetition one barrier and n broadcasts
-    (papcoll_bcast, through the linker's --wrap) of n ints, then the 2 reduces of the summary line, in order on
+    (MPI_Bcast) of n ints, then the 2 reduces of the summary line, in order on
     MPI_COMM_WORLD (seq 0, 1, ...), and nothing of papcoll's own traffic;
   - the time inside the traced broadcasts equals the program's own measure (its bcast_mean_s and bcast_max_s
     over ranks, taken with MPI_Wtime around the same calls) within SMPI's per-MPI_Wtime cost (smpi/wtime,

@@ -45,7 +45,7 @@ void pc_dynleader_end(pc_dynleader_t *d)
     free(d->buf);
     free(d->req);
     free(d->packed);
-    free(d->packed_len);
+    free(d->earlier);
     free(d->held);
     free(d->sender);
     pc_tree_free(&d->tree);
@@ -76,10 +76,10 @@ static int mailbox_begin(pc_dynleader_t *d)
     d->held = malloc((size_t)nch * sizeof *d->held);
     d->req = malloc((size_t)nch * sizeof *d->req);
     d->packed = calloc((size_t)nch, sizeof *d->packed);
-    d->packed_len = malloc((size_t)nch * sizeof *d->packed_len);
+    d->earlier = malloc((size_t)nch * sizeof *d->earlier);
     d->buf = calloc((size_t)nch, sizeof *d->buf);
     d->base = calloc((size_t)nch, sizeof *d->base);
-    if (!d->sender || !d->held || !d->req || !d->packed || !d->packed_len || !d->buf || !d->base) {
+    if (!d->sender || !d->held || !d->req || !d->packed || !d->earlier || !d->buf || !d->base) {
         free(d->req);
         d->req = NULL; /* nothing to cancel */
         return MPI_ERR_NO_MEM;
@@ -92,14 +92,15 @@ static int mailbox_begin(pc_dynleader_t *d)
     if (rc == MPI_SUCCESS) rc = PMPI_Pack_size((int)d->r.chunk, a->datatype, a->ctx->comm, &data_cap);
     if (rc != MPI_SUCCESS) return rc;
     d->packed_cap = header_cap + (data_cap > (int)d->r.bank_bytes ? data_cap : (int)d->r.bank_bytes);
-    int tag = pc_window_tag(d->tag_first, a->seq), from;
+    int tag = pc_window_tag(d->tag_first, a->seq);
     size_t got;
     for (int i = 0; i < nch && rc == MPI_SUCCESS; i++) {
         d->buf[i] = pc_red_alloc(a, d->r.chunk, &d->base[i]);
         d->packed[i] = malloc((size_t)d->packed_cap);
         if (!d->buf[i] || !d->packed[i]) rc = MPI_ERR_NO_MEM;
-        else if (pc_early_take(a->ctx, tag, a->seq, MPI_ANY_SOURCE, d->packed[i], (size_t)d->packed_cap, &from, &got))
-            d->packed_len[i] = (int)got; /* kept by an earlier call of mine */
+        else if (pc_early_take(a->ctx, tag, a->seq, MPI_ANY_SOURCE, d->packed[i], (size_t)d->packed_cap,
+                               &d->earlier[i].from, &got))
+            d->earlier[i].len = (int)got; /* kept by an earlier call of mine */
         else
             rc = post_first(d, i);
     }
@@ -181,12 +182,9 @@ static int receive_children(pc_dynleader_t *d, const pc_node_chunk_t *ch, long k
         if (d->req[i] == MPI_REQUEST_NULL) kept[nkept++] = i;
     while (got < nch && rc == MPI_SUCCESS) {
         int i, mine = 1;
-        if (nkept > 0) { /* it came in an earlier call of mine: its header names its sender */
-            long long header[2];
-            int pos = 0;
+        if (nkept > 0) { /* it came in an earlier call of mine */
             i = kept[--nkept];
-            rc = PMPI_Unpack(d->packed[i], d->packed_len[i], &pos, header, 2, MPI_LONG_LONG, a->ctx->comm);
-            if (rc == MPI_SUCCESS) rc = first_came(d, ch, i, d->packed_len[i], (int)header[1], &mine);
+            rc = first_came(d, ch, i, d->earlier[i].len, d->earlier[i].from, &mine);
         } else {
             MPI_Status st;
             rc = PMPI_Waitany(nch, d->req, &i, &st);

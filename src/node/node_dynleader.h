@@ -44,7 +44,7 @@ typedef struct pc_dynleader {
     int *sender;            /* child j's leader (rank), -1 until its first chunk came */
     int *held;              /* buffer i holds child held[i]'s chunk */
     char **packed;          /* [nch] child chunk 0 as received (MPI_PACKED: its {seq, sender} header, then data) */
-    int *packed_len;        /* bytes in packed[i] when an earlier call kept it */
+    struct { int len, from; } *earlier; /* packed[i] kept by an earlier call: its bytes and sender */
     int packed_cap;         /* room in each: the header and a whole bank */
     MPI_Request *req;       /* receive into packed[i] (chunk 0) or buffer i */
     void **buf, **base;     /* one chunk per child */

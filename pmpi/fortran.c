@@ -32,6 +32,8 @@
 
 #include <stddef.h>
 
+#include "select/site.h"
+
 #if defined(OPEN_MPI) || defined(PAPCOLL_SMPI)
 
 /* Open MPI's (or SMPI's) Fortran MPI_IN_PLACE and MPI_BOTTOM: fortran_sentinels.h (shared with the tracer). */
@@ -44,24 +46,32 @@ static void set_ierror(MPI_Fint *ierror, int rc)
     if (ierror) *ierror = (MPI_Fint)rc;
 }
 
+/* The Fortran caller is the call site (select/site.h), not this binding. */
+#define SET_IERROR_FROM_SITE(ierror, expr)                                 \
+    do {                                                                   \
+        int entered_ = pc_site_enter(__builtin_return_address(0));         \
+        set_ierror(ierror, expr);                                          \
+        pc_site_leave(entered_);                                           \
+    } while (0)
+
 static void fortran_bcast(void *buffer, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *root, MPI_Fint *comm,
                           MPI_Fint *ierror)
 {
-    set_ierror(ierror, MPI_Bcast(bottom_to_c(buffer), (int)*count, PMPI_Type_f2c(*datatype), (int)*root,
+    SET_IERROR_FROM_SITE(ierror, MPI_Bcast(bottom_to_c(buffer), (int)*count, PMPI_Type_f2c(*datatype), (int)*root,
                                  PMPI_Comm_f2c(*comm)));
 }
 
 static void fortran_reduce(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op,
                            MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    set_ierror(ierror, MPI_Reduce(sendbuf_to_c(sendbuf), bottom_to_c(recvbuf), (int)*count,
+    SET_IERROR_FROM_SITE(ierror, MPI_Reduce(sendbuf_to_c(sendbuf), bottom_to_c(recvbuf), (int)*count,
                                   PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op), (int)*root, PMPI_Comm_f2c(*comm)));
 }
 
 static void fortran_allreduce(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op,
                               MPI_Fint *comm, MPI_Fint *ierror)
 {
-    set_ierror(ierror, MPI_Allreduce(sendbuf_to_c(sendbuf), bottom_to_c(recvbuf), (int)*count,
+    SET_IERROR_FROM_SITE(ierror, MPI_Allreduce(sendbuf_to_c(sendbuf), bottom_to_c(recvbuf), (int)*count,
                                      PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op), PMPI_Comm_f2c(*comm)));
 }
 
@@ -71,21 +81,21 @@ _Static_assert(sizeof(MPI_Fint) == sizeof(int), "MPI_Fint arrays passed as int a
 static void fortran_reduce_scatter(void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *datatype,
                                    MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    set_ierror(ierror, MPI_Reduce_scatter(sendbuf_to_c(sendbuf), bottom_to_c(recvbuf), (const int *)recvcounts,
+    SET_IERROR_FROM_SITE(ierror, MPI_Reduce_scatter(sendbuf_to_c(sendbuf), bottom_to_c(recvbuf), (const int *)recvcounts,
                                           PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op), PMPI_Comm_f2c(*comm)));
 }
 
 static void fortran_reduce_scatter_block(void *sendbuf, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *datatype,
                                          MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    set_ierror(ierror, MPI_Reduce_scatter_block(sendbuf_to_c(sendbuf), bottom_to_c(recvbuf), (int)*recvcount,
+    SET_IERROR_FROM_SITE(ierror, MPI_Reduce_scatter_block(sendbuf_to_c(sendbuf), bottom_to_c(recvbuf), (int)*recvcount,
                                                 PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op), PMPI_Comm_f2c(*comm)));
 }
 
 static void fortran_allgather(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
                               MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    set_ierror(ierror, MPI_Allgather(sendbuf_to_c(sendbuf), (int)*sendcount, PMPI_Type_f2c(*sendtype),
+    SET_IERROR_FROM_SITE(ierror, MPI_Allgather(sendbuf_to_c(sendbuf), (int)*sendcount, PMPI_Type_f2c(*sendtype),
                                      bottom_to_c(recvbuf), (int)*recvcount, PMPI_Type_f2c(*recvtype),
                                      PMPI_Comm_f2c(*comm)));
 }
@@ -94,7 +104,7 @@ static void fortran_allgatherv(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sen
                                MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm,
                                MPI_Fint *ierror)
 {
-    set_ierror(ierror, MPI_Allgatherv(sendbuf_to_c(sendbuf), (int)*sendcount, PMPI_Type_f2c(*sendtype),
+    SET_IERROR_FROM_SITE(ierror, MPI_Allgatherv(sendbuf_to_c(sendbuf), (int)*sendcount, PMPI_Type_f2c(*sendtype),
                                       bottom_to_c(recvbuf), (const int *)recvcounts, (const int *)displs,
                                       PMPI_Type_f2c(*recvtype), PMPI_Comm_f2c(*comm)));
 }
@@ -102,7 +112,7 @@ static void fortran_allgatherv(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sen
 static void fortran_alltoall(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
                              MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    set_ierror(ierror, MPI_Alltoall(sendbuf_to_c(sendbuf), (int)*sendcount, PMPI_Type_f2c(*sendtype),
+    SET_IERROR_FROM_SITE(ierror, MPI_Alltoall(sendbuf_to_c(sendbuf), (int)*sendcount, PMPI_Type_f2c(*sendtype),
                                     bottom_to_c(recvbuf), (int)*recvcount, PMPI_Type_f2c(*recvtype),
                                     PMPI_Comm_f2c(*comm)));
 }
@@ -111,7 +121,7 @@ static void fortran_alltoallv(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdi
                               void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype,
                               MPI_Fint *comm, MPI_Fint *ierror)
 {
-    set_ierror(ierror, MPI_Alltoallv(sendbuf_to_c(sendbuf), (const int *)sendcounts, (const int *)sdispls,
+    SET_IERROR_FROM_SITE(ierror, MPI_Alltoallv(sendbuf_to_c(sendbuf), (const int *)sendcounts, (const int *)sdispls,
                                      PMPI_Type_f2c(*sendtype), bottom_to_c(recvbuf), (const int *)recvcounts,
                                      (const int *)rdispls, PMPI_Type_f2c(*recvtype), PMPI_Comm_f2c(*comm)));
 }
@@ -119,7 +129,7 @@ static void fortran_alltoallv(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdi
 static void fortran_gather(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
                            MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    set_ierror(ierror, MPI_Gather(sendbuf_to_c(sendbuf), (int)*sendcount, PMPI_Type_f2c(*sendtype),
+    SET_IERROR_FROM_SITE(ierror, MPI_Gather(sendbuf_to_c(sendbuf), (int)*sendcount, PMPI_Type_f2c(*sendtype),
                                   bottom_to_c(recvbuf), (int)*recvcount, PMPI_Type_f2c(*recvtype), (int)*root,
                                   PMPI_Comm_f2c(*comm)));
 }
@@ -128,7 +138,7 @@ static void fortran_gatherv(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendty
                             MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root,
                             MPI_Fint *comm, MPI_Fint *ierror)
 {
-    set_ierror(ierror, MPI_Gatherv(sendbuf_to_c(sendbuf), (int)*sendcount, PMPI_Type_f2c(*sendtype),
+    SET_IERROR_FROM_SITE(ierror, MPI_Gatherv(sendbuf_to_c(sendbuf), (int)*sendcount, PMPI_Type_f2c(*sendtype),
                                    bottom_to_c(recvbuf), (const int *)recvcounts, (const int *)displs,
                                    PMPI_Type_f2c(*recvtype), (int)*root, PMPI_Comm_f2c(*comm)));
 }
@@ -136,7 +146,7 @@ static void fortran_gatherv(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendty
 static void fortran_scatter(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
                             MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    set_ierror(ierror, MPI_Scatter(bottom_to_c(sendbuf), (int)*sendcount, PMPI_Type_f2c(*sendtype),
+    SET_IERROR_FROM_SITE(ierror, MPI_Scatter(bottom_to_c(sendbuf), (int)*sendcount, PMPI_Type_f2c(*sendtype),
                                    (void *)sendbuf_to_c(recvbuf), (int)*recvcount, PMPI_Type_f2c(*recvtype),
                                    (int)*root, PMPI_Comm_f2c(*comm)));
 }
@@ -145,7 +155,7 @@ static void fortran_scatterv(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *disp
                              void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm,
                              MPI_Fint *ierror)
 {
-    set_ierror(ierror, MPI_Scatterv(bottom_to_c(sendbuf), (const int *)sendcounts, (const int *)displs,
+    SET_IERROR_FROM_SITE(ierror, MPI_Scatterv(bottom_to_c(sendbuf), (const int *)sendcounts, (const int *)displs,
                                     PMPI_Type_f2c(*sendtype), (void *)sendbuf_to_c(recvbuf), (int)*recvcount,
                                     PMPI_Type_f2c(*recvtype), (int)*root, PMPI_Comm_f2c(*comm)));
 }

@@ -20,6 +20,8 @@
  */
 #include <papcoll.h>
 
+#include "select/site.h" /* the caller of MPI_<coll> is the call site */
+
 #ifdef PAPCOLL_SMPI
 /* pc_MPI_NAME, and MPI_NAME its alias (weak: SMPI's mpi.h declares it so). */
 #define PC_INTERPOSE(NAME, PARAMS)                      \
@@ -32,79 +34,79 @@
 
 PC_INTERPOSE(MPI_Bcast, (void *buf, int count, MPI_Datatype datatype, int root, MPI_Comm comm))
 {
-    return papcoll_bcast(buf, count, datatype, root, comm);
+    PC_SITE_RETURN(papcoll_bcast(buf, count, datatype, root, comm));
 }
 
 PC_INTERPOSE(MPI_Reduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                           MPI_Comm comm))
 {
-    return papcoll_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+    PC_SITE_RETURN(papcoll_reduce(sendbuf, recvbuf, count, datatype, op, root, comm));
 }
 
 PC_INTERPOSE(MPI_Allreduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                              MPI_Comm comm))
 {
-    return papcoll_allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+    PC_SITE_RETURN(papcoll_allreduce(sendbuf, recvbuf, count, datatype, op, comm));
 }
 
 PC_INTERPOSE(MPI_Reduce_scatter, (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
                                   MPI_Op op, MPI_Comm comm))
 {
-    return papcoll_reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+    PC_SITE_RETURN(papcoll_reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm));
 }
 
 PC_INTERPOSE(MPI_Reduce_scatter_block, (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
                                         MPI_Op op, MPI_Comm comm))
 {
-    return papcoll_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+    PC_SITE_RETURN(papcoll_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm));
 }
 
 PC_INTERPOSE(MPI_Allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                              int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
 {
-    return papcoll_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    PC_SITE_RETURN(papcoll_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm));
 }
 
 PC_INTERPOSE(MPI_Allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                               const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm))
 {
-    return papcoll_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+    PC_SITE_RETURN(papcoll_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm));
 }
 
 PC_INTERPOSE(MPI_Alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                             MPI_Datatype recvtype, MPI_Comm comm))
 {
-    return papcoll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    PC_SITE_RETURN(papcoll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm));
 }
 
 PC_INTERPOSE(MPI_Alltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[],
                              MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
                              MPI_Datatype recvtype, MPI_Comm comm))
 {
-    return papcoll_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+    PC_SITE_RETURN(papcoll_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm));
 }
 
 PC_INTERPOSE(MPI_Gather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                           MPI_Datatype recvtype, int root, MPI_Comm comm))
 {
-    return papcoll_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    PC_SITE_RETURN(papcoll_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm));
 }
 
 PC_INTERPOSE(MPI_Gatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                            const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                            MPI_Comm comm))
 {
-    return papcoll_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+    PC_SITE_RETURN(papcoll_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm));
 }
 
 PC_INTERPOSE(MPI_Scatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                            MPI_Datatype recvtype, int root, MPI_Comm comm))
 {
-    return papcoll_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    PC_SITE_RETURN(papcoll_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm));
 }
 
 PC_INTERPOSE(MPI_Scatterv, (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
 {
-    return papcoll_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    PC_SITE_RETURN(papcoll_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm));
 }

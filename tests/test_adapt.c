@@ -15,12 +15,20 @@
  *                    here is the failure; ctest's timeout catches it)
  *   --delays         rank-dependent arrival delays (busy waits) that change
  *                    every 50 rounds, so the arrival spread changes
- *   --expect-report=site|any   after MPI_Finalize rank 0 reads the report
- *                    PAPCOLL_ADAPT_REPORT names (a file, removed first) and
- *                    checks that decisions were keyed by call site (site) or
- *                    had fallen back to no call site (any)
+ *   --expect-report=site|any|unagreed   after MPI_Finalize rank 0 reads the
+ *                    report PAPCOLL_ADAPT_REPORT names (a file, removed
+ *                    first) and checks that decisions were keyed by call site
+ *                    (site), had fallen back to no call site (any), or that
+ *                    no agreement on sites took place (unagreed)
  *   --expect-period-above=N    and that some group, settled, had stretched
  *                    its agreement period beyond N calls (PAPCOLL_ADAPT_PERIOD_MAX)
+ *   --expect-native  and that some state measured `native`, the MPI
+ *                    library's own collective (a candidate of every built-in
+ *                    rule), and more than one broadcast algorithm ran
+ *   --expect-waiting and that no state measured anything and no agreement was
+ *                    posted (fewer calls per site than PAPCOLL_ADAPT_START:
+ *                    the static choice, at no cost), and one broadcast
+ *                    algorithm ran per size
  * With PAPCOLL_ADAPT=1 in the environment it also checks that adaptation
  * ran: more than one broadcast algorithm was used (exploration).
  */
@@ -121,15 +129,19 @@ int main(int argc, char **argv)
     int calls = 200, split = 0, delays = 0;
     const char *expect = NULL;
     long period_above = 0;
+    int expect_native = 0, expect_waiting = 0;
     for (int i = 1; i < argc; i++) {
         if (!strncmp(argv[i], "--calls=", 8)) calls = atoi(argv[i] + 8);
         else if (!strcmp(argv[i], "--split-sites")) split = 1;
         else if (!strcmp(argv[i], "--delays")) delays = 1;
         else if (!strncmp(argv[i], "--expect-report=", 16)) expect = argv[i] + 16;
         else if (!strncmp(argv[i], "--expect-period-above=", 22)) period_above = atol(argv[i] + 22);
+        else if (!strcmp(argv[i], "--expect-native")) expect_native = 1;
+        else if (!strcmp(argv[i], "--expect-waiting")) expect_waiting = 1;
         else {
             if (rank == 0)
-                fprintf(stderr, "usage: test_adapt [--calls=N] [--split-sites] [--delays] [--expect-report=site|any]\n");
+                fprintf(stderr, "usage: test_adapt [--calls=N] [--split-sites] [--delays] [--expect-report=site|any|unagreed]\n"
+                                "       [--expect-period-above=N] [--expect-native] [--expect-waiting]\n");
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
     }
@@ -152,8 +164,10 @@ int main(int argc, char **argv)
         }
     }
     const char *adapt = getenv("PAPCOLL_ADAPT");
-    if (adapt && !strcmp(adapt, "1") && rank == 0)
-        CHECK(nalgos > 1, "PAPCOLL_ADAPT=1 but every broadcast ran %s: no exploration", nalgos ? algos[0] : "?");
+    if (((adapt && !strcmp(adapt, "1")) || expect_native) && rank == 0)
+        CHECK(nalgos > 1, "adaptive selection on but every broadcast ran %s: no exploration", nalgos ? algos[0] : "?");
+    if (expect_waiting && rank == 0)
+        CHECK(nalgos <= 2, "fewer calls than PAPCOLL_ADAPT_START but %d broadcast algorithms ran", nalgos);
     MPI_Op_free(&user_op);
     int all = 0;
     MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
@@ -161,19 +175,35 @@ int main(int argc, char **argv)
     MPI_Finalize();
     if (expect && rank == 0) { /* the report is written in MPI_Finalize */
         char line[1024];
-        int site = 0, any = 0, lines = 0;
-        long longest = 0;
+        int site = 0, any = 0, lines = 0, native = 0, waiting = 0;
+        long longest = 0, agreements = 0;
         FILE *f = report ? fopen(report, "r") : NULL;
         while (f && fgets(line, sizeof line, f)) {
             lines++;
             site += strstr(line, " site ") != NULL;
             any += strstr(line, " any site") != NULL;
-            const char *every = strstr(line, "; agreements every ");
-            long period = every ? atol(every + strlen("; agreements every ")) : 0;
+            const char *every = strstr(line, " agreements, the last every ");
+            long period = every ? atol(every + strlen(" agreements, the last every ")) : 0;
             if (period > longest) longest = period;
+            const char *tail = every ? every : line;
+            while (tail > line && tail[-1] != ' ') tail--;
+            agreements += every ? atol(tail) : 0;
+            waiting += strstr(line, "static, waiting: ") != NULL;
+            native += strstr(line, " native ") != NULL && strstr(line, " native -") == NULL; /* measured */
         }
         if (f) fclose(f);
-        int ok = lines > 0 && (!strcmp(expect, "any") ? any > 0 && site == 0 : site > 0 && any == 0);
+        int ok = lines > 0 && (!strcmp(expect, "any")        ? any > 0 && site == 0
+                               : !strcmp(expect, "unagreed") ? any == 0 && site == 0
+                                                             : site > 0 && any == 0);
+        if (expect_native && !native) {
+            fprintf(stderr, "FAIL: PAPCOLL_ADAPT_REPORT %s: no state measured native\n", report ? report : "(unset)");
+            ok = 0;
+        }
+        if (expect_waiting && (waiting != lines || agreements)) {
+            fprintf(stderr, "FAIL: PAPCOLL_ADAPT_REPORT %s: %d of %d states waiting, %ld agreements (expected all, 0)\n",
+                    report ? report : "(unset)", waiting, lines, agreements);
+            ok = 0;
+        }
         if (period_above > 0 && longest <= period_above) {
             fprintf(stderr, "FAIL: PAPCOLL_ADAPT_REPORT %s: longest agreement period %ld calls, expected above %ld\n",
                     report ? report : "(unset)", longest, period_above);

@@ -3,7 +3,8 @@
  * and what selection makes of them (select.h: pc_select_rule), without MPI
  * communication: the grammar, the candidates a call can use, the static
  * choice (the first candidate, and the rule skipped when the first cannot
- * run the call, exactly as with one candidate per rule).
+ * run the call, exactly as with one candidate per rule), and `native`
+ * counted among a built-in rule's candidates.
  */
 #include "select/select.h"
 #include "select/tune.h"
@@ -70,7 +71,7 @@ int main(void)
     char why[128];
     pc_select_input_t comm = {"reduce", 100, 8, 2, 4, PC_OP_BUILTIN, 1, 0};
     const char *name = pc_select_rule("auto", "test", 0, rules, &comm, check_name, &comm, &sel, why, sizeof why);
-    CHECK(name && !strcmp(name, "c_dyn") && candidates_are(&sel, "c_dyn|bin|c_hier") && (sel.rule_id & 0xffff) == 1 &&
+    CHECK(name && !strcmp(name, "c_dyn") && candidates_are(&sel, "c_dyn|bin|c_hier|native") && (sel.rule_id & 0xffff) == 1 &&
               sel.rule_id >> 16 == PC_RULES_BUILTIN,
           "commutative op: rule 1, unknown candidate skipped (%s, %s)", name ? name : "NULL", why);
     name = pc_select("auto", "test", 0, rules, &comm, check_name, &comm, why, sizeof why);
@@ -78,14 +79,17 @@ int main(void)
     pc_select_input_t noncomm = comm;
     noncomm.commutative = 0;
     name = pc_select_rule("auto", "test", 0, rules, &noncomm, check_name, &noncomm, &sel, why, sizeof why);
-    CHECK(name && !strcmp(name, "bin") && candidates_are(&sel, "bin") && (sel.rule_id & 0xffff) == 3,
+    CHECK(name && !strcmp(name, "bin") && candidates_are(&sel, "bin|native") && (sel.rule_id & 0xffff) == 3,
           "non-commutative op: rules whose first candidate cannot run are skipped, unusable candidates dropped (%s)",
           name ? name : "NULL");
     pc_select_input_t large = comm;
     large.bytes = 1 << 20;
     name = pc_select_rule("auto", "test", 0, rules, &large, check_name, &large, &sel, why, sizeof why);
-    CHECK(name && !strcmp(name, "c_first") && candidates_are(&sel, "c_first|bin") && (sel.rule_id & 0xffff) == 2,
+    CHECK(name && !strcmp(name, "c_first") && candidates_are(&sel, "c_first|bin|native") && (sel.rule_id & 0xffff) == 2,
           "large: rule 2");
+    /* the MPI library's own collective ends every built-in rule's candidates, once */
+    name = pc_select_rule("auto", "test", 1, "reduce=bin|native|c_hier", &comm, check_name, &comm, &sel, why, sizeof why);
+    CHECK(name && !strcmp(name, "bin") && candidates_are(&sel, "bin|native|c_hier"), "native named by the rule: not added again");
     name = pc_select_rule("bin", "PAPCOLL_REDUCE", 0, rules, &comm, check_name, &comm, &sel, why, sizeof why);
     CHECK(name && !strcmp(name, "bin") && candidates_are(&sel, "bin") && sel.rule_id == 0, "forced: one candidate");
     if (failures) fprintf(stderr, "%d failures\n", failures);

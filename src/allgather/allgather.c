@@ -9,6 +9,7 @@
 #include "allgather/allgather.h"
 #include "coll/block_front.h"
 #include "coll/entry.h"
+#include "select/site.h"
 #include "core/args.h"
 #include "core/state.h"
 
@@ -59,8 +60,8 @@ static int allgather(const char *forced, const char *source, int vform, const vo
 int papcoll_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                       MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return allgather(pc_params()->allgather.algorithm, "PAPCOLL_ALLGATHER", 0, sendbuf, sendcount, sendtype,
-                     recvbuf, recvcount, NULL, NULL, recvtype, comm);
+    PC_SITE_RETURN(allgather(pc_params()->allgather.algorithm, "PAPCOLL_ALLGATHER", 0, sendbuf, sendcount, sendtype,
+                     recvbuf, recvcount, NULL, NULL, recvtype, comm));
 }
 
 int papcoll_allgather_by_name(const char *algorithm, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -68,15 +69,15 @@ int papcoll_allgather_by_name(const char *algorithm, const void *sendbuf, int se
 {
     int rc = pc_coll_check_name(&pc_allgather_coll, algorithm, comm);
     if (rc != MPI_SUCCESS) return rc;
-    return allgather(algorithm, "papcoll_allgather_by_name", 0, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                     NULL, NULL, recvtype, comm);
+    PC_SITE_RETURN(allgather(algorithm, "papcoll_allgather_by_name", 0, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                     NULL, NULL, recvtype, comm));
 }
 
 int papcoll_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                        const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return allgather(pc_params()->allgather.algorithm, "PAPCOLL_ALLGATHER", 1, sendbuf, sendcount, sendtype,
-                     recvbuf, 0, recvcounts, displs, recvtype, comm);
+    PC_SITE_RETURN(allgather(pc_params()->allgather.algorithm, "PAPCOLL_ALLGATHER", 1, sendbuf, sendcount, sendtype,
+                     recvbuf, 0, recvcounts, displs, recvtype, comm));
 }
 
 int papcoll_allgatherv_by_name(const char *algorithm, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -85,8 +86,8 @@ int papcoll_allgatherv_by_name(const char *algorithm, const void *sendbuf, int s
 {
     int rc = pc_coll_check_name(&pc_allgather_coll, algorithm, comm);
     if (rc != MPI_SUCCESS) return rc;
-    return allgather(algorithm, "papcoll_allgatherv_by_name", 1, sendbuf, sendcount, sendtype, recvbuf, 0,
-                     recvcounts, displs, recvtype, comm);
+    PC_SITE_RETURN(allgather(algorithm, "papcoll_allgatherv_by_name", 1, sendbuf, sendcount, sendtype, recvbuf, 0,
+                     recvcounts, displs, recvtype, comm));
 }
 
 int pc_allgather_on(const pc_call_t *a, const char *name, char *blocks, const size_t *offset, MPI_Comm comm)

@@ -5,6 +5,7 @@
  */
 #include "allreduce/allreduce.h"
 #include "coll/entry.h"
+#include "select/site.h"
 #include "core/state.h"
 
 #include <string.h>
@@ -27,8 +28,8 @@ const pc_coll_t pc_allreduce_coll = {
 
 int papcoll_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return pc_red_enter(&pc_allreduce_coll, pc_params()->allreduce.algorithm, "PAPCOLL_ALLREDUCE", sendbuf, recvbuf, count,
-                        datatype, op, 0, comm);
+    PC_SITE_RETURN(pc_red_enter(&pc_allreduce_coll, pc_params()->allreduce.algorithm, "PAPCOLL_ALLREDUCE", sendbuf, recvbuf, count,
+                        datatype, op, 0, comm));
 }
 
 int papcoll_allreduce_by_name(const char *algorithm, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
@@ -36,6 +37,6 @@ int papcoll_allreduce_by_name(const char *algorithm, const void *sendbuf, void *
 {
     if (!algorithm || (strcmp(algorithm, "auto") && !pc_coll_find(&pc_allreduce_coll, algorithm)))
         return pc_coll_unknown_name(&pc_allreduce_coll, algorithm, comm);
-    return pc_red_enter(&pc_allreduce_coll, algorithm, "papcoll_allreduce_by_name", sendbuf, recvbuf, count, datatype,
-                        op, 0, comm);
+    PC_SITE_RETURN(pc_red_enter(&pc_allreduce_coll, algorithm, "papcoll_allreduce_by_name", sendbuf, recvbuf, count, datatype,
+                        op, 0, comm));
 }

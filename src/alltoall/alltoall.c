@@ -8,6 +8,7 @@
 #include "alltoall/alltoall.h"
 #include "coll/block_front.h"
 #include "coll/entry.h"
+#include "select/site.h"
 #include "core/state.h"
 
 #include <limits.h>
@@ -54,8 +55,8 @@ static int run_alltoall(const char *forced, const char *source, const void *send
 int papcoll_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                      MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return run_alltoall(pc_params()->alltoall.algorithm, "PAPCOLL_ALLTOALL", sendbuf, sendcount, sendtype, recvbuf,
-                        recvcount, recvtype, comm);
+    PC_SITE_RETURN(run_alltoall(pc_params()->alltoall.algorithm, "PAPCOLL_ALLTOALL", sendbuf, sendcount, sendtype, recvbuf,
+                        recvcount, recvtype, comm));
 }
 
 int papcoll_alltoall_by_name(const char *algorithm, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -63,8 +64,8 @@ int papcoll_alltoall_by_name(const char *algorithm, const void *sendbuf, int sen
 {
     int rc = pc_coll_check_name(&pc_alltoall_coll, algorithm, comm);
     if (rc != MPI_SUCCESS) return rc;
-    return run_alltoall(algorithm, "papcoll_alltoall_by_name", sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                        recvtype, comm);
+    PC_SITE_RETURN(run_alltoall(algorithm, "papcoll_alltoall_by_name", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                        recvtype, comm));
 }
 
 static int run_alltoallv(const char *forced, const char *source, const void *sendbuf, const int sendcounts[],
@@ -81,8 +82,8 @@ int papcoll_alltoallv(const void *sendbuf, const int sendcounts[], const int sdi
                       void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                       MPI_Comm comm)
 {
-    return run_alltoallv(pc_params()->alltoall.algorithm, "PAPCOLL_ALLTOALL", sendbuf, sendcounts, sdispls, sendtype,
-                         recvbuf, recvcounts, rdispls, recvtype, comm);
+    PC_SITE_RETURN(run_alltoallv(pc_params()->alltoall.algorithm, "PAPCOLL_ALLTOALL", sendbuf, sendcounts, sdispls, sendtype,
+                         recvbuf, recvcounts, rdispls, recvtype, comm));
 }
 
 int papcoll_alltoallv_by_name(const char *algorithm, const void *sendbuf, const int sendcounts[],
@@ -91,8 +92,8 @@ int papcoll_alltoallv_by_name(const char *algorithm, const void *sendbuf, const 
 {
     int rc = pc_coll_check_name(&pc_alltoall_coll, algorithm, comm);
     if (rc != MPI_SUCCESS) return rc;
-    return run_alltoallv(algorithm, "papcoll_alltoallv_by_name", sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                         recvcounts, rdispls, recvtype, comm);
+    PC_SITE_RETURN(run_alltoallv(algorithm, "papcoll_alltoallv_by_name", sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                         recvcounts, rdispls, recvtype, comm));
 }
 
 int pc_alltoall_on(const pc_call_t *a, const char *name, const pc_blocks_t *send, const pc_blocks_t *recv,

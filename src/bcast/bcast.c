@@ -6,6 +6,7 @@
  */
 #include "bcast/bcast.h"
 #include "coll/entry.h"
+#include "select/site.h"
 #include "core/args.h"
 #include "core/log.h"
 #include "core/state.h"
@@ -57,7 +58,7 @@ static int bcast(const char *forced, const char *source, void *buf, int count, M
 
 int papcoll_bcast(void *buf, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
-    return bcast(pc_params()->bcast.algorithm, "PAPCOLL_BCAST", buf, count, datatype, root, comm);
+    PC_SITE_RETURN(bcast(pc_params()->bcast.algorithm, "PAPCOLL_BCAST", buf, count, datatype, root, comm));
 }
 
 int papcoll_bcast_by_name(const char *algorithm, void *buf, int count, MPI_Datatype datatype, int root,
@@ -65,5 +66,5 @@ int papcoll_bcast_by_name(const char *algorithm, void *buf, int count, MPI_Datat
 {
     if (!algorithm || (strcmp(algorithm, "auto") && !pc_coll_find(&pc_bcast_coll, algorithm)))
         return pc_coll_unknown_name(&pc_bcast_coll, algorithm, comm);
-    return bcast(algorithm, "papcoll_bcast_by_name", buf, count, datatype, root, comm);
+    PC_SITE_RETURN(bcast(algorithm, "papcoll_bcast_by_name", buf, count, datatype, root, comm));
 }

@@ -102,6 +102,7 @@ typedef struct pc_coll {
     const char *default_rules;        /* tune grammar, ends with a catch-all rule */
     const char *inner_fallback;       /* algorithm run among node leaders when auto picks a hierarchical one */
     int rooted;                       /* has a root (logged) */
+    int root_collects;                /* the root receives everyone's data (reduce, gather): adapt.h weighs its time */
     int moves_bytes;                  /* byte view: pack/unpack non-contiguous data around the algorithm */
     /* What a call on a communicator of one process does (NULL: nothing). */
     int (*single)(const pc_call_t *a);

@@ -151,6 +151,7 @@ int pc_coll_run(pc_call_t *a, MPI_Comm comm, const char *forced, const char *sou
         rc = pc_adapt_choose(a->ctx, a->coll->id, a->coll->name, a->bytes, &sel, &ticket, why, sizeof why);
         if (rc != MPI_SUCCESS) return pc_error(comm, rc);
         algo = pc_coll_find(a->coll, sel.candidate[ticket.candidate]);
+        if (a->coll->root_collects) pc_adapt_weigh_root(&ticket, a->ctx->rank == a->root, a->ctx->size);
     }
     pc_set_last_algorithm(algo->name);
     if (pc_log_enabled(PC_LOG_DEBUG)) {

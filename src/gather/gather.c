@@ -8,6 +8,7 @@
 #include "gather/gather.h"
 #include "coll/block_front.h"
 #include "coll/entry.h"
+#include "select/site.h"
 #include "core/state.h"
 
 #include <stdlib.h>
@@ -36,6 +37,7 @@ const pc_coll_t pc_gather_coll = {
     .default_rules = default_rules,
     .inner_fallback = "native",
     .rooted = 1,
+    .root_collects = 1,
     .moves_bytes = 0,
     .single = pc_blocks_single,
     .blocks = &shape,
@@ -54,8 +56,8 @@ static int run_gather(const char *forced, const char *source, const void *sendbu
 int papcoll_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                    MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return run_gather(pc_params()->gather.algorithm, "PAPCOLL_GATHER", sendbuf, sendcount, sendtype, recvbuf,
-                      recvcount, recvtype, root, comm);
+    PC_SITE_RETURN(run_gather(pc_params()->gather.algorithm, "PAPCOLL_GATHER", sendbuf, sendcount, sendtype, recvbuf,
+                      recvcount, recvtype, root, comm));
 }
 
 int papcoll_gather_by_name(const char *algorithm, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -63,8 +65,8 @@ int papcoll_gather_by_name(const char *algorithm, const void *sendbuf, int sendc
 {
     int rc = pc_coll_check_name(&pc_gather_coll, algorithm, comm);
     if (rc != MPI_SUCCESS) return rc;
-    return run_gather(algorithm, "papcoll_gather_by_name", sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                      recvtype, root, comm);
+    PC_SITE_RETURN(run_gather(algorithm, "papcoll_gather_by_name", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                      recvtype, root, comm));
 }
 
 static int run_gatherv(const char *forced, const char *source, const void *sendbuf, int sendcount,
@@ -80,8 +82,8 @@ static int run_gatherv(const char *forced, const char *source, const void *sendb
 int papcoll_gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                     const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return run_gatherv(pc_params()->gather.algorithm, "PAPCOLL_GATHER", sendbuf, sendcount, sendtype, recvbuf,
-                       recvcounts, displs, recvtype, root, comm);
+    PC_SITE_RETURN(run_gatherv(pc_params()->gather.algorithm, "PAPCOLL_GATHER", sendbuf, sendcount, sendtype, recvbuf,
+                       recvcounts, displs, recvtype, root, comm));
 }
 
 int papcoll_gatherv_by_name(const char *algorithm, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -90,8 +92,8 @@ int papcoll_gatherv_by_name(const char *algorithm, const void *sendbuf, int send
 {
     int rc = pc_coll_check_name(&pc_gather_coll, algorithm, comm);
     if (rc != MPI_SUCCESS) return rc;
-    return run_gatherv(algorithm, "papcoll_gatherv_by_name", sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                       displs, recvtype, root, comm);
+    PC_SITE_RETURN(run_gatherv(algorithm, "papcoll_gatherv_by_name", sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                       displs, recvtype, root, comm));
 }
 
 int pc_gather_on(const pc_call_t *a, const char *name, char *blocks, const size_t *offset, int root, MPI_Comm comm)

@@ -5,6 +5,7 @@
  */
 #include "reduce/reduce.h"
 #include "coll/entry.h"
+#include "select/site.h"
 #include "core/state.h"
 
 #include <string.h>
@@ -21,14 +22,15 @@ const pc_coll_t pc_reduce_coll = {
     .default_rules = default_rules,
     .inner_fallback = "native",
     .rooted = 1,
+    .root_collects = 1,
     .moves_bytes = 0,
     .single = pc_red_single,
 };
 
 int papcoll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
-    return pc_red_enter(&pc_reduce_coll, pc_params()->reduce.algorithm, "PAPCOLL_REDUCE", sendbuf, recvbuf, count,
-                        datatype, op, root, comm);
+    PC_SITE_RETURN(pc_red_enter(&pc_reduce_coll, pc_params()->reduce.algorithm, "PAPCOLL_REDUCE", sendbuf, recvbuf, count,
+                        datatype, op, root, comm));
 }
 
 int papcoll_reduce_by_name(const char *algorithm, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
@@ -36,6 +38,6 @@ int papcoll_reduce_by_name(const char *algorithm, const void *sendbuf, void *rec
 {
     if (!algorithm || (strcmp(algorithm, "auto") && !pc_coll_find(&pc_reduce_coll, algorithm)))
         return pc_coll_unknown_name(&pc_reduce_coll, algorithm, comm);
-    return pc_red_enter(&pc_reduce_coll, algorithm, "papcoll_reduce_by_name", sendbuf, recvbuf, count, datatype,
-                        op, root, comm);
+    PC_SITE_RETURN(pc_red_enter(&pc_reduce_coll, algorithm, "papcoll_reduce_by_name", sendbuf, recvbuf, count, datatype,
+                        op, root, comm));
 }

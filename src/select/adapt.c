@@ -8,17 +8,14 @@
  *   complete()         agreed sums -> means -> decision / re-exploration
  *   report_*()         PAPCOLL_ADAPT_REPORT at MPI_Finalize
  */
-#define _GNU_SOURCE
 #include "select/adapt.h"
+#include "select/site.h"
 #include "core/lock.h"
 #include "core/log.h"
 #include "core/progress.h"
 #include "core/params.h"
 
-#include <dlfcn.h>
-#include <execinfo.h>
 #include <fcntl.h>
-#include <link.h>
 #include <math.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -29,7 +26,7 @@
 
 enum { NCAND = PC_TUNE_MAX_CANDIDATES, MAX_SITES = 8, MAX_STATES = MAX_SITES + 1 };
 enum { SITES_PENDING, SITES_ON, SITES_OFF };   /* a group's call-site keying */
-enum { EXPLORE, EXPLOIT };                      /* a state's phase */
+enum { WAIT, EXPLORE, EXPLOIT };                /* a state's phase: WAIT runs the static choice unmeasured */
 enum { IDLE, REDUCING, BROADCASTING };          /* a group's agreement in flight */
 enum { CHECK_N = 5 };                           /* group key hi/lo, site sequence hi/lo, sites */
 enum { PER_STATE = NCAND + 2 };                 /* cost sums per candidate, mean e_i, mean e_i^2 */
@@ -49,7 +46,8 @@ typedef struct adapt_state {
     unsigned long calls;            /* all calls routed here */
     unsigned explorations;          /* explorations begun */
     /* this process, since the last snapshot */
-    double win_sum[NCAND];
+    double win_sum[NCAND];          /* time in the call */
+    double win_cost[NCAND];         /* the same, the root's weighed (pc_adapt_weigh_root) */
     long win_n[NCAND];
     /* the snapshot in flight */
     long snap_n[NCAND];
@@ -82,6 +80,7 @@ typedef struct adapt_group {
     unsigned long period;           /* calls between agreements now (base_period() .. PAPCOLL_ADAPT_PERIOD_MAX) */
     unsigned long stage;            /* calls per stage of the agreement in flight: its period / 4 */
     unsigned long posted_at, next_post; /* the call that posted the last agreement; that of the next */
+    unsigned long agreements;       /* posted so far */
     MPI_Request req[2];
     double check_send[2 * CHECK_N], data_send[MAX_STATES * PER_STATE];
     /* the agreed values: reduced at rank 0, then broadcast (one message) */
@@ -102,99 +101,6 @@ static int tables_made;
 static char *retired_report;        /* reports of tables freed before MPI_Finalize */
 static size_t retired_len;
 static int report_written;
-
-/* ---- hashing and call sites ---- */
-
-static uint64_t fnv(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ULL;
-    return h;
-}
-#define FNV_START 0xcbf29ce484222325ULL
-
-static int starts_with(const char *s, const char *prefix) { return s && !strncmp(s, prefix, strlen(prefix)); }
-
-/* papcoll's own functions, the MPI entry points (interposer, Fortran bindings) */
-static int is_library_symbol(const char *s)
-{
-    return starts_with(s, "MPI_") || starts_with(s, "PMPI_") || starts_with(s, "mpi_") || starts_with(s, "pmpi_") ||
-           starts_with(s, "papcoll_") || starts_with(s, "pc_");
-}
-
-static int in_main_program(struct dl_phdr_info *info, size_t size, void *data)
-{
-    (void)size;
-    uintptr_t a = *(const uintptr_t *)data;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-        if (ph->p_type == PT_LOAD && a >= lo && a < lo + ph->p_memsz) return 1;
-    }
-    return 2; /* the first object is the main program: stop there */
-}
-
-/* Whether papcoll is linked into the main program (static library: SMPI). */
-static int library_in_main_program(void)
-{
-#ifdef PAPCOLL_SMPI
-    return 1; /* static library, in the program smpimain loads */
-#endif
-    static int answer = -1;
-    if (answer < 0) {
-        uintptr_t self = (uintptr_t)&pc_adapt_choose;
-        answer = dl_iterate_phdr(in_main_program, &self) == 1;
-    }
-    return answer;
-}
-
-static const char *base_name(const char *path)
-{
-    const char *slash = path ? strrchr(path, '/') : NULL;
-    return slash ? slash + 1 : path ? path : "?";
-}
-
-/* The call site of the collective: the first return address outside papcoll
- * and the MPI entry points, as a hash of its module's name and its offset in
- * the module (the same in every process, whatever the load addresses).  When
- * papcoll is linked into the program and its symbols are not exported
- * (nothing tells its frames apart), the hash covers the first three frames
- * above this one instead: a short call path, as consistent between processes. */
-static uint64_t call_site(char *module, size_t modlen, uintptr_t *offset)
-{
-    void *frames[8];
-    int n = backtrace(frames, 8);
-    Dl_info self;
-    if (!dladdr((void *)&pc_adapt_choose, &self)) self.dli_fbase = NULL;
-    int static_lib = library_in_main_program();
-    uint64_t h = FNV_START;
-    int hashed = 0;
-    for (int i = 1; i < n && hashed < 3; i++) {
-        Dl_info info;
-        if (!dladdr(frames[i], &info) || !info.dli_fbase) continue;
-        if (is_library_symbol(info.dli_sname)) continue;
-        int own_module = info.dli_fbase == self.dli_fbase;
-        if (own_module && !static_lib) continue;
-        const char *name = base_name(info.dli_fname);
-        uintptr_t off = (uintptr_t)frames[i] - (uintptr_t)info.dli_fbase;
-#ifdef PAPCOLL_SMPI
-        h = fnv(h, &off, sizeof off); /* each simulated process loads its own copy of the program, named apart */
-#else
-        h = fnv(fnv(h, name, strlen(name)), &off, sizeof off);
-#endif
-        if (!hashed) {
-            snprintf(module, modlen, "%s", name);
-            *offset = off;
-        }
-        hashed++;
-        if (!(own_module && static_lib && !info.dli_sname)) break; /* a frame known to be the caller's */
-    }
-    if (!hashed) {
-        snprintf(module, modlen, "?");
-        *offset = 0;
-    }
-    return h ? h : 1; /* 0 is state 0 */
-}
 
 /* ---- tables, groups, states ---- */
 
@@ -285,6 +191,23 @@ static void format_class(int c, char *buf, size_t len)
     }
 }
 
+static void reset_exploration(adapt_state_t *s);
+
+/* PAPCOLL_ADAPT_START */
+static unsigned long start_calls(void)
+{
+    long n = pc_params()->adapt_start;
+    return n > 0 ? (unsigned long)n : 0;
+}
+
+/* A new or reset state runs the static choice until it has made
+ * PAPCOLL_ADAPT_START calls (explores at once when that is 0). */
+static void start_waiting(adapt_state_t *s)
+{
+    s->phase = WAIT;
+    if (!start_calls()) reset_exploration(s);
+}
+
 static adapt_state_t *new_state(adapt_group_t *g, uint64_t site, const char *module, uintptr_t offset)
 {
     if (g->nstates == MAX_STATES) return NULL;
@@ -295,6 +218,7 @@ static adapt_state_t *new_state(adapt_group_t *g, uint64_t site, const char *mod
     snprintf(s->module, sizeof s->module, "%s", module);
     s->offset = offset;
     s->agreed = site == 0;
+    start_waiting(s);
     g->state[g->nstates++] = s;
     return s;
 }
@@ -317,9 +241,9 @@ static adapt_group_t *group_of(adapt_table_t *t, int coll_id, const char *coll, 
                                const pc_selection_t *sel)
 {
     int cls = size_class(bytes);
-    uint64_t key = fnv(fnv(fnv(FNV_START, &coll_id, sizeof coll_id), &cls, sizeof cls), &sel->rule_id,
+    uint64_t key = pc_fnv(pc_fnv(pc_fnv(PC_FNV_START, &coll_id, sizeof coll_id), &cls, sizeof cls), &sel->rule_id,
                        sizeof sel->rule_id);
-    for (int i = 0; i < sel->ncandidates; i++) key = fnv(key, sel->candidate[i], strlen(sel->candidate[i]) + 1);
+    for (int i = 0; i < sel->ncandidates; i++) key = pc_fnv(key, sel->candidate[i], strlen(sel->candidate[i]) + 1);
     for (adapt_group_t *g = t->groups; g; g = g->next)
         if (g->key == key) return g;
     adapt_group_t *g = calloc(1, sizeof *g);
@@ -333,9 +257,10 @@ static adapt_group_t *group_of(adapt_table_t *t, int coll_id, const char *coll, 
     g->ncand = sel->ncandidates;
     for (int i = 0; i < g->ncand; i++) snprintf(g->cand[i], sizeof g->cand[i], "%s", sel->candidate[i]);
     g->sites = pc_params()->adapt_sites ? SITES_PENDING : SITES_OFF;
-    g->seq_hash = FNV_START;
+    g->seq_hash = PC_FNV_START;
     g->period = base_period();
-    g->next_post = g->period + 1;
+    /* nothing to agree on before a site can have made PAPCOLL_ADAPT_START calls */
+    g->next_post = (start_calls() > g->period ? start_calls() : g->period) + 1;
     if (!new_state(g, 0, "", 0)) {
         free(g);
         return NULL;
@@ -384,6 +309,7 @@ static void reset_exploration(adapt_state_t *s)
     memset(s->tot_sum, 0, sizeof s->tot_sum);
     memset(s->tot_n, 0, sizeof s->tot_n);
     memset(s->win_sum, 0, sizeof s->win_sum); /* calls of the old choice since the snapshot */
+    memset(s->win_cost, 0, sizeof s->win_cost);
     memset(s->win_n, 0, sizeof s->win_n);
 }
 
@@ -403,8 +329,9 @@ static int post_agreement(adapt_group_t *g, MPI_Comm comm)
     split_hash(g->sites == SITES_OFF ? 0 : g->seq_hash, &chk[2], &chk[3]);
     chk[4] = g->sites == SITES_OFF ? 0 : g->nstates;
     for (int i = 0; i < CHECK_N; i++) chk[CHECK_N + i] = -chk[i];
-    g->seq_hash = FNV_START;
+    g->seq_hash = PC_FNV_START;
     g->snap_nstates = g->nstates;
+    g->agreements++;
     memset(g->data_send, 0, sizeof g->data_send);
     for (int i = 0; i < g->nstates; i++) {
         adapt_state_t *s = g->state[i];
@@ -413,7 +340,7 @@ static int post_agreement(adapt_group_t *g, MPI_Comm comm)
         long n = 0;
         s->snap_agreed = s->agreed;
         for (int c = 0; c < g->ncand; c++) {
-            d[c] = s->win_sum[c];
+            d[c] = s->win_cost[c];
             s->snap_n[c] = s->win_n[c];
             sum += s->win_sum[c];
             n += s->win_n[c];
@@ -422,6 +349,7 @@ static int post_agreement(adapt_group_t *g, MPI_Comm comm)
         d[NCAND] = mean;
         d[NCAND + 1] = mean * mean;
         memset(s->win_sum, 0, sizeof s->win_sum);
+        memset(s->win_cost, 0, sizeof s->win_cost);
         memset(s->win_n, 0, sizeof s->win_n);
     }
     /* reduce to rank 0, then broadcast (next stage): 3 (p - 1) messages where
@@ -441,6 +369,16 @@ static int agreed_part(const double *recv, int from, int to)
     return 1;
 }
 
+/* The candidate another must beat by PAPCOLL_ADAPT_MARGIN: `native` where
+ * the rule counts it (select.c adds it to built-in and file rules), else the
+ * rule's first. */
+static int reference_candidate(const adapt_group_t *g)
+{
+    for (int c = 0; c < g->ncand; c++)
+        if (!strcmp(g->cand[c], "native")) return c;
+    return 0;
+}
+
 /* One state's agreed period: sums, decision or re-exploration. */
 static void update_state(adapt_state_t *s, const double *d, int p, int log)
 {
@@ -456,6 +394,16 @@ static void update_state(adapt_state_t *s, const double *d, int p, int log)
     double spread = sqrt(fmax(0.0, d[NCAND + 1] / p - mean * mean));
     if (period_calls) s->last_spread = spread;
     char what[160], means[512];
+    if (s->phase == WAIT) {
+        if (s->calls < start_calls()) return;
+        reset_exploration(s); /* at an agreement, so on every process at the same call */
+        if (log) {
+            describe_state(s, what, sizeof what);
+            pc_log(PC_LOG_DEBUG, "adapt: %s: exploring %d candidates after %lu calls of %s", what, g->ncand, s->calls,
+                   g->cand[0]);
+        }
+        return;
+    }
     if (s->phase == EXPLORE) {
         long need = prm->adapt_explore > 0 ? prm->adapt_explore : 1;
         int best = -1;
@@ -464,11 +412,15 @@ static void update_state(adapt_state_t *s, const double *d, int p, int log)
             double m = s->tot_sum[c] / (double)s->tot_n[c];
             if (best < 0 || m < s->tot_sum[best] / (double)s->tot_n[best]) best = c;
         }
-        /* the rule's own choice stays unless another is clearly faster: a few
-         * calls under random arrival measure mostly noise */
-        double margin = prm->adapt_margin; /* >= 0 (params.c); >= 1: the first always stays */
-        if (best != 0 && s->tot_sum[best] / (double)s->tot_n[best] > (1 - margin) * (s->tot_sum[0] / (double)s->tot_n[0]))
-            best = 0;
+        /* the reference (the MPI library's own collective, else the rule's
+         * first) stays unless another is clearly faster: a few calls under
+         * random arrival measure mostly noise, and in a tie doing what the
+         * MPI library does is no harm */
+        int ref = reference_candidate(g);
+        double margin = prm->adapt_margin; /* >= 0 (params.c); >= 1: the reference always stays */
+        if (best != ref &&
+            s->tot_sum[best] / (double)s->tot_n[best] > (1 - margin) * (s->tot_sum[ref] / (double)s->tot_n[ref]))
+            best = ref;
         s->phase = EXPLOIT;
         s->chosen = best;
         s->since_decision = 0;
@@ -528,7 +480,8 @@ static void backoff(adapt_group_t *g)
     int settled = g->sites != SITES_PENDING;
     for (int i = 0; i < g->nstates; i++) {
         adapt_state_t *s = g->state[i];
-        if (s->calls > s->calls_seen && (!s->agreed || s->phase != EXPLOIT || s->exploit_periods < 2)) settled = 0;
+        int waits = s->phase == WAIT, decided = s->phase == EXPLOIT && s->exploit_periods >= 2;
+        if (s->calls > s->calls_seen && (!s->agreed || !(waits || decided))) settled = 0;
         s->calls_seen = s->calls; /* a state no call reached since (an old site) does not hold the group back */
     }
     unsigned long longer = 2 * g->period;
@@ -567,7 +520,8 @@ static int complete_agreement(adapt_group_t *g)
         memset(s0, 0, sizeof *s0);
         s0->group = g;
         s0->agreed = 1;
-        s0->explorations = explorations + 1;
+        s0->explorations = explorations;
+        start_waiting(s0);
         g->sites = SITES_OFF;
         return MPI_SUCCESS;
     }
@@ -590,6 +544,7 @@ static int complete_agreement(adapt_group_t *g)
             memset(s0, 0, sizeof *s0);
             s0->group = g;
             s0->agreed = 1;
+            start_waiting(s0);
         }
         g->sites = SITES_ON;
         for (int i = 1; i < g->snap_nstates; i++) g->state[i]->agreed = 1;
@@ -644,8 +599,8 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
     if (g->sites != SITES_OFF) {
         char module[40];
         uintptr_t offset;
-        uint64_t site = call_site(module, sizeof module, &offset);
-        g->seq_hash = fnv(g->seq_hash, &site, sizeof site);
+        uint64_t site = pc_site_current(module, sizeof module, &offset);
+        g->seq_hash = pc_fnv(g->seq_hash, &site, sizeof site);
         adapt_state_t *found = NULL;
         for (int i = 1; i < g->nstates && !found; i++)
             if (g->state[i]->site == site) found = g->state[i];
@@ -653,7 +608,10 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
         if (found && found->agreed && g->sites == SITES_ON) s = found;
     }
     int c;
-    if (s->phase == EXPLOIT) {
+    if (s->phase == WAIT) {
+        c = 0;
+        snprintf(why + used, whylen - used, "static %s until PAPCOLL_ADAPT_START calls here", g->cand[0]);
+    } else if (s->phase == EXPLOIT) {
         c = s->chosen;
         s->since_decision++;
         snprintf(why + used, whylen - used, "exploit %s", g->cand[c]);
@@ -667,7 +625,8 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
     s->calls++;
     ticket->state = s;
     ticket->candidate = c;
-    ticket->measured = s->warm[c] && !agreement_call;
+    ticket->measured = s->warm[c] && !agreement_call && s->phase != WAIT;
+    ticket->weight = 1;
     s->warm[c] = 1;
     return MPI_SUCCESS;
 }
@@ -677,7 +636,13 @@ void pc_adapt_record(const pc_adapt_ticket_t *ticket, double seconds)
     adapt_state_t *s = ticket->state;
     if (!s || !ticket->measured) return;
     s->win_sum[ticket->candidate] += seconds;
+    s->win_cost[ticket->candidate] += seconds * ticket->weight;
     s->win_n[ticket->candidate]++;
+}
+
+void pc_adapt_weigh_root(pc_adapt_ticket_t *ticket, int is_root, int p)
+{
+    if (p > 1) ticket->weight = is_root ? p / 2.0 : p / (2.0 * (p - 1));
 }
 
 /* ---- PAPCOLL_ADAPT_REPORT ---- */
@@ -706,10 +671,11 @@ static void render(const adapt_table_t *t, char **buf, size_t *len)
             format_means(s, t->size, means, sizeof means);
             snprintf(line, sizeof line,
                      "papcoll adapt: comm %d (p=%d) %s: %lu calls, %s%s, explorations %u, spread %.2f us: %s; "
-                     "agreements every %lu calls\n",
-                     t->id, t->size, what, s->calls, g->disabled ? "static " : s->phase == EXPLOIT ? "choice " : "exploring",
-                     g->disabled ? g->cand[0] : s->phase == EXPLOIT ? g->cand[s->chosen] : "", s->explorations + 1,
-                     1e6 * s->last_spread, means, g->period);
+                     "%lu agreements, the last every %lu calls\n",
+                     t->id, t->size, what, s->calls,
+                     g->disabled ? "static " : s->phase == EXPLOIT ? "choice " : s->phase == WAIT ? "static, waiting: " : "exploring",
+                     g->disabled || s->phase == WAIT ? g->cand[0] : s->phase == EXPLOIT ? g->cand[s->chosen] : "", s->explorations,
+                     1e6 * s->last_spread, means, g->agreements, g->period);
             append(buf, len, line);
         }
 }

@@ -76,6 +76,7 @@ typedef struct pc_adapt_ticket {
     struct adapt_state *state; /* NULL: nothing to record */
     int candidate;             /* index into the selection's candidates */
     int measured;              /* 0 for a candidate's warm-up call */
+    double weight;             /* of this process's time in the candidate's cost (pc_adapt_weigh_root) */
 } pc_adapt_ticket_t;
 
 /* Whether adaptive selection applies to a call whose selection is sel
@@ -92,5 +93,12 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
 
 /* The time the call took on this process, seconds. */
 void pc_adapt_record(const pc_adapt_ticket_t *ticket, double seconds);
+
+/* For collectives whose root collects everyone's data (reduce, gather): the
+ * root's time weighs as much as all the other processes' together, so that
+ * a candidate's cost is (root's time + mean of the others') / 2.  The root
+ * usually goes on with the result: an algorithm that lets the other
+ * processes leave early but makes the root wait longer is no gain. */
+void pc_adapt_weigh_root(pc_adapt_ticket_t *ticket, int is_root, int p);
 
 #endif

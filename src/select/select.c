@@ -29,6 +29,18 @@ static const pc_tune_rules_t *compiled(rules_cache_t *cache, const char *text, c
     return cache->rules;
 }
 
+/* The MPI library's own collective is a candidate of every built-in and
+ * PAPCOLL_TUNE_FILE rule, last: adaptive selection (adapt.h) keeps it where no
+ * algorithm of the rule measures faster, so that `auto` does no harm.  Not
+ * added to PAPCOLL_TUNE rules: those are the user's explicit choice. */
+static void add_native(pc_selection_t *sel, pc_check_name_fn check, const void *arg)
+{
+    for (int i = 0; i < sel->ncandidates; i++)
+        if (!strcmp(sel->candidate[i], "native")) return;
+    if (sel->ncandidates < PC_TUNE_MAX_CANDIDATES && check("native", arg) == PC_NAME_OK)
+        sel->candidate[sel->ncandidates++] = "native";
+}
+
 /* First rule whose first candidate can run the call (as with one candidate
  * per rule, so PAPCOLL_ADAPT=0 chooses what the first candidates alone
  * would): fills sel with that rule's candidates the call can use, the static
@@ -52,6 +64,7 @@ static const char *match_known(const pc_tune_rules_t *rules, int source, const p
             if (j == 0 && usable != PC_NAME_OK) break;
         }
         if (sel->ncandidates) {
+            if (source != PC_RULES_TUNE) add_native(sel, check, arg);
             sel->name = sel->candidate[0];
             sel->rule_id = (unsigned)source << 16 | (unsigned)rule_no;
             snprintf(why, whylen, "%s rule %d", what, rule_no);

@@ -1,11 +1,25 @@
 /*
- * adapt.h - adaptive selection among a rule's candidates (PAPCOLL_ADAPT=1).
+ * adapt.h - adaptive selection among a rule's candidates (PAPCOLL_ADAPT, on
+ * by default; PAPCOLL_ADAPT=0 is the off switch).
  *
  * The idea of STAR-MPI (Faraj, Yuan, Lowenthal, ICS 2006): the best algorithm
  * depends on the platform, the message size and, under imbalanced arrival,
  * on the application's arrival pattern, which no static rule sees.  So when
- * the matching rule names several candidates (tune.h: `a|b|c`), measure each
- * online, keep the cheapest, and measure again when the pattern changes.
+ * the matching rule names several candidates (tune.h: `a|b|c`; select.c adds
+ * the MPI library's own collective, `native`, to every built-in and
+ * PAPCOLL_TUNE_FILE rule), measure each online, keep the cheapest, and
+ * measure again when the pattern changes.
+ *
+ * Do no harm.  A call site runs the rule's first candidate, unmeasured and
+ * with no agreement message, until it has made PAPCOLL_ADAPT_START calls
+ * (phase WAIT; like MVAPICH's online tuning after a call-count threshold):
+ * a program with few calls per site pays nothing for exploration it could
+ * not recover.  Then it explores; the decision keeps `native` unless another
+ * candidate measures PAPCOLL_ADAPT_MARGIN faster, so in steady state `auto`
+ * is not measurably slower than the MPI library at that site.  For reduce and
+ * gather the root's time weighs as much as all the other processes' together
+ * (pc_adapt_weigh_root): an algorithm that lets the others leave early but
+ * keeps the root waiting is no gain to a program that goes on at the root.
  *
  * State.  A *group* is (communicator, collective, size class (2^(k-1), 2^k],
  * rule, usable candidates): every process of the communicator maps a call to
@@ -18,7 +32,9 @@
  *
  * Cost.  Each process measures its own time in the call (arrival to exit,
  * e_i = f_i - a_i), and a candidate's cost is the mean over processes and
- * calls: seed 002's e_bar, the metric of the benchmark (DESIGN.md section 6).
+ * calls (the root weighed as above): the average per-process time e_bar of
+ * Patarasuk and Yuan 2008 ("Efficient MPI_Bcast across different process
+ * arrival patterns"), the benchmark's metric (DESIGN.md section 6).
  * It needs no clock synchronization, it counts the waits an algorithm causes
  * to early processes under late arrivals (what arrival-tolerant algorithms
  * remove), and the part no algorithm controls (waiting for the last arrival
@@ -34,7 +50,7 @@
  * period later, then MPI_Ibcast, completed another quarter later: 3 (p - 1)
  * messages, where SMPI's MPI_Iallreduce sends p (p - 1)) on papcoll's
  * private communicator of (a) the
- * group key and a hash of the sequence of call-site keys since the last
+ * group key and a hash of the sequence of call-site keys (site.h) since the last
  * agreement (MAX of x and -x: equal everywhere iff min == max) and (b) every
  * agreed state's per-candidate cost sums and the process's mean time in the
  * call (SUM).  Waiting for a stage costs nothing unless a process is a

@@ -22,6 +22,9 @@
  *                    no agreement on sites took place (unagreed)
  *   --expect-period-above=N    and that some group, settled, had stretched
  *                    its agreement period beyond N calls (PAPCOLL_ADAPT_PERIOD_MAX)
+ *   --free-comm-every=N   the collectives run on a duplicate of
+ *                    MPI_COMM_WORLD freed and duplicated again every N rounds,
+ *                    whatever agreement is in flight (default: never freed)
  *   --expect-native  and that some state measured `native`, the MPI
  *                    library's own collective (a candidate of every built-in
  *                    rule), and more than one broadcast algorithm ran
@@ -44,6 +47,7 @@
 enum { SMALL = 100, LARGE = 6000 }; /* ints: 400 B and 24 KB */
 
 static int rank, size;
+static MPI_Comm work; /* the communicator of the collectives */
 static int buf_i[LARGE], res_i[LARGE];
 
 static void user_sum(void *in, void *inout, int *len, MPI_Datatype *type)
@@ -75,7 +79,7 @@ static inline __attribute__((always_inline)) void collectives(const char *site, 
 {
     int root = round % size;
     for (int i = 0; i < count; i++) buf_i[i] = rank == root ? value(root, round, i) : -1;
-    CHECK(papcoll_bcast(buf_i, count, MPI_INT, root, MPI_COMM_WORLD) == MPI_SUCCESS, "bcast rc");
+    CHECK(papcoll_bcast(buf_i, count, MPI_INT, root, work) == MPI_SUCCESS, "bcast rc");
     for (int i = 0; i < count; i++)
         if (buf_i[i] != value(root, round, i)) {
             CHECK(0, "%s round %d rank %d: bcast count %d element %d = %d, expected %d (%s)", site, round, rank,
@@ -90,7 +94,7 @@ static inline __attribute__((always_inline)) void collectives(const char *site, 
     MPI_Op op = round % 4 == 3 ? user_op : MPI_SUM;
     int inplace = rank == root && round % 3 == 0;
     for (int i = 0; i < count; i++) (inplace ? res_i : buf_i)[i] = value(rank, round, i);
-    CHECK(papcoll_reduce(inplace ? MPI_IN_PLACE : buf_i, res_i, count, MPI_INT, op, root, MPI_COMM_WORLD) == MPI_SUCCESS,
+    CHECK(papcoll_reduce(inplace ? MPI_IN_PLACE : buf_i, res_i, count, MPI_INT, op, root, work) == MPI_SUCCESS,
           "reduce rc");
     if (rank == root)
         for (int i = 0; i < count; i++)
@@ -101,7 +105,7 @@ static inline __attribute__((always_inline)) void collectives(const char *site, 
             }
 
     for (int i = 0; i < count; i++) buf_i[i] = value(rank, round, i);
-    CHECK(papcoll_allreduce(buf_i, res_i, count, MPI_INT, op, MPI_COMM_WORLD) == MPI_SUCCESS, "allreduce rc");
+    CHECK(papcoll_allreduce(buf_i, res_i, count, MPI_INT, op, work) == MPI_SUCCESS, "allreduce rc");
     for (int i = 0; i < count; i++)
         if (res_i[i] != expected_sum(round, i)) {
             CHECK(0, "%s round %d rank %d: allreduce count %d element %d = %d, expected %ld (%s)", site, round, rank,
@@ -129,7 +133,7 @@ int main(int argc, char **argv)
     int calls = 200, split = 0, delays = 0;
     const char *expect = NULL;
     long period_above = 0;
-    int expect_native = 0, expect_waiting = 0;
+    int expect_native = 0, expect_waiting = 0, free_every = 0;
     for (int i = 1; i < argc; i++) {
         if (!strncmp(argv[i], "--calls=", 8)) calls = atoi(argv[i] + 8);
         else if (!strcmp(argv[i], "--split-sites")) split = 1;
@@ -137,11 +141,13 @@ int main(int argc, char **argv)
         else if (!strncmp(argv[i], "--expect-report=", 16)) expect = argv[i] + 16;
         else if (!strncmp(argv[i], "--expect-period-above=", 22)) period_above = atol(argv[i] + 22);
         else if (!strcmp(argv[i], "--expect-native")) expect_native = 1;
+        else if (!strncmp(argv[i], "--free-comm-every=", 18)) free_every = atoi(argv[i] + 18);
         else if (!strcmp(argv[i], "--expect-waiting")) expect_waiting = 1;
         else {
             if (rank == 0)
                 fprintf(stderr, "usage: test_adapt [--calls=N] [--split-sites] [--delays] [--expect-report=site|any|unagreed]\n"
-                                "       [--expect-period-above=N] [--expect-native] [--expect-waiting]\n");
+                                "       [--expect-period-above=N] [--expect-native] [--expect-waiting]\n"
+                                "       [--free-comm-every=N]\n");
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
     }
@@ -152,7 +158,12 @@ int main(int argc, char **argv)
     MPI_Op_create(user_sum, 1, &user_op);
     char algos[16][64];
     int nalgos = 0;
+    MPI_Comm_dup(MPI_COMM_WORLD, &work);
     for (int round = 0; round < calls; round++) {
+        if (free_every > 0 && round > 0 && round % free_every == 0) {
+            MPI_Comm_free(&work);
+            MPI_Comm_dup(MPI_COMM_WORLD, &work);
+        }
         if (delays && (round / 50) % 2 == 0) busy_wait(1e-4 * ((rank * 3 + round) % size));
         for (int s = 0; s < 2; s++) {
             int count = s ? LARGE : SMALL;
@@ -169,6 +180,7 @@ int main(int argc, char **argv)
     if (expect_waiting && rank == 0)
         CHECK(nalgos <= 2, "fewer calls than PAPCOLL_ADAPT_START but %d broadcast algorithms ran", nalgos);
     MPI_Op_free(&user_op);
+    MPI_Comm_free(&work);
     int all = 0;
     MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0) printf("test_adapt: %d rounds, %d broadcast algorithms seen, %s\n", calls, nalgos, all ? "FAILED" : "ok");

@@ -18,7 +18,7 @@
  * provide MPI_THREAD_MULTIPLE.
  *
  *   test_threads [--threads=N] [--iterations=N] [--max-count=N] [--seed=N]
- *                [--call-timeout=S] [--help]
+ *                [--call-timeout=S] [--auto-only] [--help]
  */
 #include <papcoll.h>
 
@@ -40,7 +40,8 @@
 static struct {
     int threads, iterations, max_count, call_timeout;
     unsigned long long seed;
-} opt = {3, 200, 4096, 60, 20261123ULL};
+    int auto_only; /* every call selects automatically: adaptive selection's agreements on every thread's communicator */
+} opt = {3, 200, 4096, 60, 20261123ULL, 0};
 
 enum { NCOLLS = 4 };
 static const char *const collectives[NCOLLS] = {"bcast", "reduce", "allreduce", "allgather"};
@@ -76,6 +77,7 @@ static void *thread_main(void *p)
     for (int it = 0; it < opt.iterations; it++) {
         int k = test_rng_below(&rng, NCOLLS);
         const char *algo = algos[k][test_rng_below(&rng, nalgo[k])];
+        if (opt.auto_only) algo = "auto";
         int root = test_rng_below(&rng, size);
         int count = test_rng_unit(&rng) < 0.5 ? test_rng_below(&rng, 65) : test_rng_below(&rng, opt.max_count + 1);
         uint64_t draw = test_rng_next(&rng);
@@ -151,6 +153,7 @@ static int usage(const char *prog, int code)
                 "  --max-count=N     largest element count (default 4096)\n"
                 "  --seed=N          seed of the threads' sequences (default 20261123); printed\n"
                 "  --call-timeout=S  watchdog: abort when no call started or ended for S s (default 60)\n"
+                "  --auto-only       every call selects its algorithm automatically (adaptive selection)\n"
                 "  --help            this text\n",
                 prog);
     MPI_Finalize();
@@ -172,6 +175,7 @@ int main(int argc, char **argv)
         else if (OPT("max-count")) opt.max_count = atoi(v);
         else if (OPT("seed")) opt.seed = strtoull(v, NULL, 10);
         else if (OPT("call-timeout")) opt.call_timeout = atoi(v);
+        else if (!strcmp(a, "--auto-only")) opt.auto_only = 1;
         else return usage(argv[0], strcmp(a, "--help") ? 2 : 0);
 #undef OPT
     }

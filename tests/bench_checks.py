@@ -189,7 +189,8 @@ def tune_file():
         def chosen(env):
             p = run(native(2, "--coll=bcast", "--algo=auto", "-m", "4:16", "-i", "1", "-x", "0"),
                     env=dict(env, PAPCOLL_LOG="debug"))
-            return {int(l.split("bytes=")[1].split()[0]): l.split("algorithm=")[1].strip()
+            # "ALGO (RULE SOURCE rule N; adapt: ...)": adaptive selection's part dropped (the rule that chose)
+            return {int(l.split("bytes=")[1].split()[0]): l.split("algorithm=")[1].strip().split("; adapt:")[0].rstrip(")") + ")"
                     for l in p.stderr.splitlines() if l.startswith("papcoll[0] debug: bcast")}, p.stderr
         got, _ = chosen({"PAPCOLL_TUNE_FILE": good})
         check(got[4] == "linear (PAPCOLL_TUNE_FILE rule 1)" and got[16] == "chain (PAPCOLL_TUNE_FILE rule 3)",

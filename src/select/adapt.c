@@ -589,7 +589,9 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
         agreement_call = 1;
     }
     if (rc != MPI_SUCCESS) return rc;
-    size_t used = (size_t)snprintf(why, whylen, "adapt, rule %u: ", sel->rule_id & 0xffff);
+    /* the selection's reason (which rule), then adaptation's */
+    size_t used = strnlen(why, whylen);
+    used += (size_t)snprintf(why + used, whylen - used, "; adapt: ");
     if (used >= whylen) used = whylen ? whylen - 1 : 0;
     if (g->disabled) {
         snprintf(why + used, whylen - used, "static choice (processes disagree)");
@@ -610,7 +612,7 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
     int c;
     if (s->phase == WAIT) {
         c = 0;
-        snprintf(why + used, whylen - used, "static %s until PAPCOLL_ADAPT_START calls here", g->cand[0]);
+        snprintf(why + used, whylen - used, "static until PAPCOLL_ADAPT_START calls here");
     } else if (s->phase == EXPLOIT) {
         c = s->chosen;
         s->since_decision++;

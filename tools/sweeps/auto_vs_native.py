@@ -3,60 +3,58 @@ native's e_bar (mean over the processes of arrival-to-exit time), then auto / na
 off (the static rule) and on (the default); for reduce and gather also the root's time (e_root), the same way.
 A ratio above 1 is auto slower than the MPI library's own collective."""
 import argparse
+import csv
 import glob
 import os
 
-import pandas as pd
-
 
 def load(outdir):
-    frames = []
+    """{(coll, pattern, size): {(algo, adapt): row}} from every *_adapt{0,1}.csv."""
+    cells = {}
     for path in sorted(glob.glob(os.path.join(outdir, "*_adapt[01].csv"))):
-        df = pd.read_csv(path, comment="#")
-        df["adapt"] = int(path[-5])
-        frames.append(df)
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+        adapt = int(path[-5])
+        with open(path) as f:
+            for row in csv.DictReader(line for line in f if not line.startswith("#")):
+                key = (row["coll"], row["pattern"], int(row["size"]))
+                cells.setdefault(key, {})[(row["algo"], adapt)] = row
+    return cells
 
 
-def table(df):
-    rows = []
-    for (coll, pattern, size), cell in df.groupby(["coll", "pattern", "size"], sort=False):
-        native = cell[(cell.algo == "native") & (cell.adapt == 1)]
-        static = cell[(cell.algo == "auto") & (cell.adapt == 0)]
-        adapt = cell[(cell.algo == "auto") & (cell.adapt == 1)]
-        if native.empty or static.empty or adapt.empty:
+def ratio(a, b, field):
+    return f"{float(a[field]) / float(b[field]):.2f}"
+
+
+def tables(cells):
+    out = {}
+    for (coll, pattern, size), runs in cells.items():
+        native, static, adaptive = runs.get(("native", 1)), runs.get(("auto", 0)), runs.get(("auto", 1))
+        if not (native and static and adaptive):
             continue
-        n, s, a = native.iloc[0], static.iloc[0], adapt.iloc[0]
-        row = {"coll": coll, "pattern": pattern, "bytes": size, "p": n.p,
-               "native e_bar (us)": f"{1e6 * n.e_bar:.2f}",
-               "static auto / native": f"{s.e_bar / n.e_bar:.2f}",
-               "adaptive auto / native": f"{a.e_bar / n.e_bar:.2f}"}
+        row = [pattern, str(size), native["p"], f"{1e6 * float(native['e_bar']):.2f}",
+               ratio(static, native, "e_bar"), ratio(adaptive, native, "e_bar")]
         if coll in ("reduce", "gather"):
-            row["native e_root (us)"] = f"{1e6 * n.e_root:.2f}"
-            row["static e_root / native"] = f"{s.e_root / n.e_root:.2f}"
-            row["adaptive e_root / native"] = f"{a.e_root / n.e_root:.2f}"
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def markdown(df):
-    cols = list(df.columns)
-    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in df.itertuples(index=False)]
-    return "\n".join(lines)
+            row += [f"{1e6 * float(native['e_root']):.2f}", ratio(static, native, "e_root"),
+                    ratio(adaptive, native, "e_root")]
+        out.setdefault(coll, []).append(row)
+    return out
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("outdir", help="the directory auto_vs_native.sh wrote")
     args = ap.parse_args()
-    t = table(load(args.outdir))
-    if t.empty:
+    out = tables(load(args.outdir))
+    if not out:
         print("no complete cell (auto with PAPCOLL_ADAPT=0 and 1, native) in", args.outdir)
-        return
-    for coll, part in t.groupby("coll", sort=False):
+    for coll, rows in out.items():
+        head = ["pattern", "bytes", "p", "native e_bar (us)", "static auto / native", "adaptive auto / native"]
+        if coll in ("reduce", "gather"):
+            head += ["native e_root (us)", "static e_root / native", "adaptive e_root / native"]
         print(f"### {coll}\n")
-        print(markdown(part.drop(columns="coll").dropna(axis=1, how="all")))
+        print("| " + " | ".join(head) + " |")
+        print("|" + "---|" * len(head))
+        for row in rows:
+            print("| " + " | ".join(row) + " |")
         print()
 
 

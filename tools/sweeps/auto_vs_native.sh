@@ -27,7 +27,7 @@ for coll in $colls; do
     for adapt in 0 1; do
       f=$out/${coll}_${pattern//:/-}_adapt$adapt
       [ -s "$f.csv" ] && continue
-      report=; [ "$adapt" = 1 ] && report=$PWD/$f.adapt && rm -f "$report"
+      report=; [ "$adapt" = 1 ] && report=$(realpath -m "$f.adapt") && rm -f "$report"
       PAPCOLL_ADAPT=$adapt PAPCOLL_ADAPT_REPORT=$report PYTHONPATH=tools nice -n 5 timeout "${SIM_TIMEOUT:-3600}" \
         python3 -m papcoll_tools.cli sim run --platform="$platform" --bench="${BENCH:?give BENCH}" -- --coll="$coll" \
         --algo=auto,native -m "${SIZES:-8:256K:32}" -i "${TIMED:-32}" -x "${UNTIMED:-200}" --seed=1 --format=csv \

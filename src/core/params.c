@@ -32,7 +32,7 @@ const pc_param_def_t pc_param_table[] = {
     {"PAPCOLL_ADAPT_EXPLORE", NULL, PC_PARAM_LONG, "4", FIELD(adapt_explore), NULL,
      "PAPCOLL_ADAPT: measured calls per candidate before a decision (after one warm-up call each)."},
     {"PAPCOLL_ADAPT_REEXPLORE", NULL, PC_PARAM_LONG, "2000", FIELD(adapt_reexplore), NULL,
-     "PAPCOLL_ADAPT: calls of a decided state after which its candidates are measured again; 0 = only when the arrival spread changes."},
+     "PAPCOLL_ADAPT: calls of a decided state after which its candidates are measured again, doubled each time such a measurement confirms the choice (up to 1024 times); 0 = only when the arrival spread changes."},
     {"PAPCOLL_ADAPT_SPREAD_FACTOR", NULL, PC_PARAM_DOUBLE, "2", FIELD(adapt_spread_factor), NULL,
      "PAPCOLL_ADAPT: explore again when (spread + cost) of a period differs by more than this factor from the one after the decision (spread = standard deviation over processes of their mean time in the call; cost = the choice's mean)."},
     {"PAPCOLL_ADAPT_SITES", NULL, PC_PARAM_LONG, "1", FIELD(adapt_sites), "0|1",

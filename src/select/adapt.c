@@ -3,7 +3,7 @@
  * the design: groups, states, cost, agreement, exploration).
  *
  *   pc_adapt_choose()  group of the call -> complete / post its agreement
- *                      -> state (site) -> candidate (round robin, or the choice)
+ *                      -> state (site) -> candidate (a block each in turn, or the choice)
  *   pc_adapt_record()  the call's time into the state's current period
  *   complete()         agreed sums -> means -> decision / re-exploration
  *   report_*()         PAPCOLL_ADAPT_REPORT at MPI_Finalize
@@ -43,6 +43,9 @@ typedef struct adapt_state {
     int warm[NCAND];                /* the candidate ran once here (its first call is not measured) */
     unsigned long explore_calls;    /* calls since the exploration began */
     unsigned long since_decision;   /* calls since the decision */
+    unsigned long reexplore_after;  /* since_decision that explores again: PAPCOLL_ADAPT_REEXPLORE, doubled
+                                       each time such an exploration confirmed the choice */
+    int by_count;                   /* the exploration in progress came from reexplore_after */
     unsigned long calls;            /* all calls routed here */
     unsigned explorations;          /* explorations begun */
     /* this process, since the last snapshot */
@@ -70,6 +73,7 @@ typedef struct adapt_group {
     unsigned rule_id;
     int ncand;
     char cand[NCAND][64];
+    const char *cand_name[NCAND];   /* the last selection's pointers to those names (group_of's cache) */
     unsigned long calls;
     int sites, disabled;
     uint64_t seq_hash;              /* call sites since the last snapshot */
@@ -92,6 +96,7 @@ typedef struct adapt_table {
     int id, rank, size;
     MPI_Comm comm;
     adapt_group_t *groups;
+    adapt_group_t *last;            /* the group of the last call */
 } adapt_table_t;
 
 static int table_keyval = MPI_KEYVAL_INVALID;
@@ -237,15 +242,29 @@ static unsigned long max_period(void)
     return p > 0 && (unsigned long)p > base_period() ? (unsigned long)p : base_period();
 }
 
+/* The group of the last call, with the selection's own name pointers (the
+ * same rules give the same pointers: a cheap test of "the same call again"). */
+static adapt_group_t *remember(adapt_table_t *t, adapt_group_t *g, const pc_selection_t *sel)
+{
+    memset(g->cand_name, 0, sizeof g->cand_name);
+    memcpy(g->cand_name, sel->candidate, (size_t)sel->ncandidates * sizeof sel->candidate[0]);
+    t->last = g;
+    return g;
+}
+
 static adapt_group_t *group_of(adapt_table_t *t, int coll_id, const char *coll, size_t bytes,
                                const pc_selection_t *sel)
 {
     int cls = size_class(bytes);
+    adapt_group_t *last = t->last;
+    if (last && last->coll_id == coll_id && last->size_class == cls && last->rule_id == sel->rule_id &&
+        last->ncand == sel->ncandidates && !memcmp(last->cand_name, sel->candidate, sizeof last->cand_name))
+        return last; /* the same call as the last one: no hashing */
     uint64_t key = pc_fnv(pc_fnv(pc_fnv(PC_FNV_START, &coll_id, sizeof coll_id), &cls, sizeof cls), &sel->rule_id,
                        sizeof sel->rule_id);
     for (int i = 0; i < sel->ncandidates; i++) key = pc_fnv(key, sel->candidate[i], strlen(sel->candidate[i]) + 1);
     for (adapt_group_t *g = t->groups; g; g = g->next)
-        if (g->key == key) return g;
+        if (g->key == key) return remember(t, g, sel);
     adapt_group_t *g = calloc(1, sizeof *g);
     if (!g) return NULL;
     g->table = t;
@@ -267,7 +286,7 @@ static adapt_group_t *group_of(adapt_table_t *t, int coll_id, const char *coll, 
     }
     g->next = t->groups;
     t->groups = g;
-    return g;
+    return remember(t, g, sel);
 }
 
 static void describe_state(const adapt_state_t *s, char *buf, size_t len)
@@ -421,6 +440,11 @@ static void update_state(adapt_state_t *s, const double *d, int p, int log)
         if (best != ref &&
             s->tot_sum[best] / (double)s->tot_n[best] > (1 - margin) * (s->tot_sum[ref] / (double)s->tot_n[ref]))
             best = ref;
+        /* re-explorations by count that confirm the choice come less and less often */
+        unsigned long every = prm->adapt_reexplore > 0 ? (unsigned long)prm->adapt_reexplore : 0;
+        int confirmed = s->by_count && best == s->chosen && s->reexplore_after < 1024 * every;
+        s->reexplore_after = confirmed ? 2 * s->reexplore_after : every;
+        s->by_count = 0;
         s->phase = EXPLOIT;
         s->chosen = best;
         s->since_decision = 0;
@@ -443,8 +467,10 @@ static void update_state(adapt_state_t *s, const double *d, int p, int log)
             if (level > f * s->ref_level || level * f < s->ref_level) why = "the arrival spread changed";
         }
     }
-    if (!why && prm->adapt_reexplore > 0 && s->since_decision >= (unsigned long)prm->adapt_reexplore)
-        why = "PAPCOLL_ADAPT_REEXPLORE calls since the decision";
+    if (!why && s->reexplore_after > 0 && s->since_decision >= s->reexplore_after) {
+        why = "PAPCOLL_ADAPT_REEXPLORE calls since the decision (doubled per confirmation)";
+        s->by_count = 1;
+    }
     if (why) {
         if (log) {
             describe_state(s, what, sizeof what);
@@ -552,6 +578,14 @@ static int complete_agreement(adapt_group_t *g)
     return MPI_SUCCESS;
 }
 
+/* Calls of one candidate in a row while exploring: a warm-up call, then
+ * PAPCOLL_ADAPT_EXPLORE measured ones. */
+static long explore_block(void)
+{
+    long e = pc_params()->adapt_explore;
+    return 1 + (e > 0 ? e : 1);
+}
+
 /* ---- the entry points ---- */
 
 int pc_adapt_applies(const pc_comm_t *ctx, const pc_selection_t *sel)
@@ -563,9 +597,10 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
                     pc_adapt_ticket_t *ticket, char *why, size_t whylen)
 {
     memset(ticket, 0, sizeof *ticket);
-    adapt_table_t *t;
-    int rc = table_of(ctx, &t);
+    adapt_table_t *t = ctx->adapt_table;
+    int rc = t ? MPI_SUCCESS : table_of(ctx, &t);
     if (rc != MPI_SUCCESS) return rc;
+    ctx->adapt_table = t; /* owned by the attribute on ctx->comm, freed with it */
     adapt_group_t *g = group_of(t, coll_id, coll, bytes, sel);
     if (!g) return MPI_ERR_NO_MEM;
     unsigned long call = ++g->calls;
@@ -589,19 +624,21 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
         agreement_call = 1;
     }
     if (rc != MPI_SUCCESS) return rc;
-    /* the selection's reason (which rule), then adaptation's */
-    size_t used = strnlen(why, whylen);
-    used += (size_t)snprintf(why + used, whylen - used, "; adapt: ");
+    /* the selection's reason (which rule), then adaptation's: only for the
+     * debug line (formatting costs more than the rest of a call here) */
+    if (!pc_log_enabled(PC_LOG_DEBUG)) whylen = 0;
+    size_t used = whylen ? strnlen(why, whylen) : 0;
+    if (whylen) used += (size_t)snprintf(why + used, whylen - used, "; adapt: ");
     if (used >= whylen) used = whylen ? whylen - 1 : 0;
     if (g->disabled) {
-        snprintf(why + used, whylen - used, "static choice (processes disagree)");
+        if (whylen) snprintf(why + used, whylen - used, "static choice (processes disagree)");
         return MPI_SUCCESS;
     }
     adapt_state_t *s = g->state[0];
     if (g->sites != SITES_OFF) {
-        char module[40];
+        const char *module;
         uintptr_t offset;
-        uint64_t site = pc_site_current(module, sizeof module, &offset);
+        uint64_t site = pc_site_current(&module, &offset);
         g->seq_hash = pc_fnv(g->seq_hash, &site, sizeof site);
         adapt_state_t *found = NULL;
         for (int i = 1; i < g->nstates && !found; i++)
@@ -609,25 +646,29 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
         if (!found) found = new_state(g, site, module, offset); /* NULL when full: state 0 */
         if (found && found->agreed && g->sites == SITES_ON) s = found;
     }
-    int c;
+    int c, block_start = 0;
     if (s->phase == WAIT) {
         c = 0;
-        snprintf(why + used, whylen - used, "static until PAPCOLL_ADAPT_START calls here");
+        if (whylen) snprintf(why + used, whylen - used, "static until PAPCOLL_ADAPT_START calls here");
     } else if (s->phase == EXPLOIT) {
         c = s->chosen;
         s->since_decision++;
-        snprintf(why + used, whylen - used, "exploit %s", g->cand[c]);
+        if (whylen) snprintf(why + used, whylen - used, "exploit %s", g->cand[c]);
     } else {
-        /* round robin, shifted by one each round: no candidate keeps the
-         * positions of the agreement calls */
-        unsigned long k = s->explore_calls++, n = (unsigned long)g->ncand;
-        c = (int)((k + k / n) % n);
-        snprintf(why + used, whylen - used, "explore %d/%d", c + 1, g->ncand);
+        /* blocks of consecutive calls per candidate, the first unmeasured:
+         * a call's cost spills into the next (processes an algorithm lets go
+         * early wait longer in the next call, the more so back to back), so
+         * the spill of the previous candidate lands on the unmeasured call.
+         * Round after round until every candidate has its measured calls. */
+        unsigned long k = s->explore_calls++, len = (unsigned long)explore_block();
+        c = (int)((k / len) % (unsigned long)g->ncand);
+        block_start = k % len == 0;
+        if (whylen) snprintf(why + used, whylen - used, "explore %d/%d", c + 1, g->ncand);
     }
     s->calls++;
     ticket->state = s;
     ticket->candidate = c;
-    ticket->measured = s->warm[c] && !agreement_call && s->phase != WAIT;
+    ticket->measured = s->warm[c] && !agreement_call && s->phase != WAIT && !block_start;
     ticket->weight = 1;
     s->warm[c] = 1;
     return MPI_SUCCESS;

@@ -64,14 +64,18 @@
  * collective from different sites may run different algorithms before the
  * next agreement detects it; PAPCOLL_ADAPT_SITES=0 rules that out.
  *
- * Exploration: round robin over the candidates (shifted by one each round),
- * one warm-up call each (not measured: first-use costs such as shared
- * segments; nor are the calls that post or complete agreement messages) then
- * PAPCOLL_ADAPT_EXPLORE measured calls each; at the first agreement where
+ * Exploration: the candidates in turn, each for a block of consecutive
+ * calls: a warm-up call (not measured: first-use costs such as shared
+ * segments, and what the previous candidate's call spills into this one:
+ * processes it let go early wait longer here; nor are the calls that post or
+ * complete agreement messages) then PAPCOLL_ADAPT_EXPLORE measured calls,
+ * round after round until each has them (measured 1.4-2x off when candidates
+ * alternated call by call in a back-to-back loop); at the first agreement where
  * every candidate has them, the lowest mean wins if it is more than
- * PAPCOLL_ADAPT_MARGIN (5%) below the mean of the rule's first candidate,
- * which wins otherwise.  Explore again after
- * PAPCOLL_ADAPT_REEXPLORE calls, or when (spread + cost) of a period differs
+ * PAPCOLL_ADAPT_MARGIN (5%) below the mean of the reference (`native` where
+ * the rule counts it, else the rule's first), which wins otherwise.  Explore
+ * again after PAPCOLL_ADAPT_REEXPLORE calls (doubled, up to 1024 times, each
+ * time that confirms the choice), or when (spread + cost) of a period differs
  * by more than PAPCOLL_ADAPT_SPREAD_FACTOR from the one after the decision
  * (spread: standard deviation over processes of their mean time in the call,
  * which grows with the arrival imbalance).  Nothing but MPI_Wtime enters a

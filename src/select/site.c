@@ -148,17 +148,19 @@ static void resolve(void *address, site_entry_t *e)
     e->hash = h ? h : 1;
 }
 
-uint64_t pc_site_current(char *module, size_t modlen, uintptr_t *offset)
+uint64_t pc_site_current(const char **module, uintptr_t *offset)
 {
     void *address = entry_caller;
     if (address) {
         site_entry_t *e = &site_cache[((uintptr_t)address >> 2) % SITE_CACHE];
         if (e->address != address) resolve(address, e);
         if (e->hash) {
-            snprintf(module, modlen, "%s", e->module);
+            *module = e->module;
             *offset = e->offset;
             return e->hash;
         }
     }
-    return backtrace_site(module, modlen, offset);
+    static __thread char traced[40];
+    *module = traced;
+    return backtrace_site(traced, sizeof traced, offset);
 }

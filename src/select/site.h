@@ -38,7 +38,8 @@ void pc_site_leave(int entered);
         return pc_site_rc_;                                                 \
     } while (0)
 
-/* The current call's site (never 0), its module's name and offset. */
-uint64_t pc_site_current(char *module, size_t modlen, uintptr_t *offset);
+/* The current call's site (never 0), its module's name (valid until the
+ * thread's next call) and offset. */
+uint64_t pc_site_current(const char **module, uintptr_t *offset);
 
 #endif

@@ -24,7 +24,7 @@ for pattern in $patterns; do
   for adapt in 0 1; do
     f=$out/${coll}_${pattern//:/-}_adapt$adapt
     [ -s "$f.csv" ] && continue
-    report=; [ "$adapt" = 1 ] && report=$PWD/$f.adapt
+    report=; [ "$adapt" = 1 ] && report=$(realpath -m "$f.adapt")
     raw=$(mktemp)
     PAPCOLL_ADAPT=$adapt PAPCOLL_ADAPT_REPORT=$report PYTHONPATH=tools nice -n 5 timeout "${SIM_TIMEOUT:-1800}" \
       python3 -m papcoll_tools.cli sim run --platform="$platform" --bench="${BENCH:?give BENCH}" -- --coll="$coll" \

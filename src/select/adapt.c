@@ -40,7 +40,6 @@ typedef struct adapt_state {
     int agreed;                     /* processes agree on this site: calls run here */
     int phase;
     int chosen;                     /* EXPLOIT: the candidate */
-    int warm[NCAND];                /* the candidate ran once here (its first call is not measured) */
     unsigned long explore_calls;    /* calls since the exploration began */
     unsigned long since_decision;   /* calls since the decision */
     unsigned long reexplore_after;  /* since_decision that explores again: PAPCOLL_ADAPT_REEXPLORE, doubled
@@ -597,10 +596,10 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
                     pc_adapt_ticket_t *ticket, char *why, size_t whylen)
 {
     memset(ticket, 0, sizeof *ticket);
-    adapt_table_t *t = ctx->adapt_table;
-    int rc = t ? MPI_SUCCESS : table_of(ctx, &t);
+    adapt_table_t *t = ctx->adapt_table; /* owned by the attribute on ctx->comm, freed with it */
+    int rc = MPI_SUCCESS;
+    if (!t && (rc = table_of(ctx, &t)) == MPI_SUCCESS) ctx->adapt_table = t;
     if (rc != MPI_SUCCESS) return rc;
-    ctx->adapt_table = t; /* owned by the attribute on ctx->comm, freed with it */
     adapt_group_t *g = group_of(t, coll_id, coll, bytes, sel);
     if (!g) return MPI_ERR_NO_MEM;
     unsigned long call = ++g->calls;
@@ -668,9 +667,9 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
     s->calls++;
     ticket->state = s;
     ticket->candidate = c;
-    ticket->measured = s->warm[c] && !agreement_call && s->phase != WAIT && !block_start;
+    /* a candidate's first call here always starts a block: first-use costs are never measured */
+    ticket->measured = s->phase != WAIT && !block_start && !agreement_call;
     ticket->weight = 1;
-    s->warm[c] = 1;
     return MPI_SUCCESS;
 }
 

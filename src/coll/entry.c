@@ -3,6 +3,7 @@
  */
 #include "coll/entry.h"
 #include "coll/block_view.h"
+#include "coll/choice_cache.h"
 #include "core/args.h"
 #include "core/log.h"
 #include "core/p2p.h"
@@ -64,13 +65,17 @@ static int check_name(const char *name, const void *arg)
     return !algo ? PC_NAME_UNKNOWN : unusable(algo, a) ? PC_NAME_UNUSABLE : PC_NAME_OK;
 }
 
-/* The algorithm for (forced or auto); NULL only when a forced algorithm
- * cannot run this call (*rc set).  A fallback to native is logged. */
-static const pc_algorithm_t *choose(const pc_call_t *a, const char *forced, const char *source, pc_selection_t *sel,
-                                    char *why, size_t whylen, int *rc)
+/* The algorithm for (forced or auto): the rule's candidates, the static
+ * choice first, memoized on the communicator when selected automatically
+ * (choice_cache.h).  fresh holds a choice made now.  NULL only when a forced
+ * algorithm cannot run this call (*rc set).  An unknown forced name selects
+ * automatically (select.h warns); a fallback to native is logged. */
+static const pc_choice_t *choose(const pc_call_t *a, const char *forced, const char *source, pc_choice_t *fresh,
+                                 int *rc)
 {
     const pc_coll_t *coll = a->coll;
-    if (forced && strcmp(forced, "auto")) {
+    int automatic = !forced || !strcmp(forced, "auto");
+    if (!automatic) {
         const pc_algorithm_t *algo = pc_coll_find(coll, forced);
         const char *reason = algo ? unusable(algo, a) : NULL;
         if (reason) {
@@ -78,19 +83,29 @@ static const pc_algorithm_t *choose(const pc_call_t *a, const char *forced, cons
             *rc = MPI_ERR_OP;
             return NULL;
         }
+        if (algo) {
+            fresh->sel = (pc_selection_t){.name = algo->name, .ncandidates = 1, .candidate = {algo->name}};
+            fresh->algo[0] = algo;
+            if (pc_log_enabled(PC_LOG_DEBUG)) snprintf(fresh->why, sizeof fresh->why, "forced by %s", source);
+            return fresh;
+        }
     }
     pc_select_input_t in = {coll->name, a->bytes, a->ctx->size, a->ctx->nnodes, a->ctx->max_ppn,
                             a->op == MPI_OP_NULL ? PC_OP_NONE : a->op_builtin ? PC_OP_BUILTIN : PC_OP_USER,
                             a->commutative, a->inplace};
-    const char *name =
-        pc_select_rule(forced, source, coll->id, coll->default_rules, &in, check_name, a, sel, why, whylen);
-    const pc_algorithm_t *algo = name ? pc_coll_find(coll, name) : NULL;
-    if (!algo) { /* only if the rules lack a catch-all: never silent */
-        algo = pc_coll_find(coll, "native");
-        snprintf(why, whylen, "no rule matched: fallback to native");
-        pc_log(PC_LOG_WARN, "%s: %s", coll->name, why);
+    const pc_choice_t *memo = automatic ? pc_choice_lookup(a->ctx, coll->id, &in) : NULL;
+    if (memo) return memo;
+    pc_selection_t *sel = &fresh->sel;
+    const char *name = pc_select_rule(forced, source, coll->id, coll->default_rules, &in, check_name, a, sel,
+                                      fresh->why, sizeof fresh->why);
+    if (!name || !pc_coll_find(coll, name)) { /* only if the rules lack a catch-all: never silent */
+        *sel = (pc_selection_t){.name = "native", .ncandidates = 1, .candidate = {"native"}};
+        snprintf(fresh->why, sizeof fresh->why, "no rule matched: fallback to native");
+        pc_log(PC_LOG_WARN, "%s: %s", coll->name, fresh->why);
     }
-    return algo;
+    for (int i = 0; i < sel->ncandidates; i++) fresh->algo[i] = pc_coll_find(coll, sel->candidate[i]);
+    if (automatic) pc_choice_store(a->ctx, coll->id, &in, fresh);
+    return fresh;
 }
 
 /* Byte collectives: runs algo on contiguous bytes, packing and unpacking
@@ -141,16 +156,18 @@ int pc_coll_run(pc_call_t *a, MPI_Comm comm, const char *forced, const char *sou
     a->params = pc_params();
     a->seq = ++a->ctx->seq;
     pc_call_describe(a);
-    char why[192];
-    pc_selection_t sel;
-    const pc_algorithm_t *algo = choose(a, forced, source, &sel, why, sizeof why, &rc);
-    if (!algo) return pc_error(comm, rc);
+    pc_choice_t fresh;
+    const pc_choice_t *choice = choose(a, forced, source, &fresh, &rc);
+    if (!choice) return pc_error(comm, rc);
+    const pc_algorithm_t *algo = choice->algo[0];
+    char why[192] = "";
+    if (pc_log_enabled(PC_LOG_DEBUG)) snprintf(why, sizeof why, "%s", choice->why);
     /* PAPCOLL_ADAPT: one of the rule's candidates, measured (select/adapt.h) */
     pc_adapt_ticket_t ticket = {0};
-    if (a->bytes != 0 && pc_adapt_applies(a->ctx, &sel)) {
-        rc = pc_adapt_choose(a->ctx, a->coll->id, a->coll->name, a->bytes, &sel, &ticket, why, sizeof why);
+    if (a->bytes != 0 && pc_adapt_applies(a->ctx, &choice->sel)) {
+        rc = pc_adapt_choose(a->ctx, a->coll->id, a->coll->name, a->bytes, &choice->sel, &ticket, why, sizeof why);
         if (rc != MPI_SUCCESS) return pc_error(comm, rc);
-        algo = pc_coll_find(a->coll, sel.candidate[ticket.candidate]);
+        algo = choice->algo[ticket.candidate];
         if (a->coll->root_collects) pc_adapt_weigh_root(&ticket, a->ctx->rank == a->root, a->ctx->size);
     }
     pc_set_last_algorithm(algo->name);
@@ -181,10 +198,11 @@ int pc_coll_call_on(pc_call_t *a, const char *name, MPI_Comm comm)
     if (rc != MPI_SUCCESS) return rc;
     a->params = pc_params();
     a->seq = ++a->ctx->seq;
-    char why[192];
-    pc_selection_t sel;
-    const pc_algorithm_t *algo = choose(a, name, "an enclosing algorithm", &sel, why, sizeof why, &rc);
-    if (!algo) return rc;
+    pc_choice_t fresh;
+    const pc_choice_t *choice = choose(a, name, "an enclosing algorithm", &fresh, &rc);
+    if (!choice) return rc;
+    const pc_algorithm_t *algo = choice->algo[0];
+    const char *why = choice->why;
     if (algo->requirements & PC_HIERARCHICAL) {
         if (strcmp(name, "auto")) {
             pc_log(PC_LOG_WARN, "%s: %s cannot run among node leaders (it is hierarchical itself): MPI_ERR_ARG",

@@ -313,6 +313,8 @@ static void load(void)
     }
 }
 
+static atomic_ulong generation;
+
 const pc_params_t *pc_params(void)
 {
     if (!atomic_load_explicit(&loaded, memory_order_acquire)) {
@@ -331,8 +333,12 @@ int pc_params_set(const char *name, const char *value)
     const pc_param_def_t *d = name ? find_def(name) : NULL;
     if (!d || !value) return -1;
     (void)pc_params();
-    return assign(&current, d, value);
+    int rc = assign(&current, d, value);
+    if (rc == 0) atomic_fetch_add_explicit(&generation, 1, memory_order_release);
+    return rc;
 }
+
+unsigned long pc_params_generation(void) { return atomic_load_explicit(&generation, memory_order_acquire); }
 
 int pc_params_format(const char *name, char *buf, size_t buflen)
 {

@@ -122,6 +122,9 @@ extern const int pc_param_table_size;
 const pc_params_t *pc_params(void);
 /* Set one parameter from text; 0 on success, -1 on unknown name/bad value. */
 int pc_params_set(const char *name, const char *value);
+/* Counts the successful pc_params_set() calls: what was derived from the
+ * parameters (coll/choice_cache.h) is stale once it changes. */
+unsigned long pc_params_generation(void);
 /* Format the current value of a parameter; 0 on success, -1 if unknown. */
 int pc_params_format(const char *name, char *buf, size_t buflen);
 /* Defaults only, without the environment (for documentation and tests). */

@@ -40,6 +40,7 @@ static void destroy(pc_comm_t *c)
     pc_unlock();
     release_mpi_objects(c);
     pc_early_free(c);
+    free(c->choices); /* one block (coll/choice_cache.c) */
     free(c->node_of);
     free(c->node_rank_of);
     free(c->node_first);

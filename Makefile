@@ -1,6 +1,7 @@
 # papcoll - top-level entry points for a fresh Debian 12 machine.
 #   make demo   install what is missing, build, compare every broadcast natively and simulated
 #   make test   install what is missing, build, run every test (ctest)
+#   make check  build, run the quick tier (every algorithm once, native and simulated: about 2 min)
 # Other targets: deps, build, docs (regenerate docs/params.md), install, clean.
 
 BUILD      ?= build
@@ -16,7 +17,7 @@ OMPI_CC     = $(shell command -v mpicc.openmpi || echo mpicc)
 OMPI_RUN    = $(shell command -v mpirun.openmpi || echo mpirun)
 MPIRUN      = $(OMPI_RUN) --allow-run-as-root --oversubscribe --bind-to none --mca mpi_yield_when_idle 1
 
-.PHONY: all deps pytools build build-mpich demo test docs install clean
+.PHONY: all deps pytools build build-mpich demo test check docs install clean
 
 all: build
 
@@ -52,6 +53,11 @@ demo: build
 test: build build-mpich
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	cd $(BUILD)-mpich && ctest --output-on-failure -R 'errors|interpose|matrix.np2|native_inplace|moving_root'
+
+# The inner loop: the quick tier (ctest labels quick and unit; the labels are
+# listed in cmake/TestTiers.cmake, e.g. `ctest -L smpi`).
+check: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L 'quick|unit'
 
 build-mpich: deps
 	cmake -S . -B $(BUILD)-mpich -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPAPCOLL_WITH_SMPI=OFF \

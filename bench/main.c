@@ -226,6 +226,13 @@ static void describe_run(report_t *rep, const options_t *o, const gclock_t *clk,
                 o->start_margin, o->tolerance);
 }
 
+/* --list: one line per algorithm of papcoll's collective `catalogue`, headed by `name`. */
+static void list_algorithms(const char *name, const char *catalogue)
+{
+    for (int i = 0; i < papcoll_algorithm_count(catalogue); i++)
+        printf("%s %-24s %s\n", name, papcoll_algorithm_name(catalogue, i), papcoll_algorithm_description(catalogue, i));
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -243,12 +250,12 @@ int main(int argc, char **argv)
     if (rc || o.list || o.list_params) {
         if (!rc && rank == 0) {
             if (o.list_params) list_params(o.format);
-            else {
-                const char *catalogue = bench_coll_catalogue(o.coll_kind); /* v forms: the base collective's */
-                for (int i = 0; i < papcoll_algorithm_count(catalogue); i++)
-                    printf("%s %-24s %s\n", o.coll, papcoll_algorithm_name(catalogue, i),
-                           papcoll_algorithm_description(catalogue, i));
-            }
+            else if (o.coll_given)
+                list_algorithms(o.coll, bench_coll_catalogue(o.coll_kind)); /* v forms: the base collective's */
+            else
+                for (int c = 0; c < BENCH_COLL_COUNT; c++) /* each collective once, under its own name */
+                    if (!strcmp(bench_coll_catalogue((bench_coll_t)c), bench_coll_name((bench_coll_t)c)))
+                        list_algorithms(bench_coll_name((bench_coll_t)c), bench_coll_name((bench_coll_t)c));
         }
         MPI_Finalize();
         return rc < 0 ? 2 : 0;

@@ -77,7 +77,7 @@ void options_usage(void)
            "      --shared-buffer           under SMPI only: message buffers shared by every simulated rank\n"
            "                                (SMPI_SHARED_MALLOC: memory of one rank's buffers, no data copied; contents\n"
            "                                meaningless, so not with -c); for large rank counts or messages\n"
-           "      --list                    list the algorithms of --coll and exit\n"
+           "      --list                    list the algorithms of --coll (without --coll: of every collective) and exit\n"
            "      --list-params             list papcoll's parameters (--format=md for docs/params.md)\n"
            "      --check-tune=FILE         check a selection-rules file (PAPCOLL_TUNE_FILE): print every\n"
            "                                problem as FILE:LINE: message, exit 1 if there is any\n"
@@ -179,7 +179,7 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
         case O_LIST: o->list = 1; break;
         case O_LIST_PARAMS: o->list_params = 1; break;
         case O_CHECK_TUNE: o->check_tune = optarg; break;
-        case O_COLL: o->coll = optarg; break;
+        case O_COLL: o->coll = optarg, o->coll_given = 1; break;
         case O_PATTERN: pattern = optarg; break;
         case O_SEED: o->seed = strtoull(optarg, NULL, 10); break;
         case O_UNIT:

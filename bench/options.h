@@ -29,6 +29,7 @@ typedef struct options {
     double tolerance;    /* seconds late before a start counts as missed */
     double resync;       /* seconds between clock synchronizations */
     int list, list_params;
+    int coll_given;       /* --coll was given (--list without it lists every collective) */
     const char *check_tune; /* --check-tune=FILE: check a rules file and exit */
 } options_t;
 

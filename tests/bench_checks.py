@@ -78,7 +78,17 @@ def validate_corrupt():
     for coll in ("allgather", "allgatherv"):
         out = run(native(1, f"--coll={coll}", "--list")).stdout.split("\n")
         check([l.split()[1] for l in out if l.strip()] == names, f"{coll} --list: {out} != {names}")
-    print("validate-corrupt: bcast, reduce, allreduce, allgather, allgatherv OK")
+    # --list without --coll: every collective's algorithms.list, in full, under its name
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
+    every = [l.split()[:2] for l in run(native(1, "--list")).stdout.split("\n") if l.strip()]
+    colls = sorted({c for c, _ in every})
+    check(colls == sorted(d for d in os.listdir(src) if os.path.exists(os.path.join(src, d, "algorithms.list"))),
+          f"--list: collectives {colls}")
+    for coll in colls:
+        with open(os.path.join(src, coll, "algorithms.list")) as f:
+            names = [l.split("|")[0].strip() for l in f if l.strip() and not l.startswith("#")]
+        check([a for c, a in every if c == coll] == names, f"--list: {coll}'s algorithms differ from its algorithms.list")
+    print("validate-corrupt: bcast, reduce, allreduce, allgather, allgatherv, --list OK")
 
 
 def same_number(a, b):

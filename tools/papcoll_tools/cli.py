@@ -26,6 +26,7 @@ SPEC: see papcoll_tools.sim.platform (cluster:16x8, cluster:16x8,preset=gige, ri
 from __future__ import annotations
 
 import argparse
+import glob
 import importlib
 import os
 import signal
@@ -42,6 +43,14 @@ def _exit_on_sigterm(signum, _frame):
     # SIGTERM (e.g. from `timeout`) becomes SystemExit, so that a running simulation, which has its own
     # process group, is killed on the way out (sim.run.simulate) instead of being left behind.
     sys.exit(128 + signum)
+
+
+def newest_trace_run(base):
+    """The newest run directory papcoll-trace-YYYYmmdd-HHMMSS-PID under base (the names sort by time)."""
+    runs = sorted(d for d in glob.glob(os.path.join(base, "papcoll-trace-*")) if os.path.isdir(d))
+    if not runs:
+        raise SystemExit(f"papcoll trace: no papcoll-trace-* run directory in {os.path.abspath(base)}: give RUN_DIR")
+    return runs[-1]
 
 
 def main(argv=None):
@@ -91,7 +100,8 @@ def main(argv=None):
                     "seed001-alltoall and seed001-ch2: default 3600); 0: report only; a rerun resumes")
     tr = sub.add_parser("trace", help="arrival traces of libpapcoll_trace.so").add_subparsers(dest="cmd", required=True)
     tp = tr.add_parser("report", help="Markdown report, figures and CSV of a traced run (docs/trace.md)")
-    tp.add_argument("run_dir", help="the run directory (PAPCOLL_TRACE_DIR/papcoll-trace-...)")
+    tp.add_argument("run_dir", nargs="?", help="the run directory (PAPCOLL_TRACE_DIR/papcoll-trace-...; default: "
+                    "the newest papcoll-trace-* in $PAPCOLL_TRACE_DIR, or else in the working directory)")
     tp.add_argument("-o", "--output", help="output directory (default RUN_DIR/report)")
     tp.add_argument("--ppn", type=int, default=0, help="group ranks into virtual nodes of K consecutive ranks for the "
                     "intra-/inter-node split (default 0: the nodes recorded by the tracer)")
@@ -129,6 +139,9 @@ def main(argv=None):
         from .trace.reader import TraceError
         from .trace.factors import TError
         try:
+            if args.run_dir is None:
+                args.run_dir = newest_trace_run(os.environ.get("PAPCOLL_TRACE_DIR", "."))
+                print(f"papcoll trace: the newest run, {args.run_dir}", file=sys.stderr)
             print(trace_report.write(args.run_dir, args.output, ppn=args.ppn, heatmap_calls=args.heatmap_calls,
                                      addr2line=args.addr2line, figures_too=not args.no_figures, t_us=args.t_us,
                                      t_table=args.t_table, recommend=args.recommend, bench=args.bench,

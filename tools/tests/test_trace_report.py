@@ -95,6 +95,27 @@ class TraceReportTest(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
+    def test_newest_run_by_default(self):
+        """Without RUN_DIR the report takes the newest papcoll-trace-* of $PAPCOLL_TRACE_DIR (two runs there)."""
+        os.makedirs(os.path.join(self.tmp.name, "papcoll-trace-20260101-000000-1"))  # older, empty: would fail
+        newer = os.path.join(self.tmp.name, "papcoll-trace-20991231-235959-7")
+        os.rename(self.run_dir, newer)
+        self.assertEqual(cli.newest_trace_run(self.tmp.name), newer)
+        out = os.path.join(self.tmp.name, "out")
+        old_env = os.environ.get("PAPCOLL_TRACE_DIR")
+        os.environ["PAPCOLL_TRACE_DIR"] = self.tmp.name
+        try:
+            self.assertEqual(cli.main(["trace", "report", "-o", out, "--addr2line", "", "--no-figures"]), 0)
+        finally:
+            if old_env is None:
+                del os.environ["PAPCOLL_TRACE_DIR"]
+            else:
+                os.environ["PAPCOLL_TRACE_DIR"] = old_env
+        self.assertTrue(os.path.exists(os.path.join(out, "report.md")))
+        with self.assertRaises(SystemExit):
+            cli.newest_trace_run(os.path.join(self.tmp.name, "out"))
+        self.run_dir = newer
+
     def test_clock_and_matching(self):
         calls = Run(self.run_dir).calls()
         self.assertEqual(len(calls), len(CALLS))

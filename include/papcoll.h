@@ -20,13 +20,10 @@
 extern "C" {
 #endif
 
-#define PAPCOLL_VERSION_MAJOR 0
-#define PAPCOLL_VERSION_MINOR 1
-#define PAPCOLL_VERSION_PATCH 0
-#define PAPCOLL_VERSION_STRING "0.1.0"
+#include "papcoll_version.h" /* PAPCOLL_VERSION_MAJOR, _MINOR, _PATCH, _STRING */
 
-/* Version string of the library actually linked ("0.1.0 (native)" or
- * "0.1.0 (smpi)"). */
+/* Version string of the library actually linked (PAPCOLL_VERSION_STRING
+ * " (native)" or " (smpi)"). */
 const char *papcoll_version(void);
 
 /* ---- Broadcast ---------------------------------------------------------- */

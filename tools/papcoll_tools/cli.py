@@ -32,6 +32,7 @@ import os
 import signal
 import sys
 
+from . import __version__
 from .sim import platform, run, sweep, sweep_config
 
 REPRODUCTIONS = ["seed000", "seed001", "seed001-alltoall", "seed001-ch2", "seed002", "seed004"]  # modules of papcoll_tools.repro
@@ -61,6 +62,7 @@ def main(argv=None):
         i = argv.index("--")
         argv, bench_args = argv[:i], argv[i + 1:]
     ap = argparse.ArgumentParser(prog="papcoll", description="papcoll tools")
+    ap.add_argument("--version", action="version", version=f"papcoll tools {__version__}")
     sub = ap.add_subparsers(dest="group", required=True)
     sim = sub.add_parser("sim", help="SimGrid SMPI simulations").add_subparsers(dest="cmd", required=True)
     r = sim.add_parser("run", help="one simulated papcoll-bench run (arguments after --)")

@@ -183,7 +183,7 @@ int pc_coll_run(pc_call_t *a, MPI_Comm comm, const char *forced, const char *sou
     else if (a->coll->moves_bytes) rc = run_bytes(algo, a, a->contiguous);
     else if (a->coll->blocks) rc = pc_blocks_run(algo, a);
     else rc = algo->fn(a);
-    if (ticket.state && rc == MPI_SUCCESS) pc_adapt_record(&ticket, PMPI_Wtime() - start);
+    if (ticket.state && rc == MPI_SUCCESS) pc_adapt_record(&ticket, start, PMPI_Wtime());
     return rc == MPI_SUCCESS ? rc : pc_error(comm, rc);
 }
 

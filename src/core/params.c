@@ -37,6 +37,8 @@ const pc_param_def_t pc_param_table[] = {
      "PAPCOLL_ADAPT: explore again when (spread + cost) of a period differs by more than this factor from the one after the decision (spread = standard deviation over processes of their mean time in the call; cost = the choice's mean)."},
     {"PAPCOLL_ADAPT_SITES", NULL, PC_PARAM_LONG, "1", FIELD(adapt_sites), "0|1",
      "PAPCOLL_ADAPT: 1 = separate decisions per call site (the caller's address, module-relative), once the processes were seen to agree on the sites; 0 = per communicator, collective and size class only."},
+    {"PAPCOLL_ADAPT_COST", NULL, PC_PARAM_STRING, "call", FIELD(adapt_cost), "call|iteration",
+     "PAPCOLL_ADAPT: what a candidate costs: call = each process's time in the call (arrival to exit); iteration = the time from its exit from the previous call at the same site to its exit from this one (the program's computation between the calls included: it sees how an algorithm shapes the next call's arrivals), and another candidate must beat the reference by PAPCOLL_ADAPT_MARGIN of the reference's time in the call."},
     {"PAPCOLL_ADAPT_REPORT", NULL, PC_PARAM_STRING, "", FIELD(adapt_report), NULL,
      "PAPCOLL_ADAPT: at MPI_Finalize (or when a communicator is freed) the lowest rank of each communicator writes its states (candidates' mean costs, choice): 1 = to stderr, a path = appended to that file; empty = no report."},
     {"PAPCOLL_TUNE_FILE", NULL, PC_PARAM_STRING, "", FIELD(tune_file), NULL,

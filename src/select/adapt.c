@@ -29,7 +29,8 @@ enum { SITES_PENDING, SITES_ON, SITES_OFF };   /* a group's call-site keying */
 enum { WAIT, EXPLORE, EXPLOIT };                /* a state's phase: WAIT runs the static choice unmeasured */
 enum { IDLE, REDUCING, BROADCASTING };          /* a group's agreement in flight */
 enum { CHECK_N = 5 };                           /* group key hi/lo, site sequence hi/lo, sites */
-enum { PER_STATE = NCAND + 2 };                 /* cost sums per candidate, mean e_i, mean e_i^2 */
+/* per state: cost sums per candidate, time-in-call sums per candidate, mean e_i, mean e_i^2 */
+enum { CALL_AT = NCAND, MEAN_AT = 2 * NCAND, PER_STATE = 2 * NCAND + 2 };
 #define SIZE_CLASS_VARY 255
 
 typedef struct adapt_state {
@@ -49,13 +50,16 @@ typedef struct adapt_state {
     unsigned explorations;          /* explorations begun */
     /* this process, since the last snapshot */
     double win_sum[NCAND];          /* time in the call */
-    double win_cost[NCAND];         /* the same, the root's weighed (pc_adapt_weigh_root) */
+    double win_cost[NCAND];         /* the cost (PAPCOLL_ADAPT_COST), the root's weighed (pc_adapt_weigh_root) */
     long win_n[NCAND];
+    double last_exit;               /* this process's exit from the last call here (0: none yet) */
+    int last_cand;                  /* that call's candidate */
     /* the snapshot in flight */
     long snap_n[NCAND];
     int snap_agreed;
     /* agreed: sums over the processes since the exploration began */
-    double tot_sum[NCAND];
+    double tot_sum[NCAND];          /* of the costs */
+    double tot_call[NCAND];         /* of the times in the call */
     long tot_n[NCAND];
     double decided_cost;            /* the choice's mean at the decision */
     int exploit_periods;            /* agreements since the decision with calls here */
@@ -325,6 +329,7 @@ static void reset_exploration(adapt_state_t *s)
     s->explore_calls = 0;
     s->explorations++;
     memset(s->tot_sum, 0, sizeof s->tot_sum);
+    memset(s->tot_call, 0, sizeof s->tot_call);
     memset(s->tot_n, 0, sizeof s->tot_n);
     memset(s->win_sum, 0, sizeof s->win_sum); /* calls of the old choice since the snapshot */
     memset(s->win_cost, 0, sizeof s->win_cost);
@@ -359,13 +364,14 @@ static int post_agreement(adapt_group_t *g, MPI_Comm comm)
         s->snap_agreed = s->agreed;
         for (int c = 0; c < g->ncand; c++) {
             d[c] = s->win_cost[c];
+            d[CALL_AT + c] = s->win_sum[c];
             s->snap_n[c] = s->win_n[c];
             sum += s->win_sum[c];
             n += s->win_n[c];
         }
         double mean = n ? sum / (double)n : 0;
-        d[NCAND] = mean;
-        d[NCAND + 1] = mean * mean;
+        d[MEAN_AT] = mean;
+        d[MEAN_AT + 1] = mean * mean;
         memset(s->win_sum, 0, sizeof s->win_sum);
         memset(s->win_cost, 0, sizeof s->win_cost);
         memset(s->win_n, 0, sizeof s->win_n);
@@ -405,11 +411,12 @@ static void update_state(adapt_state_t *s, const double *d, int p, int log)
     long period_calls = 0;
     for (int c = 0; c < g->ncand; c++) {
         s->tot_sum[c] += d[c];
+        s->tot_call[c] += d[CALL_AT + c];
         s->tot_n[c] += s->snap_n[c];
         period_calls += s->snap_n[c];
     }
-    double mean = d[NCAND] / p;
-    double spread = sqrt(fmax(0.0, d[NCAND + 1] / p - mean * mean));
+    double mean = d[MEAN_AT] / p;
+    double spread = sqrt(fmax(0.0, d[MEAN_AT + 1] / p - mean * mean));
     if (period_calls) s->last_spread = spread;
     char what[160], means[512];
     if (s->phase == WAIT) {
@@ -433,12 +440,13 @@ static void update_state(adapt_state_t *s, const double *d, int p, int log)
         /* the reference (the MPI library's own collective, else the rule's
          * first) stays unless another is clearly faster: a few calls under
          * random arrival measure mostly noise, and in a tie doing what the
-         * MPI library does is no harm */
+         * MPI library does is no harm.  "Clearly": by PAPCOLL_ADAPT_MARGIN of
+         * the reference's time in the call (its cost, unless the cost is the
+         * iteration's) */
         int ref = reference_candidate(g);
         double margin = prm->adapt_margin; /* >= 0 (params.c); >= 1: the reference always stays */
-        if (best != ref &&
-            s->tot_sum[best] / (double)s->tot_n[best] > (1 - margin) * (s->tot_sum[ref] / (double)s->tot_n[ref]))
-            best = ref;
+        double ref_cost = s->tot_sum[ref] / (double)s->tot_n[ref], ref_call = s->tot_call[ref] / (double)s->tot_n[ref];
+        if (best != ref && s->tot_sum[best] / (double)s->tot_n[best] > ref_cost - margin * ref_call) best = ref;
         /* re-explorations by count that confirm the choice come less and less often */
         unsigned long every = prm->adapt_reexplore > 0 ? (unsigned long)prm->adapt_reexplore : 0;
         int confirmed = s->by_count && best == s->chosen && s->reexplore_after < 1024 * every;
@@ -670,15 +678,21 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
     /* a candidate's first call here always starts a block: first-use costs are never measured */
     ticket->measured = s->phase != WAIT && !block_start && !agreement_call;
     ticket->weight = 1;
+    ticket->iteration_cost = pc_params()->adapt_cost[0] == 'i'; /* "iteration" (params.c checks the choices) */
     return MPI_SUCCESS;
 }
 
-void pc_adapt_record(const pc_adapt_ticket_t *ticket, double seconds)
+void pc_adapt_record(const pc_adapt_ticket_t *ticket, double start, double end)
 {
     adapt_state_t *s = ticket->state;
-    if (!s || !ticket->measured) return;
-    s->win_sum[ticket->candidate] += seconds;
-    s->win_cost[ticket->candidate] += seconds * ticket->weight;
+    if (!s) return;
+    double in_call = end - start, cost = in_call;
+    if (ticket->iteration_cost && s->last_exit > 0 && s->last_cand == ticket->candidate) cost = end - s->last_exit;
+    s->last_exit = end;
+    s->last_cand = ticket->candidate;
+    if (!ticket->measured) return;
+    s->win_sum[ticket->candidate] += in_call;
+    s->win_cost[ticket->candidate] += cost * ticket->weight;
     s->win_n[ticket->candidate]++;
 }
 

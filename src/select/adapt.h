@@ -39,6 +39,14 @@
  * to early processes under late arrivals (what arrival-tolerant algorithms
  * remove), and the part no algorithm controls (waiting for the last arrival
  * in an allreduce) is the same for every candidate under one pattern.
+ * What it misses: an algorithm also shapes the next call's arrival pattern
+ * (who leaves first computes first), so a candidate measured inside the
+ * pattern the others left is not the candidate in its own.  With
+ * PAPCOLL_ADAPT_COST=iteration the cost is the time from this process's exit
+ * from the previous call of the state to its exit from this one (the
+ * program's iteration: its computation, the same for every candidate, plus
+ * the call), and another candidate must beat the reference by
+ * PAPCOLL_ADAPT_MARGIN of the reference's time in the call.
  *
  * Consistency (every process must run the same algorithm in the same call).
  * Decisions change only at points every process reaches with identical
@@ -97,6 +105,7 @@ typedef struct pc_adapt_ticket {
     int candidate;             /* index into the selection's candidates */
     int measured;              /* 0 for a candidate's warm-up call */
     double weight;             /* of this process's time in the candidate's cost (pc_adapt_weigh_root) */
+    int iteration_cost;        /* PAPCOLL_ADAPT_COST=iteration: the cost runs from the last exit here */
 } pc_adapt_ticket_t;
 
 /* Whether adaptive selection applies to a call whose selection is sel
@@ -111,8 +120,8 @@ int pc_adapt_applies(const pc_comm_t *ctx, const pc_selection_t *sel);
 int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes, const pc_selection_t *sel,
                     pc_adapt_ticket_t *ticket, char *why, size_t whylen);
 
-/* The time the call took on this process, seconds. */
-void pc_adapt_record(const pc_adapt_ticket_t *ticket, double seconds);
+/* The call's arrival and exit on this process (MPI_Wtime, seconds). */
+void pc_adapt_record(const pc_adapt_ticket_t *ticket, double start, double end);
 
 /* For collectives whose root collects everyone's data (reduce, gather): the
  * root's time weighs as much as all the other processes' together, so that

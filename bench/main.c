@@ -137,6 +137,8 @@ static void microbench_loop(long xtime, long rep, uint64_t seed)
 typedef struct algo_state {
     const char *name;
     rep_metrics_t *reps;
+    double *e_samples; /* rank 0: every process's e_i of the valid repetitions */
+    int nsamples;
     int valid, missed;
     long errors;
 } algo_state_t;
@@ -296,6 +298,7 @@ int main(int argc, char **argv)
     double last_sync = gclock_now(&clk);
     report_t report;
     report_init(&report, stdout, o.format);
+    report.percentiles = o.percentiles;
     if (rank == 0) {
         describe_run(&report, &o, &clk, ppn, &work);
         report_begin(&report);
@@ -303,7 +306,11 @@ int main(int argc, char **argv)
 
     algo_state_t *st = calloc((size_t)nalgo, sizeof *st);
     int maxit = o.iterations > o.iterations_large ? o.iterations : o.iterations_large;
-    for (int a = 0; a < nalgo; a++) st[a].name = names[a], st[a].reps = malloc((size_t)maxit * sizeof(rep_metrics_t));
+    for (int a = 0; a < nalgo; a++) {
+        st[a].name = names[a];
+        st[a].reps = malloc((size_t)maxit * sizeof(rep_metrics_t));
+        st[a].e_samples = rank == 0 ? malloc((size_t)maxit * (size_t)nprocs * sizeof(double)) : NULL;
+    }
     double *gathered = rank == 0 ? malloc((size_t)nprocs * 4 * sizeof(double)) : NULL;
     double *arr = malloc((size_t)nprocs * sizeof(double)), *ext = malloc((size_t)nprocs * sizeof(double));
     int any_fail = 0;
@@ -313,7 +320,7 @@ int main(int argc, char **argv)
         collective_set_size(&work, size);
         double T = o.unit_time > 0 ? o.unit_time : measure_T(collective_unit_bytes(&work, size), collective_scratch(&work));
         if (rank == 0) report_note(&report, "T", "%zu:%.9g", size, T);
-        for (int a = 0; a < nalgo; a++) st[a].valid = st[a].missed = 0, st[a].errors = 0;
+        for (int a = 0; a < nalgo; a++) st[a].valid = st[a].missed = st[a].nsamples = 0, st[a].errors = 0;
         for (long rep = -warm; rep < iters; rep++) {
             int resync = 0;
             if (rank == 0) resync = !SIMULATED && gclock_now(&clk) - last_sync > o.resync;
@@ -371,7 +378,10 @@ int main(int argc, char **argv)
                     st[a].missed++;
                     if (margin < 0.05) margin *= 2;
                 }
-                else metrics_of_call(o.coll_kind, arr, ext, nprocs, root, T, &st[a].reps[st[a].valid++]);
+                else {
+                    metrics_of_call(o.coll_kind, arr, ext, nprocs, root, T, &st[a].reps[st[a].valid++]);
+                    for (int i = 0; i < nprocs; i++) st[a].e_samples[st[a].nsamples++] = ext[i] - arr[i];
+                }
             }
         }
         for (int a = 0; a < nalgo; a++) {
@@ -381,7 +391,7 @@ int main(int argc, char **argv)
             if (rank != 0) continue;
             result_row_t row = {o.coll, st[a].name, o.pattern.spec, size, nprocs, ppn, iters, st[a].valid, T, {0},
                                 o.validate ? (errors ? "Fail" : "Pass") : "-"};
-            metrics_summarize(st[a].reps, st[a].valid, &row.s);
+            metrics_summarize(st[a].reps, st[a].valid, st[a].e_samples, st[a].nsamples, &row.s);
             report_row(&report, &row);
         }
         if (size == 0) break;
@@ -389,7 +399,7 @@ int main(int argc, char **argv)
     if (rank == 0) report_end(&report);
     if (raw) fclose(raw);
     pattern_free(&o.pattern);
-    for (int a = 0; a < nalgo; a++) free(st[a].reps);
+    for (int a = 0; a < nalgo; a++) free(st[a].reps), free(st[a].e_samples);
     free(st);
     free(names);
     collective_free(&work);

@@ -98,7 +98,7 @@ double percentile(double *v, int n, double q)
     return v[lo] + (pos - lo) * (v[hi] - v[lo]);
 }
 
-void metrics_summarize(rep_metrics_t *reps, int n, summary_t *s)
+void metrics_summarize(rep_metrics_t *reps, int n, double *e_samples, int ne, summary_t *s)
 {
     double *v = malloc((size_t)(n > 0 ? n : 1) * sizeof *v);
     s->reps = n;
@@ -115,5 +115,12 @@ void metrics_summarize(rep_metrics_t *reps, int n, summary_t *s)
         for (int i = 0; i < n; i++) v[i] = *(const double *)((const char *)&reps[i] + fields[k]);
         *out[k] = percentile(v, n, 0.5);
     }
+    for (int i = 0; i < n; i++) v[i] = reps[i].after_last;
+    s->after_p50 = percentile(v, n, 0.5);
+    s->after_p90 = percentile(v, n, 0.9);
+    s->after_p99 = percentile(v, n, 0.99);
+    s->e_p50 = percentile(e_samples, ne, 0.5);
+    s->e_p90 = percentile(e_samples, ne, 0.9);
+    s->e_p99 = percentile(e_samples, ne, 0.99);
     free(v);
 }

@@ -61,10 +61,13 @@ typedef struct summary {
     int reps;
     double e_bar, e_bar_lo, e_bar_hi;      /* median and 2.5 / 97.5 percentiles of per-rep e_bar */
     double g, after_last, e_root, root_bound, delta_bar, omega, bound, ratio; /* medians over repetitions */
+    double e_p50, e_p90, e_p99;            /* percentiles of the per-process times e_i, all repetitions pooled */
+    double after_p50, after_p90, after_p99; /* percentiles over repetitions of the time after the last arrival */
 } summary_t;
 
-/* Summarizes n repetitions (the array is reordered). */
-void metrics_summarize(rep_metrics_t *reps, int n, summary_t *s);
+/* Summarizes n repetitions and the ne per-process times e_i of all of them
+ * (both arrays are reordered). */
+void metrics_summarize(rep_metrics_t *reps, int n, double *e_samples, int ne, summary_t *s);
 /* Percentile q in [0,1] of v[0..n-1] by linear interpolation (sorts v). */
 double percentile(double *v, int n, double q);
 

@@ -69,7 +69,11 @@ void options_usage(void)
            "                                gather(v)) or everyone's (allreduce, allgather(v), alltoall(v),\n"
            "                                reduce_scatter(_block)); #@bound and docs/benchmark.md give the\n"
            "                                formula) and ratio e_bar / bound,\n"
-           "                                imbalance factors, valid repetitions, check\n"
+           "                                imbalance factors, valid repetitions, check; CSV and JSON also give\n"
+           "                                e_p50, e_p90, e_p99 (percentiles of the per-process times e_i, every\n"
+           "                                process and repetition pooled) and after_p50, after_p90, after_p99\n"
+           "                                (percentiles over repetitions of after_last), before check\n"
+           "      --percentiles             the table shows those percentiles too\n"
            "      --raw=FILE                write rank, repetition, a_i, f_i, e_i of every call (CSV)\n"
            "      --start-margin=SECONDS    lead time of each repetition's common start (default 2e-4; 1e-3 simulated)\n"
            "      --tolerance=SECONDS       lateness that flags a missed start (default 5e-6)\n"
@@ -117,7 +121,7 @@ static int fail(int rank, const char *what, const char *value)
 int options_parse(int argc, char **argv, options_t *o, int rank)
 {
     enum { O_ALGO = 256, O_PPN, O_FORMAT, O_LIST, O_LIST_PARAMS, O_VERSION, O_COLL, O_PATTERN, O_SEED, O_UNIT,
-           O_RAW, O_MARGIN, O_TOL, O_RESYNC, O_SHARED, O_DTYPE, O_CHECK_TUNE };
+           O_RAW, O_MARGIN, O_TOL, O_RESYNC, O_SHARED, O_DTYPE, O_CHECK_TUNE, O_PERCENTILES };
     static const struct option longopts[] = {
         {"message-size", required_argument, 0, 'm'}, {"iterations", required_argument, 0, 'i'},
         {"warmup", required_argument, 0, 'x'},       {"validate", no_argument, 0, 'c'},
@@ -131,6 +135,7 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
         {"raw", required_argument, 0, O_RAW},        {"start-margin", required_argument, 0, O_MARGIN},
         {"tolerance", required_argument, 0, O_TOL},  {"resync", required_argument, 0, O_RESYNC},
         {"shared-buffer", no_argument, 0, O_SHARED}, {"dtype", required_argument, 0, O_DTYPE},
+        {"percentiles", no_argument, 0, O_PERCENTILES},
         {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->min_size = 1;
@@ -190,6 +195,7 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
         case O_TOL: if (parse_double(optarg, &o->tolerance)) return fail(rank, "--tolerance", optarg); break;
         case O_RESYNC: if (parse_double(optarg, &o->resync)) return fail(rank, "--resync", optarg); break;
         case O_SHARED: o->shared_buffer = 1; break;
+        case O_PERCENTILES: o->percentiles = 1; break;
         case O_DTYPE:
             if (strcmp(optarg, "int") && strcmp(optarg, "double") && strcmp(optarg, "char"))
                 return fail(rank, "--dtype (int, double or char)", optarg);

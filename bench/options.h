@@ -14,6 +14,7 @@ typedef struct options {
     size_t min_size, max_size, size_factor; /* -m MIN:MAX:FACTOR */
     int iterations, warmup, iterations_large, warmup_large; /* "large": above 8 KiB */
     int validate;
+    int percentiles;     /* --percentiles: the table shows p50/p90/p99 too */
     int shared_buffer;   /* SMPI only: one SMPI_SHARED_MALLOC buffer for every rank */
     int root;            /* -1: rotate */
     const char *coll;    /* --coll name */

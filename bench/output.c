@@ -52,7 +52,7 @@ static void json_string(FILE *f, const char *s)
 
 static const char *csv_header =
     "coll,algo,size,pattern,p,ppn,reps,valid_reps,e_bar,e_bar_lo,e_bar_hi,g,after_last,e_root,root_bound,delta_bar,"
-    "omega,if_avg,if_worst,bound,ratio,T,check";
+    "omega,if_avg,if_worst,bound,ratio,T,e_p50,e_p90,e_p99,after_p50,after_p90,after_p99,check";
 
 void report_begin(report_t *r)
 {
@@ -69,11 +69,17 @@ void report_begin(report_t *r)
         return;
     }
     for (int i = 0; i < r->nmeta; i++) fprintf(r->out, "#@%s=%s\n", r->meta_keys[i], r->meta_values[i]);
-    if (!strcmp(r->format, "csv")) fprintf(r->out, "%s\n", csv_header);
-    else
-        fprintf(r->out, "# %-22s %9s %11s %11s %11s %11s %11s %11s %7s %8s %11s %7s %7s %6s\n", "Algorithm", "Size(B)",
+    if (!strcmp(r->format, "csv")) {
+        fprintf(r->out, "%s\n", csv_header);
+    } else {
+        fprintf(r->out, "# %-22s %9s %11s %11s %11s %11s %11s %11s %7s %8s %11s %7s %7s %6s", "Algorithm", "Size(B)",
                 "e_bar(us)", "lo(us)", "hi(us)", "g(us)", "after(us)", "root(us)", "IF_avg", "IF_worst", "bound(us)",
                 "ratio", "valid", "Check");
+        if (r->percentiles)
+            fprintf(r->out, " %11s %11s %11s %11s %11s %11s", "e_p50(us)", "e_p90(us)", "e_p99(us)", "aft_p50(us)",
+                    "aft_p90(us)", "aft_p99(us)");
+        fputc('\n', r->out);
+    }
 }
 
 /* A table cell of `width` characters: value x scale with 2 decimals, or "-" for NaN (does not apply, or no
@@ -100,10 +106,13 @@ void report_row(report_t *r, const result_row_t *w)
                 w->coll, w->algo, w->size);
         json_string(r->out, w->pattern);
         fprintf(r->out, ", \"p\": %d, \"ppn\": %d, \"reps\": %d, \"valid_reps\": %d", w->p, w->ppn, w->reps, w->valid_reps);
-        const char *names[] = {"e_bar", "e_bar_lo", "e_bar_hi", "g", "after_last", "e_root", "root_bound",
-                               "delta_bar", "omega", "if_avg", "if_worst", "bound", "ratio", "T"};
-        double values[] = {s->e_bar, s->e_bar_lo, s->e_bar_hi, s->g, s->after_last, s->e_root, s->root_bound,
-                           s->delta_bar, s->omega, if_avg, if_worst, s->bound, s->ratio, w->T};
+        const char *names[] = {"e_bar",  "e_bar_lo", "e_bar_hi", "g",     "after_last", "e_root",    "root_bound",
+                               "delta_bar", "omega", "if_avg",   "if_worst", "bound", "ratio",      "T",
+                               "e_p50",  "e_p90",    "e_p99",    "after_p50", "after_p90", "after_p99"};
+        double values[] = {s->e_bar,     s->e_bar_lo, s->e_bar_hi, s->g,     s->after_last, s->e_root,
+                           s->root_bound, s->delta_bar, s->omega,  if_avg,   if_worst,      s->bound,
+                           s->ratio,     w->T,        s->e_p50,    s->e_p90, s->e_p99,      s->after_p50,
+                           s->after_p90, s->after_p99};
         for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
             fprintf(r->out, ", \"%s\": ", names[i]);
             json_number(r->out, values[i]);
@@ -111,9 +120,10 @@ void report_row(report_t *r, const result_row_t *w)
         fprintf(r->out, ", \"check\": \"%s\"}", w->check);
     } else if (!strcmp(r->format, "csv")) {
         fprintf(r->out, "%s,%s,%zu,%s,%d,%d,%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,"
-                "%.9g,%s\n", w->coll, w->algo, w->size, w->pattern, w->p, w->ppn, w->reps, w->valid_reps, s->e_bar,
-                s->e_bar_lo, s->e_bar_hi, s->g, s->after_last, s->e_root, s->root_bound, s->delta_bar, s->omega, if_avg,
-                if_worst, s->bound, s->ratio, w->T, w->check);
+                "%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%s\n", w->coll, w->algo, w->size, w->pattern, w->p, w->ppn, w->reps,
+                w->valid_reps, s->e_bar, s->e_bar_lo, s->e_bar_hi, s->g, s->after_last, s->e_root, s->root_bound,
+                s->delta_bar, s->omega, if_avg, if_worst, s->bound, s->ratio, w->T, s->e_p50, s->e_p90, s->e_p99,
+                s->after_p50, s->after_p90, s->after_p99, w->check);
     } else {
         fprintf(r->out, "  %-22s %9zu", w->algo, w->size);
         const double times[] = {s->e_bar, s->e_bar_lo, s->e_bar_hi, s->g, s->after_last, s->e_root};
@@ -122,7 +132,12 @@ void report_row(report_t *r, const result_row_t *w)
         table_cell(r->out, 8, if_worst, 1);
         table_cell(r->out, 11, s->bound, 1e6);
         table_cell(r->out, 7, s->ratio, 1);
-        fprintf(r->out, " %3d/%-3d %6s\n", w->valid_reps, w->reps, w->check);
+        fprintf(r->out, " %3d/%-3d %6s", w->valid_reps, w->reps, w->check);
+        if (r->percentiles) {
+            const double pct[] = {s->e_p50, s->e_p90, s->e_p99, s->after_p50, s->after_p90, s->after_p99};
+            for (size_t i = 0; i < sizeof pct / sizeof pct[0]; i++) table_cell(r->out, 11, pct[i], 1e6);
+        }
+        fputc('\n', r->out);
     }
     r->rows++;
     fflush(r->out);

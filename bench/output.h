@@ -30,6 +30,7 @@ typedef struct report {
     FILE *out;
     const char *format;
     int rows;
+    int percentiles;     /* the table shows the percentiles (CSV and JSON always carry them) */
     char **meta_keys, **meta_values;
     int nmeta;
 } report_t;

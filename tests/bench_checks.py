@@ -67,6 +67,11 @@ def validate_corrupt():
         args = [*extra, "-i", "3", "-x", "1", "-c", "--format=csv"]
         good = run(native(2, *args))
         check(all(r["check"] == "Pass" for r in rows(good.stdout)) and rows(good.stdout), f"clean run not all Pass: {extra}")
+        for r in rows(good.stdout):  # percentiles of e_i (pooled) and of after_last: ordered; p50 of after_last is its median
+            e = [float(r[k]) for k in ("e_p50", "e_p90", "e_p99")]
+            after = [float(r[k]) for k in ("after_p50", "after_p90", "after_p99")]
+            check(0 <= e[0] <= e[1] <= e[2] and 0 <= after[0] <= after[1] <= after[2], f"percentiles {e} {after}")
+            check(abs(after[0] - float(r["after_last"])) <= 1e-9 * (1 + abs(after[0])), "after_p50 != after_last median")
         bad = run(native(2, *args), env={"PAPCOLL_BENCH_CORRUPT": "1"}, expect_rc=None)
         check(bad.returncode != 0, f"corrupted run exited 0: {extra}")
         check(all(r["check"] == "Fail" for r in rows(bad.stdout)) and rows(bad.stdout),

@@ -121,11 +121,21 @@ int main(void)
 
     double v[5] = {5, 1, 4, 2, 3};
     CHECK(near(percentile(v, 5, 0.5), 3) && near(percentile(v, 5, 0.25), 2) && near(percentile(v, 5, 1), 5), "percentiles");
-    rep_metrics_t reps[3] = {{.e_bar = 3, .ratio = 1}, {.e_bar = 1, .ratio = 3}, {.e_bar = 2, .ratio = 2}};
+    rep_metrics_t reps[3] = {{.e_bar = 3, .ratio = 1, .after_last = 3},
+                             {.e_bar = 1, .ratio = 3, .after_last = 1},
+                             {.e_bar = 2, .ratio = 2, .after_last = 2}};
+    double e_samples[100];
+    for (int i = 0; i < 100; i++) e_samples[i] = 100 - i; /* 100 .. 1 */
     summary_t s;
-    metrics_summarize(reps, 3, &s);
+    metrics_summarize(reps, 3, e_samples, 100, &s);
     CHECK(s.reps == 3 && near(s.e_bar, 2) && near(s.ratio, 2) && near(s.e_bar_lo, 1.05) && near(s.e_bar_hi, 2.95),
           "summary %g %g %g", s.e_bar, s.e_bar_lo, s.e_bar_hi);
+    CHECK(near(s.e_p50, 50.5) && near(s.e_p90, 90.1) && near(s.e_p99, 99.01), "e_i percentiles %g %g %g", s.e_p50,
+          s.e_p90, s.e_p99);
+    CHECK(near(s.after_p50, 2) && near(s.after_p90, 2.8) && near(s.after_p99, 2.98), "after percentiles %g %g %g",
+          s.after_p50, s.after_p90, s.after_p99);
+    metrics_summarize(reps, 3, NULL, 0, &s);
+    CHECK(isnan(s.e_p50) && isnan(s.e_p99), "no samples: NaN percentiles");
 
     pattern_t p;
     char err[256];

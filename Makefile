@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # papcoll - top-level entry points for a fresh Debian 12 machine.
 #   make demo   install what is missing, build, compare every broadcast natively and simulated
 #   make test   install what is missing, build, run every test (ctest)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * app_common.c - see app_common.h.
  */
@@ -108,9 +109,9 @@ int app_parse_options(int argc, char **argv, int rank, const char *app, const ch
                        "             its work more), spike:P:F  (with probability P per rank and phase: F x Exp(1)\n"
                        "             more), slow:P:F  (each rank with probability P is F slower for the whole\n"
                        "             run), seed:S  (the noise's seed, default 1); or a preset: xe6 =\n"
-                       "             jitter:0.0072,spike:0.01:0.026 (seed 001 Table 3.5: its micro-benchmark\n"
+                       "             jitter:0.0072,spike:0.01:0.026 (Parsons 2015 Table 3.5: its micro-benchmark\n"
                        "             on the Cray XE6), xe6-nas = jitter:0.05 (the order of NAS FT's imbalance,\n"
-                       "             seed 001 Table 3.1), which further terms may follow (xe6,seed:2).  F is a\n"
+                       "             Parsons 2015 Table 3.1), which further terms may follow (xe6,seed:2).  F is a\n"
                        "             fraction of the phase's work.  Draws hash (S, rank, phase): the\n"
                        "             same spec gives the same imbalance.  Natively the rank busy-waits the\n"
                        "             noise's share of the phase's measured time.\n"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * app_common.h - what the application benchmarks of apps/ share: their
  * command line, the block distribution of rows or columns, the deterministic

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * app_compute.c - see app_compute.h.
  */
@@ -15,20 +16,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Seed 001 Table 3.5, 55 ms of computation between collectives on 8192
+/* Parsons 2015 Table 3.5, 55 ms of computation between collectives on 8192
  * processes: average imbalance 317 us (0.58%), worst case 7160 us (13%).
  * Exponential jitter of mean F has an average deviation of 2F/e = 0.74 F, so
  * F = 0.0072 gives 0.53%; spikes on 1% of ranks of mean 2.6% make the worst
  * case of 8192 ranks about 0.026 x (ln 82 + 0.58) = 13% and add 0.05% to the
  * average. */
 #define XE6_PRESET "jitter:0.0072,spike:0.01:0.026"
-/* Seed 001 Table 3.1, NAS FT class B on 1024 processes: average imbalance
+/* Parsons 2015 Table 3.1, NAS FT class B on 1024 processes: average imbalance
  * 2051 us, worst case 11041 us, some 4% and 20% of an iteration's
  * computation (an estimate: the seed gives no per-iteration time).
  * Exponential jitter of mean 5% gives an average of 3.7% and, over 1024
  * ranks, a worst case near 0.05 x (ln 1024 + 0.58) = 38%: heavier than FT's
  * tail, the same order as its average.  Applications' imbalance is larger
- * than the micro-benchmark's (seed 001 section 3.5.2). */
+ * than the micro-benchmark's (Parsons 2015 §3.5.2). */
 #define XE6_NAS_PRESET "jitter:0.05"
 
 static const struct {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * app_compute.h - what the applications' computation costs, and the
  * arrival-imbalance model (--compute, --noise).
@@ -20,7 +21,7 @@
  *    (measured from the end of the previous phase); with a noise model the
  *    rank then busy-waits T x ((1 + slowdown)(1 + noise) - 1) more.
  *
- * The noise model, --noise=SPEC (after seed 001 sections 3.5-3.6: arrival
+ * The noise model, --noise=SPEC (after Parsons 2015 §§3.5-3.6: arrival
  * imbalance is random per invocation, on and between nodes alike, most
  * processes arrive in a group with a longer tail of late ones, and it grows
  * with the computation between collectives), a comma-separated list of
@@ -29,12 +30,12 @@
  *                  (an interruption: the tail of late arrivals)
  *    slow:P:F      persistent: each rank with probability P (drawn once) is
  *                  F slower for the whole run (an unbalanced OS daemon,
- *                  which seed 001 did not see but [48] did)
+ *                  which Parsons 2015 did not see but [48] did)
  *    seed:S        the noise's own seed (default 1); draws are a hash of
  *                  (S, rank, phase), so a run is deterministic and does not
  *                  depend on timing or the order of events
  * or a preset: none (default), xe6 = jitter:0.0072,spike:0.01:0.026, fitted
- * to seed 001 Table 3.5's 55 ms row (the micro-benchmark on 8192 processes
+ * to Parsons 2015 Table 3.5's 55 ms row (the micro-benchmark on 8192 processes
  * of the Cray XE6: average imbalance 0.58% and worst case 13% of the
  * computation time), or xe6-nas = jitter:0.05, the order of NAS FT's own
  * imbalance in Table 3.1 (an average of some 4% of an iteration; see

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fft3d.c - a 3-D FFT in the style of NAS FT, the all-to-all application
- * benchmark of seed 001 (section 3.9.4, Table 3.11: "Alltoall was tested with
+ * benchmark of Parsons 2015 (section 3.9.4, Table 3.11: "Alltoall was tested with
  * the FT benchmark from the NAS Parallel Benchmark suite"; A-128, B-256,
  * C-512, the largest process counts at which FT's 1-D layout still moves its
  * data with a true alltoall).
@@ -465,7 +466,7 @@ int main(int argc, char **argv)
     int status = app_start(&argc, &argv, APP,
                            "NAS FT's 3-D FFT: a complex N1 x N2 x N3 array distributed in z-slabs, 1-D FFTs along\n"
                            "x and y, a global transpose by MPI_Alltoall, FFTs along z; each iteration evolves the\n"
-                           "spectrum, transforms back (one more alltoall) and prints NAS's checksum (seed 001\n"
+                           "spectrum, transforms back (one more alltoall) and prints NAS's checksum (Parsons 2015\n"
                            "Table 3.11).  N1, N2, N3: powers of two, N2 and N3 multiples of the process count.\n"
                            "  --dims=N1xN2xN3  the grid (default: N x N x N from --n)\n"
                            "  --class=C        NAS FT class S (64^3), W (128x128x32), A (256x256x128),\n"

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * floyd_warshall.c - all-pairs shortest paths (Floyd-Warshall), the
- * broadcast application benchmark of seed 000 (section 4.2, "ASP") and seed
- * 001 (section 3.9.4, Table 3.9).
+ * broadcast application benchmark of the CP paper (section 4.2, "ASP") and Parsons 2015
+ * (section 3.9.4, Table 3.9).
  *
  * Input: a directed graph of --n vertices, edge i -> j present with
  * probability 1/4 with an integer weight in [1, 99], drawn by app_unit from
@@ -13,7 +14,7 @@
  * rows, d[i][j] = min(d[i][j], d[i][k] + d[k][j]).  The broadcasts are the
  * only communication, and the relaxation between two of them is the same
  * work on every rank, so the broadcast sees the arrival imbalance that the
- * machine itself creates (seed 000 Fig. 22) - what papcoll's algorithms are
+ * machine itself creates (the CP paper Fig. 22) - what papcoll's algorithms are
  * for.
  *
  * --pivots=K (default N) runs only K of the N pivot steps, pivots
@@ -171,7 +172,7 @@ int main(int argc, char **argv)
     int status = app_start(&argc, &argv, APP,
                            "All-pairs shortest paths by Floyd-Warshall on a random directed graph of N\n"
                            "vertices, rows distributed in blocks; each of the N steps broadcasts the pivot row\n"
-                           "from its owner (MPI_Bcast, rotating root; seed 000 ASP, seed 001 Table 3.9).\n"
+                           "from its owner (MPI_Bcast, rotating root; the CP paper ASP, Parsons 2015 Table 3.9).\n"
                            "  --pivots=K  run K of the N pivot steps (pivots floor(s N / K), s < K; default N,\n"
                            "              the full solve): each costs what it costs in the full solve, so a\n"
                            "              large graph simulates in K steps; --check covers the same pivots.\n"

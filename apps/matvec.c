@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * matvec.c - dense matrix-vector multiply with a rotating reduce root, the
- * reduction application benchmark of seed 001 (section 3.9.4, Table 3.10:
+ * reduction application benchmark of Parsons 2015 (section 3.9.4, Table 3.10:
  * "a dense matrix vector multiply with a rotating root for each iteration
  * and an 8k x 8k matrix of floats").
  *
@@ -10,7 +11,7 @@
  * app_block_range(n, p, r), column-major) and x by the same blocks.
  * Iteration t (of --iters): every rank computes its partial product
  * A[:, cols_r] x[cols_r] (N floats), MPI_Reduce with MPI_SUM combines them at
- * root t mod p (the root rotates with the iteration, as in seed 001), and
+ * root t mod p (the root rotates with the iteration, as in Parsons 2015), and
  * that root normalises y (divided by its largest magnitude: a power
  * iteration, so values stay bounded) and hands every rank its block of the
  * next x with MPI_Scatterv.  The reduction moves N floats per rank per
@@ -117,7 +118,7 @@ int main(int argc, char **argv)
                            "Dense y = A x on an N x N float matrix distributed by block columns: each\n"
                            "iteration reduces the partial y vectors (MPI_Reduce, MPI_SUM) to a root that\n"
                            "rotates with the iteration, which normalises y and scatters it as the next x\n"
-                           "(seed 001 Table 3.10).",
+                           "(Parsons 2015 Table 3.10).",
                            &opt, &rank, &p);
     if (status >= 0) return status;
     MPI_Comm comm = MPI_COMM_WORLD;

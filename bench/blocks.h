@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * blocks.h - the blocks of the collectives papcoll-bench measures that move
  * one block per process or per pair of processes (--coll=allgather(v),

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * clock.h - a global clock for the benchmark: rank 0's MPI_Wtime.
  *
- * Method (seed 001 Listing 3.1, with drift): for each rank j, rank 0 and j
+ * Method (Parsons 2015 Listing 3.1, with drift): for each rank j, rank 0 and j
  * exchange `rounds` ping-pongs; the offset of j is its clock minus the
  * midpoint of rank 0's send and receive times, taken from the round with the
  * smallest round trip (the residual error is at most half that round trip).

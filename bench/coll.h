@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * coll.h - the collectives papcoll-bench measures, by the names of --coll,
  * the name of each in papcoll's catalogue (papcoll_algorithm_count) and the
@@ -89,7 +90,7 @@ static inline int bench_coll_fan_in(bench_coll_t coll)
 }
 
 /* 1 for the fan-outs from a root (bcast, scatter(v)): everybody waits for
- * the root (metrics.h: seed 002 Lemma 2). */
+ * the root (metrics.h: Patarasuk & Yuan 2008 Lemma 2). */
 static inline int bench_coll_fan_out(bench_coll_t coll)
 {
     return coll == BENCH_BCAST || coll == BENCH_SCATTER || coll == BENCH_SCATTERV;

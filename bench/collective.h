@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * collective.h - the collective under test: its buffers, the timed call, and
  * the data that lets -c check every result.

@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * papcoll-bench - the arrival-pattern benchmark: compares collective
  * algorithms (--coll=bcast|reduce|allreduce|reduce_scatter(_block)|
  * allgather(v)|alltoall(v)|gather(v)|scatter(v), collective.h) side by side under
  * controlled process arrival patterns and reports the per-process metrics of
- * seeds 002 and 001 (metrics.h).
+ * Patarasuk & Yuan 2008 and Parsons 2015 (metrics.h).
  *
  * Method (DESIGN.md section 5): clocks are synchronized to rank 0 (clock.h);
  * each timed call starts at a common global time S broadcast by rank 0 plus
@@ -117,7 +118,7 @@ static double measure_T(size_t size, void *buf)
     return T;
 }
 
-/* Seed 001 Listing 3.2: a balanced loop on private arrays.  Under SMPI the
+/* Parsons 2015 Listing 3.2: a balanced loop on private arrays.  Under SMPI the
  * computation is not simulated: its time is charged as flops with a seeded
  * exponential noise of mean 5% (a model of OS noise, stated in the output). */
 static void microbench_loop(long xtime, long rep, uint64_t seed)
@@ -156,8 +157,8 @@ static const char *bound_text(bench_coll_t coll)
 {
     if (bench_coll_fan_out(coll))
         return bench_coll_vform(coll)
-                   ? "seed 002 Lemma 2 (blocking model): (max a - a_root + (n-1) T) / n, T = the transfer of the smallest block"
-                   : "seed 002 Lemma 2 (blocking model): (max a - a_root + (n-1) T) / n";
+                   ? "Patarasuk & Yuan 2008 Lemma 2 (blocking model): (max a - a_root + (n-1) T) / n, T = the transfer of the smallest block"
+                   : "Patarasuk & Yuan 2008 Lemma 2 (blocking model): (max a - a_root + (n-1) T) / n";
     switch (coll) {
     case BENCH_REDUCE:
         return "data dependence (holds with eager sends): root_bound = max(0, max_{j!=root} a_j + T - a_root), "

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * metrics.c - see metrics.h (the bounds and why they hold are stated there).
  */
@@ -25,7 +26,7 @@ static double data_bound(const double *a, int i, int last, double second, double
 }
 
 /* Sum over i of max(0, a_root - a_i): what the processes that arrive before the root must wait for it
- * before anything can happen (seed 002 3.1 counts a_i < a_root as a_i = a_root plus that wait). */
+ * before anything can happen (Patarasuk & Yuan 2008 §3.1 counts a_i < a_root as a_i = a_root plus that wait). */
 static double root_waits(const double *a, int n, int root)
 {
     double sum = 0;
@@ -41,7 +42,7 @@ static void bounds(bench_coll_t coll, const double *a, int n, int root, double T
     latest_two(a, n, &last, &second);
     if (bench_coll_fan_out(coll)) { /* bcast, scatter(v): everybody waits for the root */
         m->root_bound = NAN;
-        m->bound = (root_waits(a, n, root) + (a[last] - a[root]) + (n - 1) * T) / n; /* seed 002 3.1, Lemma 2 */
+        m->bound = (root_waits(a, n, root) + (a[last] - a[root]) + (n - 1) * T) / n; /* Patarasuk & Yuan 2008 §3.1, Lemma 2 */
     } else if (bench_coll_fan_in(coll)) { /* reduce, gather(v): the root waits for everybody */
         m->root_bound = data_bound(a, root, last, second, T);
         m->bound = m->root_bound / n;

@@ -1,26 +1,27 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * metrics.h - the per-process metrics of seed 002 section 2 and seed 001
+ * metrics.h - the per-process metrics of Patarasuk & Yuan 2008 §2 and Parsons 2015
  * section 3.3 (no MPI dependency).  For n processes with arrival a_i and exit
  * f_i (global clock): e_i = f_i - a_i, e_bar = mean e_i, g = max e_i,
  * delta_i = |a_i - mean a|, delta_bar = mean delta_i, omega = max a - min a,
  * imbalance factors delta_bar / T and omega / T, after_last = max f - max a
  * (the classic "time after the last arrival"; for allreduce and allgather
  * Scalasca's "N x N completion"), e_root = f_root - a_root (the root's own
- * time: for a reduce, seed 001's measure, which holds Scalasca's "Early
+ * time: for a reduce, Parsons 2015's measure, which holds Scalasca's "Early
  * Reduce" wait).
  *
  * Lower bounds of e_bar (`bound`, ratio = e_bar / bound), by the shape of
  * the collective's data dependence (coll.h):
  *   fan-out    bcast, scatter(v): (W + Delta + (n-1) T) / n, Delta = max a -
- *              a_root, W = sum over i of max(0, a_root - a_i): seed 002
+ *              a_root, W = sum over i of max(0, a_root - a_i): Patarasuk & Yuan 2008
  *              Lemma 2 (blocking model) for the processes arriving after
- *              the root, and seed 002 3.1's rule for those arriving before
+ *              the root, and Patarasuk & Yuan 2008 §3.1's rule for those arriving before
  *              it (a_i < a_root counts as a_root, plus the wait a_root - a_i):
  *              every process waits for data from the root.
  *   fan-in     reduce, gather(v), and
  *   all-to-all allreduce, allgather(v), alltoall(v), reduce_scatter(_block):
- *              from data dependence alone, so that they hold in both of seed
- *              002's models and with eager (buffered) sends: data cannot
+ *              from data dependence alone, so that they hold in both of Patarasuk & Yuan 2008's
+ *              models and with eager (buffered) sends: data cannot
  *              leave a process before it arrives, and bringing a full message
  *              to a process takes T (a send may complete at once, a buffered
  *              message is read for free).  A process that needs data from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * options.c - see options.h; `papcoll-bench -h` documents every option.
  */
@@ -64,7 +65,7 @@ void options_usage(void)
            "                                after_last (max exit - max arrival), e_root (the root's time: the\n"
            "                                measure of a reduce or gather; none without a root), root_bound (lower\n"
            "                                bound of e_root: reduce, gather(v)), bound (lower bound of e_bar for this\n"
-           "                                collective: seed 002 Lemma 2 for bcast and scatter(v), data dependence\n"
+           "                                collective: Patarasuk & Yuan 2008 Lemma 2 for bcast and scatter(v), data dependence\n"
            "                                for the others: the root's wait for the last arrival plus T (reduce,\n"
            "                                gather(v)) or everyone's (allreduce, allgather(v), alltoall(v),\n"
            "                                reduce_scatter(_block)); #@bound and docs/benchmark.md give the\n"

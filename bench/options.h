@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * options.h - papcoll-bench's command line (OSU letters for the common knobs).
  */

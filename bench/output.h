@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * output.h - papcoll-bench's report: table (OSU style, right-aligned, units),
  * CSV and JSON with the same fields, and #@key=value metadata lines (a "meta"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * pattern.h - controlled process arrival patterns (no MPI dependency).
  *
@@ -7,13 +8,13 @@
  * of (seed, repetition, rank), so every process computes the same pattern.
  *
  *   balanced               no delay
- *   uniform:MAX_IF         each process U(0, MAX_IF) x T            (seed 002 Fig. 6)
- *   late:FRACTION:IF       each non-root IF x T late w.p. FRACTION  (seed 002 Fig. 9)
+ *   uniform:MAX_IF         each process U(0, MAX_IF) x T            (Patarasuk & Yuan 2008 Fig. 6)
+ *   late:FRACTION:IF       each non-root IF x T late w.p. FRACTION  (Patarasuk & Yuan 2008 Fig. 9)
  *   root-late:IF           the root IF x T late
  *   first-child-late:IF    ranks root+1, root+2, root+4, ... (mod n) IF x T late
- *                          (the root's binomial children: seed 002 Theorem 2)
+ *                          (the root's binomial children: Patarasuk & Yuan 2008 Theorem 2)
  *   microbench:XTIME       no planned delay: every process runs XTIME iterations of
- *                          seed 001 Listing 3.2's balanced loop and arrives when it arrives
+ *                          Parsons 2015 Listing 3.2's balanced loop and arrives when it arrives
  *   trace:FILE[:SITE]      offsets in seconds replayed from a file, one row per call,
  *                          cycled over repetitions (docs/benchmark.md); SITE picks the
  *                          rows labelled SITE (papcoll trace report's replay/all.csv)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # papcoll_algorithm_table(COLL OUT_SOURCES)
 #
 # Reads src/<COLL>/algorithms.list (one line per algorithm:
@@ -9,7 +10,7 @@
 function(papcoll_algorithm_table coll out_sources)
   set(list_file ${PROJECT_SOURCE_DIR}/src/${coll}/algorithms.list)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${list_file})
-  file(STRINGS ${list_file} lines)
+  file(STRINGS ${list_file} lines ENCODING UTF-8)  # descriptions cite sections as §3.7.2
   set(protos "")
   set(rows "")
   set(sources ${${out_sources}})

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # papcoll_smpi_platform(NODES CORES PREFIX): writes PREFIX.xml, a SimGrid
 # cluster of NODES hosts with CORES cores each (InfiniBand-like links,
 # faster loopback for processes of one node), and PREFIX.hosts listing every

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Test tiers: every test gets ctest labels from its name, and its expected
 # run time (COST, so that `ctest -j` starts the long tests first) from
 # tests/test_costs.txt (regenerate it with tools/tests/update_test_costs.sh

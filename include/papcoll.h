@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * papcoll.h - the only public header of papcoll.
  *
@@ -39,7 +40,7 @@ int papcoll_bcast(void *buf, int count, MPI_Datatype datatype, int root,
 int papcoll_bcast_by_name(const char *algorithm, void *buf, int count,
                           MPI_Datatype datatype, int root, MPI_Comm comm);
 
-/* Broadcast into node shared memory: NOT MPI semantics (seed 001 2.3.3,
+/* Broadcast into node shared memory: NOT MPI semantics (Parsons 2015 §2.3.3,
  * "Shared Memory"; docs/copyout.md).  Broadcasts count elements of datatype
  * from the root's buf (read at the root only; other processes may pass
  * NULL) and sets *result, on every process, to a read-only pointer to the

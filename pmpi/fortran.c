@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fortran.c - libpapcoll_mpi for Fortran programs: MPI_BCAST, MPI_REDUCE,
  * MPI_ALLREDUCE, MPI_REDUCE_SCATTER(_BLOCK), MPI_ALLGATHER(V), MPI_ALLTOALL(V),

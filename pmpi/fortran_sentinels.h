@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fortran_sentinels.h - Open MPI's Fortran MPI_IN_PLACE and MPI_BOTTOM, as
  * they reach a C function that defines a Fortran name (pmpi/fortran.c,

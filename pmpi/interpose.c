@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * interpose.c - libpapcoll_mpi: routes an unmodified program's MPI_Bcast,
  * MPI_Reduce, MPI_Allreduce, MPI_Reduce_scatter(_block), MPI_Allgather(v),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * papcoll.c - the public catalogue, parameter and status API (papcoll.h).
  * The record of the last algorithm is per thread (MPI_THREAD_MULTIPLE).

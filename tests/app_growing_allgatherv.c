@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * app_growing_allgatherv - an ordinary MPI program that knows nothing of
  * papcoll, for the drop-in tests (run with LD_PRELOAD=libpapcoll_mpi.so):

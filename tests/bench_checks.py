@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """End-to-end checks of papcoll-bench, run by ctest (one check per test), for each collective it
 measures (--coll=bcast|reduce|allreduce|allgather|allgatherv|reduce_scatter|reduce_scatter_block|alltoall|
 alltoallv|gather|gatherv|scatter|scatterv).
@@ -22,7 +23,7 @@ from collections import defaultdict
 # no root: e_root does not apply, bound = mean b_i
 ROOTLESS = ("allreduce", "allgather", "allgatherv", "reduce_scatter", "reduce_scatter_block", "alltoall", "alltoallv")
 FAN_IN = ("reduce", "gather", "gatherv")  # the root waits for everybody: root_bound = b_root, bound = b_root / n
-FAN_OUT = ("bcast", "scatter", "scatterv")  # everybody waits for the root: seed 002 Lemma 2
+FAN_OUT = ("bcast", "scatter", "scatterv")  # everybody waits for the root: Patarasuk & Yuan 2008 Lemma 2
 # the collectives added after allgather, each with the --dtype its checks use
 BLOCK_COLLS = (("reduce_scatter", "int"), ("reduce_scatter_block", "double"), ("alltoall", "char"),
                ("alltoallv", "int"), ("gather", "double"), ("gatherv", "char"), ("scatter", "int"), ("scatterv", "double"))
@@ -163,7 +164,7 @@ def check_metrics(coll, out, raw_rows):
         q["after_last"].append(max(f.values()) - max(a.values()))
         q["e_root"].append(f[root] - a[root])
         if coll in FAN_OUT:
-            root_waits = sum(max(0.0, a[root] - a[i]) for i in a)  # seed 002 3.1: the wait for the root
+            root_waits = sum(max(0.0, a[root] - a[i]) for i in a)  # Patarasuk & Yuan 2008 §3.1: the wait for the root
             q["bound"].append((root_waits + max(a.values()) - a[root] + (n - 1) * t) / n)  # and Lemma 2
         elif coll in FAN_IN:
             q["root_bound"].append(needs_all(root))
@@ -309,7 +310,7 @@ def smpi_blocks():
 
 
 def first_child_late():
-    """Seed 002 Theorem 2: binomial's e_bar grows with the lateness of the root's children."""
+    """Patarasuk & Yuan 2008 Theorem 2: binomial's e_bar grows with the lateness of the root's children."""
     e = []
     for IF in (0, 4, 16):
         r = rows(run(simulated(64, "--algo=binomial", "-m", "1M:1M", "-i", "2", "-x", "0",

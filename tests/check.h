@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * check.h - the tests' assertion: CHECK(condition, printf-style message)
  * prints the failing line and message and counts the failure in `failures`.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs the build into a scratch prefix, builds tests/consumer against it
 # with find_package(papcoll) and with pkg-config, and runs both; links a plain
 # program with the installed SMPI flavour (papcoll-smpicc) when it is there.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Fails when docs/params.md differs from `papcoll-bench --list-params --format=md`.
 execute_process(COMMAND ${MPIEXEC} -n 1 ${FLAGS} ${BENCH} --list-params --format=md
   OUTPUT_VARIABLE generated RESULT_VARIABLE rc)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * smpi_plain_colls - an ordinary MPI program that knows nothing of papcoll,
  * for the SMPI drop-in tests (tests/smpi/CMakeLists.txt, docs/simulation.md

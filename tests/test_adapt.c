@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_adapt - adaptive selection (PAPCOLL_ADAPT=1, src/select/adapt.h) must
  * keep every process on the same algorithm in every call.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_allgather_matrix - every allgather algorithm (the library's own list,
  * plus "auto") x both forms (papcoll_allgather, papcoll_allgatherv) x

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_alltoall_matrix - every alltoall algorithm (the library's own list,
  * plus "auto") x both forms (papcoll_alltoall, papcoll_alltoallv) x

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_bcast_adversarial - every broadcast algorithm (the library's own list
  * plus "auto", or --algos=a,b) under adversarial process arrival, on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_bcast_matrix - every broadcast algorithm (the library's own list, plus
  * "auto") x communicator shapes x every root x counts x datatypes x arrival,

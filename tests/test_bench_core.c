@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_bench_core - papcoll-bench's metrics, arrival patterns, collective
  * names and block layouts, without MPI, against hand-computed values
- * (including seed 002's Lemma 2 bound, the allgather's wait for the last
+ * (including Patarasuk & Yuan 2008's Lemma 2 bound, the allgather's wait for the last
  * arrival, and the bounds of gather, scatter, alltoall and reduce_scatter).
  */
 #include "blocks.h"

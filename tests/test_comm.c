@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_comm - the context of a communicator: node maps for real nodes and
  * virtual nodes (PAPCOLL_PPN) with unequal sizes and non-consecutive

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_errors - bad arguments get the error class the MPI library itself
  * returns for MPI_Bcast (compared call by call with PMPI_Bcast), through the

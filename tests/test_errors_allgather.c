@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_errors_allgather - bad arguments of papcoll_allgather and
  * papcoll_allgatherv get the error class the MPI library itself returns

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_errors_alltoall - bad arguments of papcoll_alltoall and
  * papcoll_alltoallv get the error class the MPI library itself returns

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_errors_gather_scatter - bad arguments of papcoll_gather(v) and
  * papcoll_scatter(v) get the error class the MPI library itself returns

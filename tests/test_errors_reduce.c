@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_errors_reduce - bad arguments of papcoll_reduce and papcoll_allreduce
  * get the error class the MPI library itself returns (compared call by call

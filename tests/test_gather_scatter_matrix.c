@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_gather_scatter_matrix - every gather and scatter algorithm (the
  * library's own lists, plus "auto") x both forms (papcoll_gather(v),

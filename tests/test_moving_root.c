@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_moving_root - every scatter, gather, bcast and reduce algorithm
  * called the way mpi4py's test suite calls them: the root moving from call

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * test_node_copyout - seed 001's copy-out variants (node/node_copyout.h):
+ * test_node_copyout - Parsons 2015's copy-out variants (node/node_copyout.h):
  * run under PAPCOLL_BCAST_COPYOUT / PAPCOLL_ALLGATHER_COPYOUT = memcpy |
  * bcast | numa (PAPCOLL_NUMA_DOMAINS virtual domains, PAPCOLL_PPN virtual
  * nodes), every result checked byte by byte on every process:

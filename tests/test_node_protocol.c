@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * test_node_protocol - the node copy-out's two protocols (seed 003, node/node.h):
+ * test_node_protocol - the node copy-out's two protocols (Morimoto et al. 1999, node/node.h):
  * a reader arriving before the data is written directly by its writer
  * (write protocol), or pulls from the writer's buffer itself (read
  * variant: the writer returns only once every puller is done), a reader

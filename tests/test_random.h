@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_random.h - deterministic randomness for the MPI tests: the same on
  * every rank when seeded alike (SplitMix64, src/core/mix64.h), a small generator

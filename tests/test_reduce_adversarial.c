@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_reduce_adversarial - every reduce and allreduce algorithm (the
  * library's own lists plus "auto", or --algos=a,b) under adversarial process

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_reduce_matrix - every reduce, allreduce and reduce_scatter algorithm
  * (the library's own lists, plus "auto") x communicator shapes x every root

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_select_memo - automatic selection is memoized per communicator
  * (src/coll/choice_cache.h); the memo must never return a stale choice.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_threads - papcoll under MPI_THREAD_MULTIPLE: --threads threads per
  * process, each on its OWN communicator (an MPI_Comm_dup of MPI_COMM_WORLD

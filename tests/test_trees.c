@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_trees - the tree builders, without MPI: for every shape, size 1..150
  * and root, every process but the root has exactly one parent, that parent

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_tune_candidates - rules naming several candidates (`a|b|c`, tune.h)
  * and what selection makes of them (select.h: pc_select_rule), without MPI

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_tune_params - the tune grammar and the parameter table, without MPI.
  */

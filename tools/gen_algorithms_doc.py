@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Writes docs/algorithms.md from each collective's algorithm list (src/<coll>/algorithms.list:
 `name | requirements | description`, the same list the build turns into the algorithm table) and
 the header comment of each algorithm's file src/<coll>/<coll>_<name>.c.
@@ -30,7 +31,7 @@ engine (`src/sched/tree_engine.c`); the two scatter-allgather algorithms and the
 algorithms' sub-group broadcasts (`src/bcast/bcast_group.c`) share the binomial scatter and ring
 allgather of `src/bcast/bcast_scatter.c`. Non-contiguous datatypes are packed at the root and
 unpacked at the receivers; segments are cut on packed bytes. Segment size of the pipelined
-algorithms: `PAPCOLL_BCAST_CHUNKS`, else `PAPCOLL_BCAST_SEGSIZE`, else seed 004's optimum
+algorithms: `PAPCOLL_BCAST_CHUNKS`, else `PAPCOLL_BCAST_SEGSIZE`, else the SMPI bcast exercise's optimum
 k = sqrt(m (stages - 1) beta / alpha) segments, clamped to [`PAPCOLL_SEGSIZE_MIN`, `PAPCOLL_SEGSIZE_MAX`].
 
 Reduction machinery (`src/coll/reduction.h`): reductions work on the user's datatype in its own
@@ -58,7 +59,7 @@ def algorithm_list(coll):
 
 
 def header_comment(path):
-    text = path.read_text()
+    text = re.sub(r"\A/\* SPDX-License-Identifier: [^*]*\*/\n", "", path.read_text())  # the license line
     body = re.match(r"/\*(.*?)\*/", text, re.S).group(1).strip("\n")
     return "\n".join(line[3:] if line.startswith(" * ") else line.lstrip(" *") for line in body.split("\n")).strip()
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Writes tests/test_costs.txt, the expected run time of each test (ctest's
 # COST property: `ctest -j` starts the long tests first; cmake/TestTiers.cmake
 # reads it and labels the tests of 60 s or more `slow`), from the timings

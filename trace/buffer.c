@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * buffer.c - the per-rank record buffer and its file (see buffer.h).
  */

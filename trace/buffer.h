@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * buffer.h - this rank's records: a fixed-size in-memory buffer
  * (PAPCOLL_TRACE_BUFFER bytes) appended to by every traced call and written

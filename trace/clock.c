@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * clock.c - Cristian's clock synchronization against rank 0 (see clock.h);
  * under SMPI, the record of the one simulated clock's zero offsets.

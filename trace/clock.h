@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * clock.h - the tracer's clock: each rank's CLOCK_MONOTONIC in nanoseconds,
  * and Cristian's synchronization of every rank's clock against rank 0's
- * (seed 001 section 3.4.2, Listing 3.1: N ping-pongs per rank, the median
+ * (Parsons 2015 §3.4.2, Listing 3.1: N ping-pongs per rank, the median
  * of the N offset estimates).
  *
  * A synchronization gives, for every rank r (on rank 0), the offset o_r such
@@ -11,7 +12,7 @@
  * lies within RTT/2 of an exchange's estimate).  The tracer synchronizes in
  * MPI_Init, periodically during the run (PAPCOLL_TRACE_RESYNC, run.h) and
  * in MPI_Finalize; the report interpolates linearly between consecutive
- * synchronizations (piecewise-linear drift correction, seed 001 section
+ * synchronizations (piecewise-linear drift correction, Parsons 2015 section
  * 3.4.2 after Jones and Koenig, re-synchronized as section 3.4.3 proposes).
  *
  * PAPCOLL_TRACE_TEST_SKEW=OFFSET_US,DRIFT_PPM[,ACCEL_PPM_PER_S] (a testing

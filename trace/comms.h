@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * comms.h - the communicators the tracer has seen.  At its first traced
  * collective a communicator is registered: its members' world ranks (from

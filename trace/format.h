@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * format.h - the on-disk format of a papcoll trace (libpapcoll_trace.so),
  * read by `papcoll trace report` (tools/papcoll_tools/trace/reader.py).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * run.c - the traced run's life: MPI_Init (settings, run directory, node
  * map, first clock synchronization, provisional header), every record, the
@@ -262,7 +263,7 @@ static void write_header(const uint64_t *records, const uint64_t *spills, const 
                "no message exchanged\",\n    \"rounds\": 0,\n");
 #else
     fprintf(f, "],\n  \"clock\": {\n    \"source\": \"CLOCK_MONOTONIC\", \"unit\": \"ns\",\n");
-    fprintf(f, "    \"method\": \"Cristian against rank 0, median of %d ping-pongs (seed 001 Listing 3.1); "
+    fprintf(f, "    \"method\": \"Cristian against rank 0, median of %d ping-pongs (Parsons 2015 Listing 3.1); "
                "piecewise-linear interpolation between consecutive synchronizations (MPI_Init, %s, MPI_Finalize)\",\n"
                "    \"rounds\": %d,\n",
             run.rounds, run.resync_s > 0 ? "periodic" : "no periodic", run.rounds);

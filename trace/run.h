@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * run.h - one traced run: its settings (environment), its directory and
  * files, the node map, the clock synchronizations (MPI_Init, periodic,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sites.c - call sites and their resolution at the end of the run (see sites.h).
  *

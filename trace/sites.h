@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sites.h - the distinct call sites (callers' return addresses) of this
  * rank, kept as raw addresses during the run and resolved only at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tracer.c - recording a call, and finding the next definition of a name
  * (natively; under SMPI it is PMPI_<name>: see tracer.h).

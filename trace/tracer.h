@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tracer.h - what every wrapper of libpapcoll_trace.so shares: the state of
  * one traced call, the recording path, the lookup of the next definition of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * u64map.c - see u64map.h (linear probing, grows at half full).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * u64map.h - a small open-addressing hash map from nonzero 64-bit keys to
  * 64-bit values (the tracer's set of call sites, and its count of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * wrap_c.c - libpapcoll_trace.so's C entry points: MPI_Init(_thread) and
  * MPI_Finalize (the run's start and end, run.c), and every collective of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * wrap_fortran.c - libpapcoll_trace.so's Fortran entry points: the names
  * under which MPI libraries export MPI_INIT, MPI_INIT_THREAD, MPI_FINALIZE

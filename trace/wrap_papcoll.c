@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * wrap_papcoll.c - under SimGrid SMPI only: the tracer's entry points for
  * papcoll's API (papcoll_bcast, papcoll_reduce, ... : the collectives whose

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * allgather.c - papcoll_allgather and papcoll_allgatherv: MPI_Allgather's
  * and MPI_Allgatherv's argument checks, then the one entry path

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * allgather.h - what allgather algorithms share.  Every algorithm is
  * pc_allgather_<name>(const pc_call_t *a) (generated prototypes, from

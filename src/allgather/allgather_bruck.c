@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bruck - the gathered blocks are kept rotated (my block first): in step j
  * every process sends the first min(2^j, p - 2^j) blocks it holds to rank

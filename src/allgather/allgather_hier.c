@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hier - the universal hierarchical allgather: the blocks of each node are
  * gathered to its leader (node rank 0), the leaders run any flat allgather
@@ -37,7 +38,7 @@
  * Parameters: PAPCOLL_ALLGATHER_INTER (default auto), PAPCOLL_ALLGATHER_COPYOUT,
  * PAPCOLL_NUMA_DOMAINS, PAPCOLL_SHM_SIZE /
  * PAPCOLL_SHM_CELL (the ring); under SMPI PAPCOLL_SIM_MEMBW charges copies.
- * Source: seed 001 section 2.3, Fig. 2.1 (universal hierarchical
+ * Source: Parsons 2015 §2.3, Fig. 2.1 (universal hierarchical
  * algorithm: copy-in, ANY flat collective among leaders, copy-out).
  */
 #include "allgather/allgather.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * multisender_bruck - the universal hierarchical allgather with a k-ary,
  * multi-sender Bruck among nodes: every process copies its block into its
@@ -24,7 +25,7 @@
  * sender in the node exchange area.
  * Cost (Hockney, m bytes gathered in all, N nodes of q processes, mu per
  * byte copied): ceil(log_k N) rounds of alpha + (shares gathered) beta, in
- * all (N - 1)/N m beta per node spread over S senders at once: seed 001's
+ * all (N - 1)/N m beta per node spread over S senders at once: Parsons 2015's
  * point is that S senders drive the network harder than one (injection
  * bandwidth, multiple rails) where Bruck's leader sends alone and needs
  * ceil(log2 N) rounds; plus m/q mu copy-in and m mu copy-out per process and
@@ -43,7 +44,7 @@
  * node, the seed's choice: "all of our multi-sender results use all
  * processes as senders"), PAPCOLL_EXCHANGE_AREA (the node exchange
  * area: two banks, each as large as the result up to half of it); under SMPI PAPCOLL_SIM_MEMBW charges the copies.
- * Source: seed 001 section 2.3.2 (multi-sender inter-node communication:
+ * Source: Parsons 2015 §2.3.2 (multi-sender inter-node communication:
  * "for Bruck's algorithm the multi-sender version uses a k-ary style
  * modification ... each sender transmits the buffer, reducing the number of
  * rounds"), results 2.5.2 (Table 2.2, Allgather-Small); Bruck et al., IEEE

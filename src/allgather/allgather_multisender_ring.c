@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * multisender_ring - the universal hierarchical allgather with a two-way
  * ring of nodes and two senders per node: every process copies its block
@@ -21,8 +22,8 @@
  * ceil((N - 1)/2) (alpha + m/N beta) with two messages leaving and two
  * arriving per node at once, against hier with ring's (N - 1)(alpha + m/N
  * beta); still nearest-neighbour traffic only (each link carries one
- * message per direction at a time, the ring's low contention kept: seed
- * 001's reason for this shape); plus m/q mu copy-in and m mu copy-out per
+ * message per direction at a time, the ring's low contention kept: Parsons 2015's
+ * reason for this shape); plus m/q mu copy-in and m mu copy-out per
  * process.  A result larger than a bank runs as chunks (each chunk an
  * allgather of one slice of every share: allgather_node_share.h).
  * Late arrival: nothing leaves a node before all its processes have copied
@@ -33,7 +34,7 @@
  * two senders per node"); the other processes of a node only copy.
  * Parameters: PAPCOLL_EXCHANGE_AREA (the node exchange area: two banks,
  * each as large as the result up to half of it); under SMPI PAPCOLL_SIM_MEMBW charges the copies.
- * Source: seed 001 section 2.3.2 (multi-sender inter-node communication:
+ * Source: Parsons 2015 §2.3.2 (multi-sender inter-node communication:
  * "the multi-sender version ... still using nearest neighbor communication,
  * but with a two-way ring"), results 2.5.2 (Table 2.2, Allgather-Large);
  * the ring itself: MPICH allgather_intra_ring.c.

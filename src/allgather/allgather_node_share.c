@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * allgather_node_share.c - the node-shared result of the multi-sender
  * allgathers: layout, chunks, copy-in, signals, copy-out (see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * allgather_node_share.h - the node-shared result of the multi-sender
  * allgathers (multisender_bruck, multisender_ring): every process of a node

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * recursive_doubling - in step j every process swaps everything it has
  * gathered (the blocks of its group of 2^j processes) with the process

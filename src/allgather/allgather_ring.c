@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ring - in step s (0 .. p-2) every process sends the block it received in
  * the previous step (its own first) to its right neighbour and receives the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * allreduce.c - papcoll_allreduce: MPI_Allreduce's argument checks, then the one entry
  * path (coll/entry.c).  Algorithms: algorithms.list (the build generates their

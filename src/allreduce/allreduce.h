@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * allreduce.h - what allreduce algorithms share.  Every algorithm is
  * pc_allreduce_<name>(const pc_call_t *a) (generated prototypes, from

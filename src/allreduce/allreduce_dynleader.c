@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dynleader - arrival-tolerant allreduce: the dynamic-leader reduce to
  * rank 0 (every process combines its data into its node's shared
@@ -40,7 +41,7 @@
  * reduced by PAPCOLL_ALLREDUCE_INTER over the whole communicator (logged).
  * Parameters: PAPCOLL_REDUCE_LOCK, PAPCOLL_REPRODUCIBLE, PAPCOLL_SHM_SIZE;
  * under SMPI PAPCOLL_SIM_MEMBW.
- * Source: seed 001 section 3.7.1, Fig. 3.14 (dynamic leader reduce) and
+ * Source: Parsons 2015 §3.7.1, Fig. 3.14 (dynamic leader reduce) and
  * 3.7.2 (broadcast through node shared memory); Proficz, "Improving
  * all-reduce collective operations for imbalanced process arrival
  * patterns", J. Supercomputing 74 (2018) (pre-reducing the arrived data).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dynleader_flat - arrival-tolerant allreduce over a flat tree of nodes:
  * allreduce dynleader (the dynamic-leader reduce to rank 0, then the result
@@ -12,7 +13,7 @@
  *   out    every process copies it out
  *
  * Against the binomial tree of nodes: one hop up and one down instead of
- * ceil(log2 N) each, and no node waits for another on its way up (seed 001
+ * ceil(log2 N) each, and no node waits for another on its way up (Parsons 2015
  * section 3.7.1's "serial inter-node reduction"); the price is rank 0's
  * link and CPU, which receive, combine and send N - 1 messages.
  * Cost (Hockney, balanced, m bytes, N nodes of q processes, gamma per byte
@@ -31,7 +32,7 @@
  * Memory: rank 0 holds one chunk (up to a bank of the node reduction area,
  * PAPCOLL_SHM_SIZE / 2) per other node.
  * Limitations, parameters: as allreduce dynleader's.
- * Source: seed 001 section 3.7.1 (Fig. 3.14 and the serial inter-node
+ * Source: Parsons 2015 §3.7.1 (Fig. 3.14 and the serial inter-node
  * reduction discussed after it); Proficz 2018 (pre-reducing the arrived
  * data).
  */

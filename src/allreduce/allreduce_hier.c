@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hier - the universal hierarchical allreduce: node reduction in shared
  * memory (as reduce hier: copy-in to a slot per process, each process
@@ -33,7 +34,7 @@
  * reduced by PAPCOLL_ALLREDUCE_INTER over the whole communicator (logged).
  * Parameters: PAPCOLL_ALLREDUCE_INTER (default recursive_doubling; any flat
  * allreduce, native, auto), PAPCOLL_SHM_SIZE; under SMPI PAPCOLL_SIM_MEMBW.
- * Source: seed 001 section 2.3.1, Fig. 2.1 (universal hierarchical
+ * Source: Parsons 2015 §2.3.1, Fig. 2.1 (universal hierarchical
  * algorithm: copy-in with the intra-node reduction, the collective among
  * leaders on the shared buffer, copy-out).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rabenseifner - Rabenseifner's allreduce: a reduce-scatter by recursive
  * halving (each process ends with one fully reduced block of count / p'

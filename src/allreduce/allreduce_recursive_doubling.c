@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * recursive_doubling - in step j every process swaps its whole partial
  * result with the process whose rank differs in bit j and combines, so after

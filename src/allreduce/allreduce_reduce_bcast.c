@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * reduce_bcast - papcoll's reduce binomial to rank 0, then papcoll's
  * broadcast binomial of the result from rank 0: the textbook allreduce, and
@@ -25,7 +26,7 @@
  * Source: MPICH src/mpi/coll/iallreduce/iallreduce_intra_naive.c ("reduce
  * followed by bcast", also MPICH's allreduce for heterogeneous systems);
  * Open MPI ompi/mca/coll/basic (allreduce_intra: reduce to 0, then bcast);
- * Mamidala et al. 2004 (seed 001 ref. [38]): binomial-tree reduction then
+ * Mamidala et al. 2004 (Parsons 2015 ref. [38]): binomial-tree reduction then
  * dissemination as an imbalance-tolerant allreduce.
  */
 #include "allreduce/allreduce.h"

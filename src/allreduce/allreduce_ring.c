@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ring - reduce-scatter around a ring, then allgather around the same ring
  * (MPICH's ring allreduce, after Baidu's): the message is cut into p blocks;

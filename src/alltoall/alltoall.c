@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * alltoall.c - papcoll_alltoall and papcoll_alltoallv: the block front
  * (coll/block_front.c: MPI's argument checks, the MPI library on an

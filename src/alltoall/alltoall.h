@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * alltoall.h - what alltoall algorithms share.  Every algorithm is
  * pc_alltoall_<name>(const pc_call_t *a) (generated prototypes, from

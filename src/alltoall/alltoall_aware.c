@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * aware - the imbalance-aware alltoall(v) of seed 001 3.7.3: multiple
+ * aware - the imbalance-aware alltoall(v) of Parsons 2015 §3.7.3: multiple
  * static senders per node and opportunistic message fragmentation.
  *
  * Every process copies its blocks into its node's exchange area
@@ -61,10 +62,10 @@
  * Late arrival: a late process delays only its own segments and the pairs it
  * sends or receives for; everything else is pre-sent, so the time after the
  * last arrival tends to one process's copy-in, its segments' sends and the
- * copy-out (seed 001 Fig. 3.24).
+ * copy-out (Parsons 2015 Fig. 3.24).
  * Parameters: PAPCOLL_ALLTOALL_MIN_FRAGMENT (default 4K),
  * PAPCOLL_EXCHANGE_AREA (default 64M: one round up to 2 q p m = 32 MiB).
- * Source: seed 001 sections 3.7.3 (Fig. 3.18, opportunistic message
+ * Source: Parsons 2015 §§3.7.3 (Fig. 3.18, opportunistic message
  * fragmentation and its preference order) and 3.9.3 (Table 3.8, Figs.
  * 3.24-3.26).
  */

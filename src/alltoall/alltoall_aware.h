@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * alltoall_aware.h - the engine shared by alltoall aware and aware_barrier
  * (alltoall_aware.c describes it).

@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * aware_barrier - alltoall aware (alltoall_aware.c) with a node barrier
  * after each round's copy-in and before any send: the same static senders
  * and receivers per node pair, the same fragments, but no data leaves a node
- * before all its processes are in, so nothing is pre-sent.  Seed 001's
+ * before all its processes are in, so nothing is pre-sent.  Parsons 2015's
  * control experiment (3.9.3, Fig. 3.26): it isolates the gain of several
  * senders per node (network utilisation) from that of pre-sending.
  *
@@ -15,7 +16,7 @@
  * N - 1 different processes, and the receivers on other nodes are not held
  * up by one late leader.
  * Parameters: PAPCOLL_ALLTOALL_MIN_FRAGMENT, PAPCOLL_SHM_SIZE (as aware).
- * Source: seed 001 sections 3.7.3 and 3.9.3 (Fig. 3.26).
+ * Source: Parsons 2015 §§3.7.3 and 3.9.3 (Fig. 3.26).
  */
 #include "alltoall/alltoall_aware.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * alltoall_aware_wake.c - waking aware's sleepers under SMPI (see
  * alltoall_aware_wake.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * alltoall_aware_wake.h - waking a node process of alltoall aware that waits
  * for a shared-memory event and an MPI request at the same time.

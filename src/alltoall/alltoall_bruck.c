@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bruck - ceil(log2 p) steps of one exchange each, blocks stored and
  * forwarded: process r first lays out its blocks rotated, position j

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hier - the universal hierarchical alltoall(v): every process hands its
  * blocks to its node leader (node rank 0), packed by destination node; the
@@ -24,12 +25,12 @@
  * blocks of q^2 m/p bytes (isend: (N - 1) alpha + (N - 1)/N q m beta), then
  * q - 1 messages out; the v form adds a node gather of 16 p bytes per
  * process.  Against flat: (N - 1) instead of (p - 1) network latencies, as
- * in seed 001 T_AlltoallHier = (p/ns - 1) alpha + (p - ns)/p n beta, but
+ * in Parsons 2015 T_AlltoallHier = (p/ns - 1) alpha + (p - ns)/p n beta, but
  * every inter-node byte passes through one process per node.
  * Late arrival: a leader starts the inter-node exchange only when its whole
  * node is in, and its node's processes wait for it: one late process holds
  * up its node's traffic with every node, and every node waits for the last
- * node (alltoall's all-to-all dependence).  `aware` (seed 001 3.7.3) is the
+ * node (alltoall's all-to-all dependence).  `aware` (Parsons 2015 §3.7.3) is the
  * answer to the first part.
  * Limitations: node-to-node blocks beyond INT_MAX bytes run the leaders'
  * exchange with isend (no int counts) instead of native or auto; in the v
@@ -37,7 +38,7 @@
  * PAPCOLL_ALLTOALL_INTER names a non-native algorithm.  The leaders'
  * collective sees bytes=-1 (PC_BYTES_VARY) in the selection rules.
  * Parameters: PAPCOLL_ALLTOALL_INTER (default auto).
- * Source: seed 001 sections 2.3.1 (Fig. 2.1, ExchangeCntData) and the
+ * Source: Parsons 2015 §§2.3.1 (Fig. 2.1, ExchangeCntData) and the
  * alltoall of 2.3.1 (Fig. 2.2: node-contiguous packing by destination node).
  */
 #include "alltoall/alltoall.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * isend - every process posts its receives from, and its sends to, every
  * other process at once, destinations starting at rank + 1 (receives from

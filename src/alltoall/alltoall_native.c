@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * native - the MPI library's own MPI_Alltoall / MPI_Alltoallv (PMPI_*) on papcoll's
  * private communicator, with the caller's arguments: the baseline every

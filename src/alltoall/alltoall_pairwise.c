@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * pairwise - p - 1 steps of one exchange each: in step k (1 .. p - 1) every
  * process sends its block for dst and receives the block from src, with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bcast.c - papcoll_bcast: broadcast's argument checks, then the one entry
  * path (coll/entry.c).  The algorithms are listed in algorithms.list (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bcast.h - the broadcast toolbox shared by its algorithms.
  *
@@ -23,7 +24,7 @@
 extern const char pc_bcast_default_rules[];
 
 /* Segment size for a pipeline of `stages` hops: PAPCOLL_BCAST_CHUNKS, else
- * PAPCOLL_BCAST_SEGSIZE, else the alpha-beta optimum of seed 004,
+ * PAPCOLL_BCAST_SEGSIZE, else the alpha-beta optimum of the SMPI bcast exercise,
  * k = sqrt(m (stages - 1) beta / alpha) segments, clamped to
  * [PAPCOLL_SEGSIZE_MIN, PAPCOLL_SEGSIZE_MAX]. */
 size_t pc_bcast_segsize(const pc_params_t *p, size_t bytes, int stages);
@@ -49,7 +50,7 @@ static inline int pc_group_rank(const pc_bcast_group_t *g, long i)
     return g->ranks ? g->ranks[i] : (int)((i + g->root) % g->size);
 }
 
-/* Binomial scatter of seed 002 / MPICH: afterwards group rank r holds
+/* Binomial scatter of Patarasuk & Yuan 2008 / MPICH: afterwards group rank r holds
  * block r (blocks of ceil(bytes/size) bytes, the last ones shorter or empty). */
 int pc_bcast_scatter(const pc_call_t *a, const pc_bcast_group_t *g);
 /* Ring allgather of the scatter's blocks: size - 1 steps, one block each. */

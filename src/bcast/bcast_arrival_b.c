@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * arrival_b - process-arrival-pattern-aware broadcast for the blocking model.
  *
@@ -16,7 +17,7 @@
  * (p - 2 + k)(alpha + beta m/k) and the tree's (1 + ceil(log2(p-1))) T,
  * T = alpha + beta m, plus one control message per receiver.  Late arrival: an early process
  * waits at most one round (about T, the time to send m) before its group is
- * served, and leaves once it has relayed the data: seed 002 Theorem 6 bounds
+ * served, and leaves once it has relayed the data: Patarasuk & Yuan 2008 Theorem 6 bounds
  * e_bar by 3x the optimum (blocking model, control messages free).  The root
  * leaves after the last receiver has arrived and been served.  A late
  * receiver is sent nothing before it has announced itself.
@@ -27,7 +28,7 @@
  * tree); PAPCOLL_MAX_INFLIGHT;
  * PAPCOLL_ARRIVAL_SAG_MIN / _SAG_BYTES (scatter-allgather groups);
  * PAPCOLL_ARRIVAL_WINDOW (batching window, a fraction of T).
- * Source: seed 002 section 4, Fig. 5 (arrival_b).
+ * Source: Patarasuk & Yuan 2008 §4, Fig. 5 (arrival_b).
  */
 #include "bcast/bcast.h"
 #include "core/p2p.h"

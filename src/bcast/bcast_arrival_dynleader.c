@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * arrival_dynleader - arrival_b among nodes whose leaders are dynamic: the
  * first process to arrive on each node claims it and announces itself
@@ -27,7 +28,7 @@
  * PAPCOLL_ALPHA / _BETA for chain or tree, PAPCOLL_ARRIVAL_WINDOW,
  * PAPCOLL_ARRIVAL_SAG_MIN / _SAG_BYTES), PAPCOLL_MAX_INFLIGHT,
  * PAPCOLL_SHM_SIZE, PAPCOLL_SHM_CELL.
- * Source: seed 001 section 3.9.2, Fig. 3.23 ("Pat. Dyn. Lead."); seed 002 Fig. 5.
+ * Source: Parsons 2015 §3.9.2, Fig. 3.23 ("Pat. Dyn. Lead."); Patarasuk & Yuan 2008 Fig. 5.
  */
 #include "node/node.h"
 #include "core/p2p.h"

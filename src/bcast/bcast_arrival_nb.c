@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * arrival_nb - process-arrival-pattern-aware broadcast for the non-blocking
  * model, on MPI.
  *
- * Idea (seed 002 Fig. 4): as arrival_b, the root serves groups of arrived
+ * Idea (Patarasuk & Yuan 2008 Fig. 4): as arrival_b, the root serves groups of arrived
  * receivers with sub-group broadcasts (bcast_group.c: chain, tree or
  * scatter + ring allgather); in addition, while nobody is waiting, it
  * pushes the whole message to a receiver that has not arrived yet, so that
@@ -51,7 +52,7 @@
  * Cost (Hockney, T = alpha + beta m): balanced arrival as arrival_b plus one
  * Iprobe per receiver (pushes only start 2 alpha after the root arrives).
  * A receiver whose push is there when it arrives leaves after one local
- * receive (e_i ~ beta_mem m); otherwise e_i <= 2T as in seed 002 Theorem 5.
+ * receive (e_i ~ beta_mem m); otherwise e_i <= 2T as in Patarasuk & Yuan 2008 Theorem 5.
  * Late arrival: while the root is idle it pushes one message per T, in
  * relative rank order, so late receivers find their data waiting; the root
  * itself leaves only when the last receiver has arrived.
@@ -70,7 +71,7 @@
  * PAPCOLL_ALPHA/_BETA (pacing), PAPCOLL_ARRIVAL_WINDOW, and those of the
  * sub-group broadcast (PAPCOLL_ARRIVAL_SAG_MIN, _SAG_BYTES, segment size,
  * PAPCOLL_MAX_INFLIGHT).
- * Source: seed 002 section 4, Fig. 4 (arrival_nb) and Theorem 5; section 5
+ * Source: Patarasuk & Yuan 2008 §4, Fig. 4 (arrival_nb) and Theorem 5; section 5
  * on non-blocking communication being made of small (eager) messages.
  */
 #include "bcast/bcast.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * binomial - whole message down a binomial tree (relative rank r receives
  * from r minus its lowest set bit and sends to r + 2^j, largest first).
@@ -6,9 +7,9 @@
  *
  * Cost: ceil(log2 p) (alpha + beta m).
  * Late arrival: every non-leaf that arrives late delays its whole subtree;
- * seed 002 Theorem 2 makes the root's children late to show the binomial
+ * Patarasuk & Yuan 2008 Theorem 2 makes the root's children late to show the binomial
  * tree's competitive ratio grows as log p.
- * Source: seed 002 section 3; MPICH/Open MPI binomial.
+ * Source: Patarasuk & Yuan 2008 §3; MPICH/Open MPI binomial.
  */
 #include "bcast/bcast.h"
 

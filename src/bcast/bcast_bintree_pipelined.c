@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bintree_pipelined - segmented broadcast down a binary tree (r -> 2r+1,
  * 2r+2), receives posted ahead, MPI_Isend to both children, at most
@@ -12,7 +13,7 @@
  * Cost: (floor(log2 p) + k - 1) * 2 (alpha + beta m / k); k from the model
  * with the tree height as pipeline depth.
  * Late arrival: a late inner process stalls its subtree's pipeline.
- * Source: seed 004 MODE 5 ("pipelined binary tree with Isend").
+ * Source: the SMPI bcast exercise MODE 5 ("pipelined binary tree with Isend").
  */
 #include "bcast/bcast.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * chain - whole message passed along a ring: root -> root+1 -> ... -> root-1.
  *
@@ -5,7 +6,7 @@
  *
  * Cost: (p-1) (alpha + beta m): no pipelining.
  * Late arrival: a late process delays everyone after it in the chain.
- * Source: seed 004 "ring" (MODE 2).
+ * Source: the SMPI bcast exercise "ring" (MODE 2).
  */
 #include "bcast/bcast.h"
 

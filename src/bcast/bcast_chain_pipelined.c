@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * chain_pipelined - the message cut into k segments flows down the chain;
  * each process receives segment s (MPI_Recv) then sends it on (MPI_Send).
@@ -7,10 +8,10 @@
  * Cost: (p - 2 + k) (alpha + beta m / k), optimal k = sqrt(m (p-2) beta / alpha)
  * (the default; PAPCOLL_BCAST_CHUNKS / PAPCOLL_BCAST_SEGSIZE override).
  * Late arrival: a late process stalls the pipeline behind it; the root and
- * processes before it can leave only once their last send is matched.  Seed
- * 002 (Theorem 3) shows the pipelined chain is not competitive under
+ * processes before it can leave only once their last send is matched.  Patarasuk & Yuan 2008
+ * (Theorem 3) shows the pipelined chain is not competitive under
  * imbalance, yet best for large messages when everyone arrives together.
- * Source: seed 004 MODE 3 ("pipelined ring with Send"); seed 002 section 3.
+ * Source: the SMPI bcast exercise MODE 3 ("pipelined ring with Send"); Patarasuk & Yuan 2008 §3.
  */
 #include "bcast/bcast.h"
 

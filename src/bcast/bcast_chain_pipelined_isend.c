@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * chain_pipelined_isend - pipelined chain with receives posted ahead and
  * MPI_Isend forwarding, at most PAPCOLL_MAX_INFLIGHT segments outstanding.
@@ -8,7 +9,7 @@
  * segment count from the same model as chain_pipelined.
  * Late arrival: as chain_pipelined, but a sender runs ahead of a late
  * successor by up to PAPCOLL_MAX_INFLIGHT segments.
- * Source: seed 004 MODE 4 ("pipelined ring with Isend").
+ * Source: the SMPI bcast exercise MODE 4 ("pipelined ring with Isend").
  */
 #include "bcast/bcast.h"
 

@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bcast_cp_allgather.c - the engine of cp_rdb and cp_ring: competitive
  * (dynamic) node leaders run a binomial scatter and then an allgather
  * (recursive doubling, or ring) among the nodes; every block a leader
  * receives is copied into its node ring while the next transfer is on the
  * network, and the node's other processes copy pieces out as they become
- * valid (seed 000 Fig. 7, the long-message branch).
+ * valid (the CP paper Fig. 7, the long-message branch).
  *
  * Nodes are numbered relative to the root's node (rel 0); the message of a
  * pass is cut into N blocks, block b for rel node b.  Messages larger than
@@ -266,7 +267,7 @@ static int ring_wins(const pc_call_t *a)
 int pc_bcast_cp_allgather(const pc_call_t *a, int rdb)
 {
     const pc_comm_t *c = a->ctx;
-    if (a->bytes <= a->params->bcast.cp_noseg_max || c->nnodes == 1) /* seed 000: short messages by the binomial tree */
+    if (a->bytes <= a->params->bcast.cp_noseg_max || c->nnodes == 1) /* the CP paper: short messages by the binomial tree */
         return pc_bcast_leader_tree(a, PC_TREE_BINOMIAL, 0);
     int pow2 = (c->nnodes & (c->nnodes - 1)) == 0;
     if (!(rdb && pow2) && !ring_wins(a)) return pc_bcast_cp_binomial(a); /* the ring's N - 1 steps cost more */

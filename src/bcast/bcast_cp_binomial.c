@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cp_binomial - competitive and pipelined binomial tree (CP-BT): dynamic
  * (competitive) node leaders as in dynleader, and the message cut into
@@ -17,8 +18,8 @@
  * Limitations: the root's node has the root as its fixed leader.
  * Parameters: PAPCOLL_CP_SEGSIZE, PAPCOLL_CP_NOSEG_MAX, PAPCOLL_MAX_INFLIGHT,
  * PAPCOLL_SHM_SIZE, PAPCOLL_SHM_CELL, PAPCOLL_CP_LEADER (fixed: lowest-rank
- * leaders, seed 000's P baseline).
- * Source: seed 000 sections 2-3 (CP method, CP-BT; Figs. 5-7).
+ * leaders, the CP paper's P baseline).
+ * Source: the CP paper §§2-3 (CP method, CP-BT; Figs. 5-7).
  */
 #include "bcast/bcast.h"
 

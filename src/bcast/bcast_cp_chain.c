@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cp_chain - competitive and pipelined chain of nodes: dynamic node leaders
  * (the first process of each node to arrive; the root on its node) form a
@@ -10,12 +11,12 @@
  * Cost (Hockney, balanced, N nodes, k = m / PAPCOLL_CP_SEGSIZE segments):
  * (N - 1 + k - 1)(alpha + beta m/k) between nodes: every node link carries
  * the message once in and once out, the bandwidth optimum of the pipelined
- * chain, with the intra-node copies hidden behind the transfers.  (Seed
- * 004's model sqrt(m (N-2) beta/alpha) picks larger segments than measured
+ * chain, with the intra-node copies hidden behind the transfers.  (The SMPI bcast exercise's
+ * model sqrt(m (N-2) beta/alpha) picks larger segments than measured
  * best under SMPI, whose default bandwidth factors penalize 16-64 KiB.)
  * Late arrival: a node joins the chain when its first process arrives; a
  * node whose processes all arrive late holds up the nodes after it (the
- * chain's weakness, seed 002), much less likely than one late process.
+ * chain's weakness, Patarasuk & Yuan 2008), much less likely than one late process.
  * Messages up to PAPCOLL_CP_NOSEG_MAX are sent whole down the binomial tree
  * of nodes, where latency matters more than bandwidth, and larger ones go
  * as cp_binomial while the Hockney model (PAPCOLL_ALPHA, PAPCOLL_BETA) says
@@ -23,8 +24,8 @@
  * messages (32 KiB on 16 nodes: the chain took 1.34x binomial, simulated).
  * Parameters: PAPCOLL_CP_SEGSIZE, PAPCOLL_CP_NOSEG_MAX, PAPCOLL_MAX_INFLIGHT,
  * PAPCOLL_SHM_SIZE, PAPCOLL_SHM_CELL, PAPCOLL_CP_LEADER (fixed: lowest-rank
- * leaders, seed 000's P baseline).
- * Source: seed 000's CP method (sections 2-3) applied to seed 002's
+ * leaders, the CP paper's P baseline).
+ * Source: the CP paper's CP method (sections 2-3) applied to Patarasuk & Yuan 2008's
  * pipelined chain (section 3) among nodes.
  */
 #include "bcast/bcast.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cp_knomial - competitive and pipelined k-nomial tree of nodes: cp_binomial
  * (dynamic node leaders, segments flowing between nodes while leaders copy
@@ -13,7 +14,7 @@
  * Late arrival: as cp_binomial: a node starts receiving when its first
  * process arrives; late processes copy out and leave.
  * Parameters: those of cp_binomial, and PAPCOLL_BCAST_KNOMIAL_RADIX.
- * Source: seed 000's CP method (sections 2-3) on MVAPICH2's / Open MPI's
+ * Source: the CP paper's CP method (sections 2-3) on MVAPICH2's / Open MPI's
  * knomial tree.
  */
 #include "bcast/bcast.h"

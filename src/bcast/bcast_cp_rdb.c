@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cp_rdb - competitive and pipelined scatter + recursive-doubling allgather
  * among nodes (CP-RDAAS): dynamic node leaders (the first process of each
@@ -12,17 +13,17 @@
  * Cost (Hockney, balanced, N nodes a power of two): 2 log2(N) alpha +
  * 2 ((N-1)/N) m beta between nodes, plus one copy-in and one copy-out per
  * node mostly hidden behind the exchanges.  When N is not a power of two
- * the allgather is the ring one (cp_ring), as in seed 000 Fig. 7.
+ * the allgather is the ring one (cp_ring), as in the CP paper Fig. 7.
  * Late arrival: a node joins when its first process arrives, not its
  * lowest rank; but an allgather needs every node, so the whole broadcast
  * waits for the last node's first arriver (processes after it copy out and
  * leave).  Messages up to PAPCOLL_CP_NOSEG_MAX go by the competitive
- * binomial tree (seed 000: short messages), as does a single node.
+ * binomial tree (the CP paper: short messages), as does a single node.
  * Limitations: leaders wait for each destination's leader to announce itself
  * (READY) before sending to it, one destination at a time.
  * Parameters: PAPCOLL_CP_NOSEG_MAX, PAPCOLL_SHM_SIZE, PAPCOLL_SHM_CELL,
- * PAPCOLL_CP_LEADER (fixed: lowest-rank leaders, seed 000's P baseline).
- * Source: seed 000 section 3 and Fig. 7 (CP-RDAAS; Figs. 14-15).
+ * PAPCOLL_CP_LEADER (fixed: lowest-rank leaders, the CP paper's P baseline).
+ * Source: the CP paper §3 and Fig. 7 (CP-RDAAS; Figs. 14-15).
  */
 #include "bcast/bcast.h"
 

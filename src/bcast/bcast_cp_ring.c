@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cp_ring - competitive and pipelined scatter + ring allgather among nodes
  * (CP-RingAAS): dynamic node leaders (the first process of each node to
@@ -15,14 +16,14 @@
  * Late arrival: a node joins when its first process arrives; the ring needs
  * every node's leader, so the broadcast waits for the last node's first
  * arriver (processes after it copy out and leave).  Messages up to
- * PAPCOLL_CP_NOSEG_MAX go by the competitive binomial tree (seed 000), as
+ * PAPCOLL_CP_NOSEG_MAX go by the competitive binomial tree (the CP paper), as
  * does a single node; larger ones go as cp_binomial while the Hockney model
  * (PAPCOLL_ALPHA, PAPCOLL_BETA) says the ring's N - 1 steps cost more than
  * a binomial tree's ceil(log2 N) whole messages (32 KiB on 16 nodes: the
  * ring took 1.27x binomial, simulated).
  * Parameters: PAPCOLL_CP_NOSEG_MAX, PAPCOLL_SHM_SIZE, PAPCOLL_SHM_CELL,
- * PAPCOLL_CP_LEADER (fixed: lowest-rank leaders, seed 000's P baseline).
- * Source: seed 000 section 3 and Fig. 7 (CP-RingAAS; Figs. 16-17).
+ * PAPCOLL_CP_LEADER (fixed: lowest-rank leaders, the CP paper's P baseline).
+ * Source: the CP paper §3 and Fig. 7 (CP-RingAAS; Figs. 16-17).
  */
 #include "bcast/bcast.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dynleader - dynamic-leader broadcast: on every node the first process to
  * arrive becomes its leader for this call.
@@ -26,7 +27,7 @@
  * for its node's slowest process to free ring cells.
  * Parameters: PAPCOLL_SHM_SIZE, PAPCOLL_SHM_CELL, PAPCOLL_MAX_INFLIGHT,
  * PAPCOLL_CP_LEADER (fixed: lowest-rank leaders), PAPCOLL_BCAST_LEADER_GUESS_MAX.
- * Source: seed 001 section 3.7.2, Figs. 3.16-3.17 (dynamic leader broadcast).
+ * Source: Parsons 2015 §3.7.2, Figs. 3.16-3.17 (dynamic leader broadcast).
  */
 #include "bcast/bcast.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bcast_group.c - the sub-group broadcast of the arrival-aware algorithms
  * (arrival_b, arrival_nb): the root serves a group of receivers that have
@@ -26,7 +27,7 @@
  * cost the root one message per group: its link is what all rounds share.
  * Late arrival: only processes that have announced themselves are members,
  * so nobody waits for a late process here.
- * Source: seed 002 section 4 ("sub-group broadcast": header with the list of
+ * Source: Patarasuk & Yuan 2008 §4 ("sub-group broadcast": header with the list of
  * receivers, then linear-p or scatter-allgather, whichever is faster on the platform).
  */
 #include "bcast/bcast.h"

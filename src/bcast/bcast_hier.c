@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hier - the naive hierarchical broadcast: shared-memory copy-in on the
  * root's node, any flat broadcast among fixed node leaders (the lowest rank
@@ -18,7 +19,7 @@
  * messages from each node's writer, after the barrier its readers wait at.
  * Parameters: PAPCOLL_BCAST_INTER (default binomial; native allowed),
  * PAPCOLL_BCAST_COPYOUT, PAPCOLL_SHM_SIZE, PAPCOLL_SHM_CELL.
- * Source: seed 001 section 2.3, Fig. 2.1 (universal hierarchical algorithm);
+ * Source: Parsons 2015 §2.3, Fig. 2.1 (universal hierarchical algorithm);
  * section 3.7.2 (the naive hierarchical baseline with barriers).
  */
 #include "node/node.h"

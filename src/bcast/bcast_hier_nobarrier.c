@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hier_nobarrier - the "intra-node optimized" hierarchical broadcast: fixed
  * node leaders (the lowest rank of each node) and no barriers.  On the
@@ -22,7 +23,7 @@
  * inter-node phase, so its node's late readers do not delay other nodes (a
  * root that does not lead sends first: its node's leader is in its tree).
  * Parameters: PAPCOLL_BCAST_INTER, PAPCOLL_BCAST_COPYOUT, PAPCOLL_SHM_SIZE, PAPCOLL_SHM_CELL.
- * Source: seed 001 section 3.7.2 ("intra-node optimized" broadcast).
+ * Source: Parsons 2015 §3.7.2 ("intra-node optimized" broadcast).
  */
 #include "node/node.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * knomial - whole message down a k-nomial tree of processes, radix k =
  * PAPCOLL_BCAST_KNOMIAL_RADIX (default 4): relative rank r receives from r

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bcast_leader_tree.c - the dynamic-leader node tree engine shared by
  * dynleader (whole message per hop), cp_binomial and cp_chain (segmented,
@@ -32,8 +33,8 @@
  * The other processes read the ring and consume their REQUESTs (a guess
  * that does not lead also the message or empty message sent to it).
  * Balanced, nothing but the data travels before the data.  Intra-node copies
- * of segment s overlap the inter-node transfer of s+1 (seed 000's CP); with
- * one segment it is seed 001's Fig. 3.16 with the ID messages sent on
+ * of segment s overlap the inter-node transfer of s+1 (the CP paper's CP); with
+ * one segment it is Parsons 2015's Fig. 3.16 with the ID messages sent on
  * arrival to the whole parent node instead of asked for.
  */
 #include "node/node.h"

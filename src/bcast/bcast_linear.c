@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * linear - the root sends the whole message to every process in turn.
  *
@@ -8,9 +9,9 @@
  * Cost: (p-1) (alpha + beta m).
  * Late arrival: a late process blocks the root (rendezvous sends) and so
  * every process after it in the send order; a process served early leaves
- * immediately.  Seed 002 shows flat trees competitive for small messages
+ * immediately.  Patarasuk & Yuan 2008 shows flat trees competitive for small messages
  * under imbalance (it is the base of arrival_b).
- * Source: seed 004 "naive" (MODE 1); seed 002 section 3 (flat tree).
+ * Source: the SMPI bcast exercise "naive" (MODE 1); Patarasuk & Yuan 2008 §3 (flat tree).
  */
 #include "bcast/bcast.h"
 

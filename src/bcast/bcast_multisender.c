@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * multisender - pipelined binomial tree of nodes in which every process of a
  * node sends its share of the pieces, all from the one shared buffer.
@@ -15,7 +16,7 @@
  * receiver, so a late process delays its pieces on its node and every node
  * below it (the price of using all senders).
  * Parameters: PAPCOLL_SHM_CELL (piece size), PAPCOLL_SHM_SIZE.
- * Source: seed 001 section 2.3.2 (multi-sender inter-node communication:
+ * Source: Parsons 2015 §2.3.2 (multi-sender inter-node communication:
  * pipelined binomial broadcast, each sender one segment of the buffer).
  */
 #include "node/node.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * native - the MPI library's own MPI_Bcast (PMPI_Bcast), the baseline.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bcast_scatter.c - the binomial scatter and the ring allgather shared by
  * scatter_rdb_allgather, scatter_ring_allgather and the arrival-aware
@@ -9,7 +10,7 @@
  * then hands the upper halves on to r + 2^j, largest first.
  * Cost: scatter ceil(log2 g) alpha + ((g-1)/g) m beta; ring allgather
  * (g-1) alpha + ((g-1)/g) m beta.
- * Source: MPICH MPII_Scatter_for_bcast; seed 002 section 3 ("scatter").
+ * Source: MPICH MPII_Scatter_for_bcast; Patarasuk & Yuan 2008 §3 ("scatter").
  */
 #include "bcast/bcast.h"
 #include "core/p2p.h"

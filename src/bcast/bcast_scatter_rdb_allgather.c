@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * scatter_rdb_allgather - binomial scatter of p blocks, then a
  * recursive-doubling allgather: in step j, processes r and r XOR 2^j swap
@@ -11,8 +12,8 @@
  * Cost (p a power of two): 2 log2(p) alpha + 2 ((p-1)/p) m beta.
  * Late arrival: every step pairs processes across the whole communicator; a
  * late process delays its partners and, through them, everyone.
- * Source: seed 002 section 3; MPICH bcast_intra_scatter_recursive_doubling_allgather;
- * seed 000's RDAAS.
+ * Source: Patarasuk & Yuan 2008 §3; MPICH bcast_intra_scatter_recursive_doubling_allgather;
+ * the CP paper's RDAAS.
  */
 #include "bcast/bcast.h"
 #include "core/p2p.h"

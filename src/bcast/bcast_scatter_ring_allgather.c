@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * scatter_ring_allgather - binomial scatter of p blocks, then a ring
  * allgather: in step i every process passes block (r - i) to r + 1.
@@ -8,9 +9,9 @@
  * Cost: (ceil(log2 p) + p - 1) alpha + 2 ((p-1)/p) m beta: bandwidth-optimal,
  * latency linear in p; the large-message choice of MPICH and Open MPI.
  * Late arrival: every process takes part in every ring step, so one late
- * process holds up everyone (seed 002: not competitive under imbalance).
- * Source: seed 002 section 3 (scatter-allgather); MPICH
- * bcast_intra_scatter_ring_allgather; seed 000's RingAAS.
+ * process holds up everyone (Patarasuk & Yuan 2008: not competitive under imbalance).
+ * Source: Patarasuk & Yuan 2008 §3 (scatter-allgather); MPICH
+ * bcast_intra_scatter_ring_allgather; the CP paper's RingAAS.
  */
 #include "bcast/bcast.h"
 #include "core/p2p.h"

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bcast_shared.c - papcoll_bcast_shared (include/papcoll.h): the broadcast
- * whose result stays in node shared memory, seed 001's "shared" copy-out
+ * whose result stays in node shared memory, Parsons 2015's "shared" copy-out
  * variant.  Outside MPI semantics: every process gets a read-only pointer
  * into memory its node shares, not the data in its own buffer.
  *
@@ -11,7 +12,7 @@
  *                  receive into it: no copy-in on those nodes)
  *   all: node barrier; *result = the area
  *
- * Idea: the copy-out is eliminated (seed 001 Fig. 2.8 shows it as zero).
+ * Idea: the copy-out is eliminated (Parsons 2015 Fig. 2.8 shows it as zero).
  * Cost (Hockney): one copy-in of m on the root's node, the inter-node
  * broadcast among N leaders, two or three node barriers; no copy-out.
  * Late arrival: a late process of a node delays the whole node (barriers),
@@ -21,7 +22,7 @@
  * MPI_Win_allocate_shared window per communicator and node, grown to the
  * largest message broadcast so (not shrunk), freed with the communicator.
  * Parameters: PAPCOLL_BCAST_INTER.
- * Source: seed 001 section 2.3.3 ("Shared Memory"), 2.5.3.
+ * Source: Parsons 2015 §2.3.3 ("Shared Memory"), 2.5.3.
  */
 #include <papcoll.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bcast_tree_common.c - segment size model and the glue from a tree shape to
  * the segmented tree engine, shared by the tree-shaped broadcasts.

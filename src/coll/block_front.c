@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * block_front.c - the front of the block collectives (see block_front.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * block_front.h - the front of the block collectives (allgather, alltoall,
  * gather, scatter and their v forms): the MPI argument checks, with the

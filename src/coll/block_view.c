@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * block_view.c - the block view of the block collectives (see block_view.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * block_view.h - the block view of the block collectives (allgather,
  * alltoall, gather, scatter and their v forms): one block of bytes per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * call.h - the collective-neutral description of one call, of an algorithm
  * and of a collective.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * choice_cache.c - a communicator's memo of automatic selection (see
  * choice_cache.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * choice_cache.h - a communicator's memo of automatic selection.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * reduction.h - what reduction algorithms (reduce, allreduce, and later
  * reduce_scatter) share: buffers in the user's datatype layout, local

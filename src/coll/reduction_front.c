@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * reduction_front.c - what the reductions' fronts share (see reduction.h):
  * MPI_Reduce's and MPI_Allreduce's argument checks and intercommunicator

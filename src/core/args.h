@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * args.h - argument checking, error reporting and datatype handling shared by
  * every collective's entry point.  Checks and error classes follow Open MPI's

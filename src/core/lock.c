@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * lock.c - the process-wide mutex (see lock.h).  Recursive: a locked section
  * may read the parameters, which take the lock on first use.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * lock.h - what makes papcoll safe under MPI_THREAD_MULTIPLE for collectives
  * on different communicators from different threads: per-thread storage and

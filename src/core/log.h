@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * log.h - papcoll's logging to stderr, filtered by PAPCOLL_LOG.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mix64.h - SplitMix64 (Steele, Lea, Flood, OOPSLA 2014): a well-mixed hash
  * of one 64-bit word, for the deterministic "random" data and patterns of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * op_types.c - which (predefined op, datatype) pairs a reduction takes, so
  * every process refuses a pair before any algorithm moves data, with the

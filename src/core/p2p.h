@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * p2p.h - thin wrappers over PMPI point-to-point, in bytes.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * params.c - the parameter table and its parsing (see params.h).
  */
@@ -64,7 +65,7 @@ const pc_param_def_t pc_param_table[] = {
     {"PAPCOLL_SIM_MEMBW", NULL, PC_PARAM_SIZE, "5G", FIELD(sim_membw), NULL,
      "Under SimGrid SMPI only: memory bandwidth (bytes/s) charged for every copy into or out of shared memory."},
     {"PAPCOLL_NODE_PROTOCOL", NULL, PC_PARAM_STRING, "auto", FIELD(node_protocol), "auto|ring|write|read",
-     "Intra-node transport of the hierarchical algorithms (seed 003, docs/transport.md). Broadcast copy-out: ring = every reader copies out of the node ring (two copies per byte); write = a reader that arrives before the data posts its buffer and the writer copies into it directly (one copy, process_vm_writev; the copy model under SMPI), a later reader copies out of the ring; read = the same race, but the writer publishes its source and each posted reader copies from it itself (process_vm_readv), all in parallel, the writer returning once every one is done; auto = read from PAPCOLL_NODE_WRITE_MIN bytes, ring below. Reductions (hier of reduce, allreduce, reduce_scatter, contiguous datatypes): with read (auto: chunks of PAPCOLL_NODE_WRITE_MIN bytes or more) the last process of a node to arrive does not copy its chunk in: the others pull their slices of it from its buffer. write/read/auto fall back to ring when single copies are not allowed (ptrace policy), detected when the node segment is created."},
+     "Intra-node transport of the hierarchical algorithms (Morimoto et al. 1999, docs/transport.md). Broadcast copy-out: ring = every reader copies out of the node ring (two copies per byte); write = a reader that arrives before the data posts its buffer and the writer copies into it directly (one copy, process_vm_writev; the copy model under SMPI), a later reader copies out of the ring; read = the same race, but the writer publishes its source and each posted reader copies from it itself (process_vm_readv), all in parallel, the writer returning once every one is done; auto = read from PAPCOLL_NODE_WRITE_MIN bytes, ring below. Reductions (hier of reduce, allreduce, reduce_scatter, contiguous datatypes): with read (auto: chunks of PAPCOLL_NODE_WRITE_MIN bytes or more) the last process of a node to arrive does not copy its chunk in: the others pull their slices of it from its buffer. write/read/auto fall back to ring when single copies are not allowed (ptrace policy), detected when the node segment is created."},
     {"PAPCOLL_NODE_WRITE_MIN", NULL, PC_PARAM_SIZE, "64M", FIELD(node_write_min), NULL,
      "PAPCOLL_NODE_PROTOCOL=auto: smallest message (reductions: chunk, at most PAPCOLL_SHM_SIZE/2) that takes the single-copy (read) protocol. 64M: on the 2-core VM measured (docs/transport.md) a process_vm_writev/readv single copy was not faster than the two pipelined copies of the ring (4 B - 16 MiB), and pulled reduction copy-ins were slower; measure with papcoll-transport-bench and papcoll-bench and lower it where single copies pay."},
     {"PAPCOLL_REPRODUCIBLE", NULL, PC_PARAM_LONG, "0", FIELD(reproducible), "0|1",
@@ -77,7 +78,7 @@ const pc_param_def_t pc_param_table[] = {
     {"PAPCOLL_BCAST_SEGSIZE", NULL, PC_PARAM_SIZE, "0", FIELD(bcast.segsize), NULL,
      "Segment size of the pipelined broadcasts; 0 derives it from the alpha-beta model."},
     {"PAPCOLL_BCAST_CHUNKS", NULL, PC_PARAM_LONG, "0", FIELD(bcast.chunks), NULL,
-     "Number of segments of the pipelined broadcasts (seed 004's -c); overrides PAPCOLL_BCAST_SEGSIZE when > 0."},
+     "Number of segments of the pipelined broadcasts (the SMPI bcast exercise's -c); overrides PAPCOLL_BCAST_SEGSIZE when > 0."},
     {"PAPCOLL_BCAST_ARRIVAL_PUSH_MAX", "PAPCOLL_ARRIVAL_PUSH_MAX", PC_PARAM_LONG, "2", FIELD(bcast.arrival_push_max), NULL,
      "arrival_nb: pushes (whole-message MPI_Isend to a receiver that has not arrived yet) incomplete at once; the root also pushes at most one message per model time T = alpha + beta m; 0 disables pushing."},
     {"PAPCOLL_BCAST_ARRIVAL_PUSH_BYTES", "PAPCOLL_ARRIVAL_PUSH_BYTES", PC_PARAM_SIZE, "32K", FIELD(bcast.arrival_push_bytes), NULL,
@@ -93,15 +94,15 @@ const pc_param_def_t pc_param_table[] = {
     {"PAPCOLL_BCAST_INTER", NULL, PC_PARAM_STRING, "binomial", FIELD(bcast.inter), NULL,
      "Broadcast among node leaders in hier and hier_nobarrier: any flat algorithm name, native, or auto."},
     {"PAPCOLL_BCAST_COPYOUT", NULL, PC_PARAM_STRING, "memcpy", FIELD(bcast.copyout), "memcpy|bcast|numa",
-     "Node copy-out of the hierarchical broadcasts with fixed leaders (hier, hier_nobarrier; the dynamic-leader ones keep memcpy), seed 001 2.3.3 (docs/copyout.md): memcpy = every reader copies out of the node ring (with PAPCOLL_NODE_PROTOCOL's direct writes); bcast = a binomial tree of MPI messages over the node's processes from its writer, which holds the message privately (the ring is not used); numa = one process per NUMA domain (PAPCOLL_NUMA_DOMAINS) copies out of the ring (the writer serves its own domain), then a binomial tree of MPI messages inside its domain. Same value on every process."},
+     "Node copy-out of the hierarchical broadcasts with fixed leaders (hier, hier_nobarrier; the dynamic-leader ones keep memcpy), Parsons 2015 §2.3.3 (docs/copyout.md): memcpy = every reader copies out of the node ring (with PAPCOLL_NODE_PROTOCOL's direct writes); bcast = a binomial tree of MPI messages over the node's processes from its writer, which holds the message privately (the ring is not used); numa = one process per NUMA domain (PAPCOLL_NUMA_DOMAINS) copies out of the ring (the writer serves its own domain), then a binomial tree of MPI messages inside its domain. Same value on every process."},
     {"PAPCOLL_NUMA_DOMAINS", NULL, PC_PARAM_LONG, "0", FIELD(numa_domains), NULL,
      "numa copy-out (PAPCOLL_BCAST_COPYOUT, PAPCOLL_ALLGATHER_COPYOUT): 0 = the real NUMA domains (each process's CPU, sched_getcpu, looked up in /sys/devices/system/node, agreed by the node once per communicator); k > 0 = k virtual domains, the node ranks split into k contiguous groups (tests on one-domain machines)."},
     {"PAPCOLL_BCAST_CP_SEGSIZE", "PAPCOLL_CP_SEGSIZE", PC_PARAM_SIZE, "8K", FIELD(bcast.cp_segsize), NULL,
      "Inter-node segment of the competitive pipelined broadcasts cp_binomial and cp_chain (8K: best of 4K-64K at 256K-1M, simulated 16x16 ib-ddr with SMPI's default bandwidth factors; sweep a real cluster)."},
     {"PAPCOLL_BCAST_CP_NOSEG_MAX", "PAPCOLL_CP_NOSEG_MAX", PC_PARAM_SIZE, "16K", FIELD(bcast.cp_noseg_max), NULL,
-     "cp_* broadcasts send messages up to this size unsegmented (seed 000 Fig. 7)."},
+     "cp_* broadcasts send messages up to this size unsegmented (the CP paper Fig. 7)."},
     {"PAPCOLL_BCAST_LEADER", "PAPCOLL_CP_LEADER", PC_PARAM_STRING, "first", FIELD(bcast.leader), "first|fixed",
-     "Node leaders of cp_binomial, cp_chain, cp_rdb, cp_ring, dynleader: first = the first process to arrive (seed 000's competitive CP); fixed = the lowest rank of each node (seed 000's P baselines)."},
+     "Node leaders of cp_binomial, cp_chain, cp_rdb, cp_ring, dynleader: first = the first process to arrive (the CP paper's competitive CP); fixed = the lowest rank of each node (the CP paper's P baselines)."},
     {"PAPCOLL_BCAST_LEADER_GUESS_MAX", NULL, PC_PARAM_SIZE, "64K", FIELD(bcast.leader_guess_max), NULL,
      "dynleader, cp_* (tree of nodes): a node's leader sends a single-segment message up to this size to a child node's lowest rank at once when that node's leader has not asked yet, and again to the leader if it is another process; 0: always wait for the leader's request (no copy twice)."},
     /* ---- reduce ---- */
@@ -112,9 +113,9 @@ const pc_param_def_t pc_param_table[] = {
     {"PAPCOLL_REDUCE_SEGSIZE", NULL, PC_PARAM_SIZE, "0", FIELD(reduce.segsize), NULL,
      "Segment of the pipelined tree reductions (binomial); 0 = whole message per hop."},
     {"PAPCOLL_REDUCE_LOCK", NULL, PC_PARAM_STRING, "auto", FIELD(reduce.lock), "auto|serial|parallel",
-     "hier_nobarrier: how arriving processes add into the node's shared buffer: serial (one lock for the buffer), parallel (one lock per cell, processes work on different cells at once), auto (serial below 64 bytes, a cache line, else parallel; seed 001 3.7.1)."},
+     "hier_nobarrier: how arriving processes add into the node's shared buffer: serial (one lock for the buffer), parallel (one lock per cell, processes work on different cells at once), auto (serial below 64 bytes, a cache line, else parallel; Parsons 2015 §3.7.1)."},
     {"PAPCOLL_REDUCE_LEADER", NULL, PC_PARAM_STRING, "last", FIELD(reduce.leader), "last|fixed",
-     "Node leaders of the dynamic-leader reductions: last = the last process to arrive on the node (seed 001 Fig. 3.14); fixed = the lowest rank of each node."},
+     "Node leaders of the dynamic-leader reductions: last = the last process to arrive on the node (Parsons 2015 Fig. 3.14); fixed = the lowest rank of each node."},
     /* ---- allreduce ---- */
     {"PAPCOLL_ALLREDUCE", NULL, PC_PARAM_STRING, "auto", FIELD(allreduce.algorithm), NULL,
      "Allreduce algorithm: a name from `papcoll-bench --coll=allreduce --list`, or auto."},
@@ -126,9 +127,9 @@ const pc_param_def_t pc_param_table[] = {
     {"PAPCOLL_ALLGATHER_INTER", NULL, PC_PARAM_STRING, "auto", FIELD(allgather.inter), NULL,
      "Allgather among node leaders in hier (the node-aggregated blocks, allgatherv-shaped): any flat allgather algorithm name, native, or auto."},
     {"PAPCOLL_ALLGATHER_SENDERS", NULL, PC_PARAM_LONG, "0", FIELD(allgather.senders), NULL,
-     "multisender_bruck: processes of each node that send among nodes at once, the k - 1 of its k-ary Bruck (capped by the smallest node's size and the number of nodes - 1); 0 = all of them (seed 001 2.3.2)."},
+     "multisender_bruck: processes of each node that send among nodes at once, the k - 1 of its k-ary Bruck (capped by the smallest node's size and the number of nodes - 1); 0 = all of them (Parsons 2015 §2.3.2)."},
     {"PAPCOLL_ALLGATHER_COPYOUT", NULL, PC_PARAM_STRING, "memcpy", FIELD(allgather.copyout), "memcpy|bcast|numa",
-     "Node copy-out of allgather hier (seed 001 2.3.3, docs/copyout.md): memcpy = every process copies the node-ordered result out of the node ring; bcast = the node leader sends it down a binomial tree of MPI messages over the node; numa = one process per NUMA domain (PAPCOLL_NUMA_DOMAINS) copies it out, then a tree inside its domain. Same value on every process."},
+     "Node copy-out of allgather hier (Parsons 2015 §2.3.3, docs/copyout.md): memcpy = every process copies the node-ordered result out of the node ring; bcast = the node leader sends it down a binomial tree of MPI messages over the node; numa = one process per NUMA domain (PAPCOLL_NUMA_DOMAINS) copies it out, then a tree inside its domain. Same value on every process."},
     /* ---- alltoall, gather, scatter ---- */
     {"PAPCOLL_ALLTOALL", NULL, PC_PARAM_STRING, "auto", FIELD(alltoall.algorithm), NULL,
      "Alltoall and alltoallv algorithm: a name from `papcoll-bench --coll=alltoall --list`, or auto."},
@@ -154,7 +155,7 @@ const pc_param_def_t pc_param_table[] = {
     {"PAPCOLL_REDUCE_SCATTER_INTER", NULL, PC_PARAM_STRING, "auto", FIELD(reduce_scatter.inter), NULL,
      "Reduce_scatter among node leaders in hier (each node's share of the node-ordered vector): any flat reduce_scatter algorithm name, native, or auto."},
     {"PAPCOLL_REDUCE_SCATTER_SENDERS", NULL, PC_PARAM_LONG, "0", FIELD(reduce_scatter_senders), NULL,
-     "Reduce_scatter multisender: processes of each node that run the inter-node pairwise exchange in parallel (the node's reducer, its lowest rank, combines what they receive); 0 = all but one, larger values are capped at all but one (seed 001 2.3.2). Every process must see the same value."},
+     "Reduce_scatter multisender: processes of each node that run the inter-node pairwise exchange in parallel (the node's reducer, its lowest rank, combines what they receive); 0 = all but one, larger values are capped at all but one (Parsons 2015 §2.3.2). Every process must see the same value."},
 };
 const int pc_param_table_size = (int)(sizeof pc_param_table / sizeof pc_param_table[0]);
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * params.h - papcoll's run-time parameters: one table, read once.
  *
@@ -13,7 +14,7 @@
 #include <stddef.h>
 
 typedef enum { PC_LOG_OFF = 0, PC_LOG_WARN, PC_LOG_INFO, PC_LOG_DEBUG } pc_log_level_t;
-/* PAPCOLL_NODE_PROTOCOL, decoded once (ctx/shm.h, seed 003): how node readers
+/* PAPCOLL_NODE_PROTOCOL, decoded once (ctx/shm.h, Morimoto et al. 1999): how node readers
  * get a message - auto (by size and who posts first), only the ring, the
  * writer's single copy into posted readers, or posted readers' own pulls. */
 typedef enum { PC_NODE_PROTOCOL_AUTO = 0, PC_NODE_PROTOCOL_RING, PC_NODE_PROTOCOL_WRITE, PC_NODE_PROTOCOL_READ } pc_node_protocol_t;
@@ -86,7 +87,7 @@ typedef struct pc_params {
     size_t shm_size;        /* PAPCOLL_SHM_SIZE: data ring bytes per communicator and node */
     size_t shm_cell;        /* PAPCOLL_SHM_CELL: bytes per ring cell (piece) */
     size_t sim_membw;       /* PAPCOLL_SIM_MEMBW: bytes/s charged for shared-memory copies under SMPI */
-    char *node_protocol;    /* PAPCOLL_NODE_PROTOCOL: auto|ring|write|read, the node copy-out (seed 003) */
+    char *node_protocol;    /* PAPCOLL_NODE_PROTOCOL: auto|ring|write|read, the node copy-out (Morimoto et al. 1999) */
     pc_node_protocol_t node_protocol_kind; /* derived from node_protocol */
     size_t node_write_min;  /* PAPCOLL_NODE_WRITE_MIN: auto: smallest message a posted reader gets written directly */
     long numa_domains;      /* PAPCOLL_NUMA_DOMAINS: numa copy-out, k virtual domains per node, 0 = real topology */

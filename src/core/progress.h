@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * progress.h - waiting for MPI requests without starving an oversubscribed
  * node.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tags.c - the window of the windowed tags (see tags.h).
  */

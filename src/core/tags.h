@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tags.h - every tag papcoll uses on a context's private communicator.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cma.c - single-copy transfers between processes of one node (see cma.h).
  */

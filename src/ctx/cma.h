@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cma.h - single-copy transfers between processes of one node.
  *
@@ -18,7 +19,7 @@
  *
  * The node segment (ctx/shm.c) publishes each process's pid and probe word,
  * probes every pair when it is created and agrees over the node whether
- * every pair can single-copy; node/node.c builds seed 003's write protocol
+ * every pair can single-copy; node/node.c builds Morimoto et al. 1999's write protocol
  * on it (the writer writes, or with PAPCOLL_NODE_PROTOCOL=read its posted
  * readers read), and node/node_reduce.c the reductions' pulled copy-in.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * early.c - control messages of a later call, kept until it comes (see early.h).
  */

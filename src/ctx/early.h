@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * early.h - control messages that reach a call before the call exists.
  *

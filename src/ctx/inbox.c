@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * inbox.c - the node inbox (see inbox.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * inbox.h - the node inbox: node shared memory that processes of OTHER
  * nodes write with MPI one-sided communication (reduce dynleader_onesided).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * node_window.c - one shared-memory area per node (see node_window.h).
  */

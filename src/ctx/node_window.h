@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * node_window.h - one shared-memory area per node, as one MPI window.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * shm.c - the node shared-memory layer (see shm.h).
  */
@@ -530,7 +531,7 @@ int pc_shm_area(pc_shm_t *shm, size_t bytes, char **base)
 
 uint64_t pc_shm_area_use(pc_shm_t *shm) { return shm->area_uses++; }
 
-/* ---- the direct (write) protocol, seed 003 (see shm.h) ---- */
+/* ---- the direct (write) protocol, Morimoto et al. 1999 (see shm.h) ---- */
 
 static uint64_t slot_state(unsigned long seq, int tag) { return (uint64_t)seq << 2 | (uint64_t)tag; }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * shm.h - the node shared-memory layer: one segment per node per context.
  *
@@ -23,7 +24,7 @@
  * All waiting goes through pc_wait(): natively a spin with a pause that
  * probes MPI progress and yields (oversubscription); under SimGrid SMPI a
  * SimGrid condition variable of the node (no polling, exact simulated time).
- * Direct delivery (seed 003's write protocol, below) bypasses the ring for
+ * Direct delivery (Morimoto et al. 1999's write protocol, below) bypasses the ring for
  * readers that arrive before the data: one copy instead of two.
  *
  * Under SMPI every copy into or out of the segment is charged as
@@ -91,7 +92,7 @@ void pc_shm_ring_get(pc_shm_t *shm, unsigned long seq, char *buf, size_t bytes, 
 /* Releases pieces [first, last) without reading them (their writer). */
 void pc_shm_release_pieces(pc_shm_t *shm, size_t first, size_t last);
 
-/* ---- Direct delivery: seed 003's write protocol (node/node.c decides when) ----
+/* ---- Direct delivery: Morimoto et al. 1999's write protocol (node/node.c decides when) ----
  * Every node process has a slot in the segment: its pid and probe word
  * (ctx/cma.h, probed for every pair when the segment is created, the node
  * agreeing), and for one call at a time the destination it posts.  The
@@ -109,7 +110,7 @@ void pc_shm_release_pieces(pc_shm_t *shm, size_t first, size_t last);
  * same race and claims, but the writer does not copy into its claimed
  * readers' buffers: it publishes its source in its own slot (address; pieces
  * valid so far, stamped with seq, as they become valid) and each claimed
- * reader pulls them with pc_cma_read, all readers in parallel (seed 003's
+ * reader pulls them with pc_cma_read, all readers in parallel (Morimoto et al. 1999's
  * receiver-side single copy; Open MPI's smsc/cma and xhc also read from the
  * peer).  The writer's last pc_shm_put_pieces of the call returns only once
  * every claimed reader has said it pulled everything (its slot's `pulled`

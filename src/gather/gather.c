@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gather.c - papcoll_gather and papcoll_gatherv: the block front
  * (coll/block_front.c: MPI's argument checks, the MPI library on an

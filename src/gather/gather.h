@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gather.h - what gather algorithms share.  Every algorithm is
  * pc_gather_<name>(const pc_call_t *a) (generated prototypes, from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * binomial - MPICH's binomial gather: in step j a process whose relative
  * rank (rank - root mod p) has bit j set sends everything it has gathered
@@ -15,7 +16,7 @@
  * (a root other than 0), then through a temporary buffer.
  * The v form (gatherv): a process knows only its own block's size, so every
  * subtree message is preceded by its byte total (8 bytes, PC_TAG_GATHER_SIZES):
- * the counts travel up with the data and are never made global (seed 001
+ * the counts travel up with the data and are never made global (Parsons 2015
  * 2.3.1's "non-global data is never made global").  The root knows every
  * size and checks the totals (MPI_ERR_TRUNCATE when they differ from its
  * counts).  The plain form needs no sizes: every block is as large as mine.

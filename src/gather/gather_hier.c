@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hier - the universal hierarchical gather: the blocks of each node are
  * gathered to its leader (node rank 0), the leaders run any flat gather on
@@ -14,7 +15,7 @@
  * collective moves whole nodes and ranks may sit on nodes in any pattern.
  * Copy-in is a linear gather on the node (point-to-point inside the node,
  * the MPI library's shared-memory path; no node barrier).
- * The v form (gatherv, seed 001 Fig. 2.1's ExchangeCntData): only the root
+ * The v form (gatherv, Parsons 2015 Fig. 2.1's ExchangeCntData): only the root
  * knows the counts, so each leader first gathers its members' block sizes
  * (MPI_Gather of one uint64 on the node), and a root that is not its node's
  * leader sends that leader every node's share (N uint64); the inner gather
@@ -34,7 +35,7 @@
  * the whole communicator instead (logged), the v form fails with
  * MPI_ERR_COUNT on the processes that see it.
  * Parameters: PAPCOLL_GATHER_INTER (default auto).
- * Source: seed 001 section 2.3.1, Fig. 2.1 (universal hierarchical
+ * Source: Parsons 2015 §2.3.1, Fig. 2.1 (universal hierarchical
  * algorithm: copy-in, ANY flat collective among leaders, copy-out).
  */
 #include "gather/gather.h"

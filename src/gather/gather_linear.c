@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * linear - every process sends its block straight to the root; the root
  * posts a receive for every block at once (in the block view's place) and

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * node.c - shared parts of the hierarchical broadcasts (see node.h): roles,
- * the node copy-in/copy-out (seed 003's write and eager protocols over
- * ctx/shm.h's slots and ring; seed 001's tree variants through
+ * the node copy-in/copy-out (Morimoto et al. 1999's write and eager protocols over
+ * ctx/shm.h's slots and ring; Parsons 2015's tree variants through
  * node_copyout.h), trees of nodes, leader announcements.
  */
 #include "node/node.h"

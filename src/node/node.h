@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * node.h - what the hierarchical broadcasts share: the node's role in one
  * call, copies through the node ring, the tree of nodes, and the messages
@@ -61,12 +62,12 @@ int pc_node_begin(const pc_call_t *a, pc_node_call_t *nc);
 int pc_node_copyout_enable(pc_node_call_t *nc, int leader);
 /* Whether this process leads its node (not the root's node) in this call:
  * PAPCOLL_CP_LEADER=first (default) claims the node if it is the first to
- * arrive (pc_shm_claim, seed 000's competition); fixed: the node's lowest
- * rank leads, whenever it arrives (seed 000's P baselines). */
+ * arrive (pc_shm_claim, the CP paper's competition); fixed: the node's lowest
+ * rank leads, whenever it arrives (the CP paper's P baselines). */
 int pc_node_claim(const pc_node_call_t *nc);
 
-/* Reader: gets the message into a->buf.  PAPCOLL_BCAST_COPYOUT=memcpy: seed
- * 003's two protocols, switched by which side comes first
+/* Reader: gets the message into a->buf.  PAPCOLL_BCAST_COPYOUT=memcpy: Morimoto et al. 1999's
+ * two protocols, switched by which side comes first
  * (PAPCOLL_NODE_PROTOCOL): a reader arriving before its writer posts a->buf
  * in its slot of the node segment and the writer copies the message straight
  * into it (write protocol, one copy); a reader arriving after copies every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * node_copyout.c - the copy-out variants' entry points (node_copyout.h) and
  * the memcpy variant.
@@ -6,11 +7,11 @@
  * copies every piece out as soon as it is valid, and leaves.
  * Cost: one copy-in by the writer, then every reader copies m out of the
  * ring at once (q - 1 simultaneous copies of m: memory bandwidth shared, the
- * contention seed 001 measured beyond some size).
+ * contention Parsons 2015 measured beyond some size).
  * Late arrival: the best of the variants: nobody waits for a reader; a late
  * reader costs the others nothing, except that a message larger than the
  * ring makes the writer wait for the slowest reader to free cells.
- * Source: seed 001 section 2.3.3 ("Memory Copies"), Fig. 2.8 ("Mem. Copy").
+ * Source: Parsons 2015 §2.3.3 ("Memory Copies"), Fig. 2.8 ("Mem. Copy").
  */
 #include "node/node_copyout.h"
 

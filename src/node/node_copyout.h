@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * node_copyout.h - seed 001's copy-out variants (section 2.3.3): how a
+ * node_copyout.h - Parsons 2015's copy-out variants (section 2.3.3): how a
  * message written once into a node moves to the node's other processes.
  *
  * One process of the node, the writer, holds the message in its private
@@ -8,7 +9,7 @@
  * PAPCOLL_ALLGATHER_COPYOUT), the same on every process of a call:
  *
  *   memcpy  the writer copies the message into the node ring, every reader
- *           copies it out (node.c adds seed 003's direct writes for the
+ *           copies it out (node.c adds Morimoto et al. 1999's direct writes for the
  *           broadcasts).  node_copyout.c.
  *   bcast   a binomial tree of MPI point-to-point messages over the node's
  *           processes, rooted at the writer, which holds the message

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * node_copyout_tree.c - the bcast and numa copy-out variants (node_copyout.h):
  * binomial trees of MPI point-to-point messages inside a node, one per domain
@@ -16,7 +17,7 @@
  * its parent too (that parent waits in PMPI_Waitall until the late one
  * posts its receive; small, eager messages do not wait).  A late root of
  * the tree (the writer) delays every reader of the node by its lateness.
- * Source: seed 001 section 2.3.3 ("MPI Broadcast"), Fig. 2.8.
+ * Source: Parsons 2015 §2.3.3 ("MPI Broadcast"), Fig. 2.8.
  *
  * numa.  Idea: one reader per NUMA domain copies the message out of the
  * segment (so each domain's memory is read across the interconnect once),
@@ -28,7 +29,7 @@
  * its subtree inside the domain (and its parent, rendezvous); other domains
  * are not affected (except through the ring, whose cells wait for the
  * slowest domain root when the message is larger than the ring).
- * Source: seed 001 section 2.3.3 ("NUMA Friendly Hybrid"), Fig. 2.8.
+ * Source: Parsons 2015 §2.3.3 ("NUMA Friendly Hybrid"), Fig. 2.8.
  */
 #include "node/node_copyout.h"
 #include "core/log.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * node_dynleader.c - the dynamic-leader climb of a node reduction (see
  * node_dynleader.h).

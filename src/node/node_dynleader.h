@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * node_dynleader.h - the dynamic-leader climb of a node reduction: the
  * shared part of reduce dynleader and allreduce dynleader.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * node_exchange.c - the node exchange area (see node_exchange.h).
  */

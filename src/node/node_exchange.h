@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * node_exchange.h - the node exchange area: where the processes of one node
  * stage the data an all-to-all exchanges with other nodes (alltoall aware,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * node_leader.c - how the dynamic node leaders of the broadcast tree
  * engine (bcast_leader_tree.c) find each other without a round trip on the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * node_numa.c - the NUMA domains of a node (see node_numa.h): the lookup of
  * this process's domain in /sys, the node's agreement on them, virtual

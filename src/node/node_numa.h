@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * node_numa.h - the NUMA domains of a node, as the node's processes agree on
  * them once per context: which node ranks share a memory domain.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * node_reduce.c - the node reduction area (see node_reduce.h).
  */
@@ -322,7 +323,7 @@ void pc_node_red_wait_arrived(pc_node_red_t *r, const pc_node_chunk_t *ch)
 
 /* ---- the slots layout's node step ---------------------------------------- */
 
-/* Whether this use's copy-in may be pulled (PAPCOLL_NODE_PROTOCOL, seed 003's
+/* Whether this use's copy-in may be pulled (PAPCOLL_NODE_PROTOCOL, Morimoto et al. 1999's
  * switch applied to the reductions' copy-in): the same answer on every node
  * process (same parameters and chunk, node-agreed single copies).  Only
  * contiguous datatypes: a pull moves one byte range. */
@@ -371,7 +372,7 @@ int pc_node_red_slice(pc_node_red_t *r, const pc_node_chunk_t *ch)
     return rc;
 }
 
-/* The copy-in, switched by arrival like seed 003's protocols: a process
+/* The copy-in, switched by arrival like Morimoto et al. 1999's protocols: a process
  * that is not the last of its node to arrive copies its chunk into its slot
  * (the others are not all waiting yet: its copy costs nobody anything); the
  * last one, when pulls are allowed, only posts the chunk's address, and

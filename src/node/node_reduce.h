@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * node_reduce.h - the node reduction area: where the hierarchical reductions
  * (reduce hier, hier_nobarrier, dynleader; allreduce hier) combine the
@@ -64,7 +65,7 @@
  *                    contributions), so the order never depends on arrival;
  *                    cells pipeline the positions.
  *           PAPCOLL_REDUCE_LOCK=auto takes serial for chunks below a cache
- *           line (false sharing), else parallel (seed 001 3.7.1).
+ *           line (false sharing), else parallel (Parsons 2015 §3.7.1).
  * Both layouts combine in the same order, acc = x[n-1] op (... op (x[1] op
  * x[0])) (node ranks) with a commutative op, so hier and ordered
  * hier_nobarrier give the same bits.  Buffers in a bank are in the user's

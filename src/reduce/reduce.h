@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * reduce.h - what reduce algorithms share.  Every algorithm is
  * pc_reduce_<name>(const pc_call_t *a) (generated prototypes, from

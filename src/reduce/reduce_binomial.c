@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * binomial - reduction up a binomial tree (MPICH's binomial reduce): in
  * step j a process whose relative rank has bit j set sends its partial

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dynleader - dynamic-leader reduce: every process combines its data into
  * its node's shared accumulator as soon as it arrives and leaves; the node's
@@ -11,7 +12,7 @@
  *   root's node: the root is the mailbox and the end: it waits for its node
  *                and its children, copies the result out
  *
- * Finding the parent's leader (seed 001 Fig. 3.14 sends leader IDs to every
+ * Finding the parent's leader (Parsons 2015 Fig. 3.14 sends leader IDs to every
  * process of the child nodes and cancels the ones nobody received; we may
  * neither cancel nor leave messages for a later call).  A message must name
  * its destination rank, and only a process still in the call can receive
@@ -60,7 +61,7 @@
  * Code: the climb (combine, mailboxes, sending up) is node/node_dynleader.c,
  * shared with allreduce dynleader; this file adds the root's copy-out, for
  * any tree of nodes (pc_reduce_dynleader_tree: dynleader_flat is the flat one).
- * Source: seed 001 section 3.7.1, Figs. 3.14-3.15 (dynamic leader reduce).
+ * Source: Parsons 2015 §3.7.1, Figs. 3.14-3.15 (dynamic leader reduce).
  */
 #include "reduce/reduce.h"
 #include "node/node_dynleader.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dynleader_flat - dynamic-leader reduce over a flat tree of nodes: every
  * process combines its data into its node's shared accumulator as soon as
@@ -13,7 +14,7 @@
  *
  * It is dynleader (reduce_dynleader.c: the mailbox protocol, the
  * {seq, rank} header that names the dynamic sender, chunking) with the
- * binomial tree of nodes replaced by a flat one.  Seed 001 section 3.7.1
+ * binomial tree of nodes replaced by a flat one.  Parsons 2015 §3.7.1
  * notes that the binomial pattern "leaves an unnecessary dependency between
  * non-root nodes" (a mailbox waits for its child nodes, and so does every
  * node's last arriver whose children are late) and that a serial inter-node
@@ -47,7 +48,7 @@
  * Parameters: PAPCOLL_REDUCE_LEADER (last, or fixed: each node's lowest
  * rank sends after its whole node), PAPCOLL_REDUCE_LOCK,
  * PAPCOLL_REPRODUCIBLE, PAPCOLL_SHM_SIZE; under SMPI PAPCOLL_SIM_MEMBW.
- * Source: seed 001 section 3.7.1 (dynamic leader reduce, Fig. 3.14, and
+ * Source: Parsons 2015 §3.7.1 (dynamic leader reduce, Fig. 3.14, and
  * the serial inter-node reduction it discusses after Fig. 3.14).
  */
 #include "reduce/reduce.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dynleader_onesided - dynamic-leader reduce without messages: every process
  * combines its data into its node's shared accumulator as soon as it arrives
@@ -15,7 +16,7 @@
  *                MPI_Put of the ready stamp, MPI_Win_flush
  *   root's node: the root leads and copies the result out
  *
- * Seed 001 (section 3.7.1, last paragraphs) removes the control messages of
+ * Parsons 2015 (section 3.7.1, last paragraphs) removes the control messages of
  * the dynamic leader reduce with one-sided communication: the sender places
  * its data on the receiving node and marks a ready flag; the receiving
  * node's leader spins on the flag, in shared memory, and the sender never
@@ -86,7 +87,7 @@
  * the mailbox, the root on its node), PAPCOLL_REDUCE_LOCK,
  * PAPCOLL_REPRODUCIBLE, PAPCOLL_SHM_SIZE; under SMPI PAPCOLL_SIM_MEMBW (the
  * leader polls its inbox every 0.5 us of simulated time).
- * Source: seed 001 section 3.7.1 (dynamic leader reduce, one-sided variant).
+ * Source: Parsons 2015 §3.7.1 (dynamic leader reduce, one-sided variant).
  */
 #include "reduce/reduce.h"
 #include "core/log.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hier - the universal hierarchical reduce with barriers: every process
  * copies its data into its slot of the node's reduction area, the node
@@ -32,7 +33,7 @@
  * Parameters: PAPCOLL_REDUCE_INTER (default binomial; any flat reduce,
  * native, auto), PAPCOLL_SHM_SIZE; under SMPI PAPCOLL_SIM_MEMBW charges the
  * copies and local reductions.
- * Source: seed 001 section 2.3.1, Fig. 2.1 (universal hierarchical
+ * Source: Parsons 2015 §2.3.1, Fig. 2.1 (universal hierarchical
  * algorithm; for reductions the copy-in phase does the intra-node
  * reduction); section 3.7.1 (the naive hierarchical reduce with barriers).
  */

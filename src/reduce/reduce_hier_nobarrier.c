@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hier_nobarrier - the "intra-node optimized" hierarchical reduce: each
  * process reduces its data into its node's shared accumulator as soon as
@@ -41,7 +42,7 @@
  * (logged).  Commutative ops only (arrival order).
  * Parameters: PAPCOLL_REDUCE_INTER, PAPCOLL_REDUCE_LOCK, PAPCOLL_REPRODUCIBLE,
  * PAPCOLL_SHM_SIZE; under SMPI PAPCOLL_SIM_MEMBW charges copies and combines.
- * Source: seed 001 section 3.7.1 (MPICH hierarchical reduce with optimized
+ * Source: Parsons 2015 §3.7.1 (MPICH hierarchical reduce with optimized
  * intra-node communication, serial and parallel locking schemes).
  */
 #include "reduce/reduce.h"

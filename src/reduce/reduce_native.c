@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * native - the MPI library's own MPI_Reduce (PMPI_Reduce) on papcoll's
  * private communicator: the baseline every other reduce is measured against,

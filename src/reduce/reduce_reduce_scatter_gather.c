@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * reduce_scatter_gather - Rabenseifner's reduce: a reduce-scatter by
  * recursive halving (each process ends with one fully reduced block of
@@ -21,7 +22,7 @@
  * communicator, so nothing completes before the last process arrives, and
  * after it arrives the whole reduce-scatter (log2 p' steps) and gather
  * still run; early processes wait in their first exchange with a late
- * partner (seed 001 section 3.7.4 leaves it out of its imbalance study for
+ * partner (Parsons 2015 §3.7.4 leaves it out of its imbalance study for
  * that all-to-all dependence).
  * Limitations: commutative ops only (blocks are combined in halving order,
  * not rank order).  Blocks of ceil(count / p') elements: with count < p'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * reduce_scatter.c - papcoll_reduce_scatter and papcoll_reduce_scatter_block:
  * MPI's argument checks, the MPI library on an intercommunicator, then the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * reduce_scatter.h - what reduce_scatter algorithms share.  Every algorithm
  * is pc_reduce_scatter_<name>(const pc_call_t *a) (generated prototypes,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hier - the universal hierarchical reduce_scatter: the node reduces the
  * whole vector in shared memory, each process combining a 1/ppn slice of
@@ -37,7 +38,7 @@
  * PAPCOLL_REDUCE_SCATTER_INTER over the whole communicator (logged).
  * Parameters: PAPCOLL_REDUCE_SCATTER_INTER (default auto), PAPCOLL_SHM_SIZE;
  * under SMPI PAPCOLL_SIM_MEMBW.
- * Source: seed 001 section 2.3.1 (reduce-scatter in the universal
+ * Source: Parsons 2015 §2.3.1 (reduce-scatter in the universal
  * hierarchical algorithm: "the node reduces its share in parallel during
  * copy-in").
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * reduce_scatter_hier.h - the node step shared by the hierarchical
  * reduce_scatters hier and multisender (reduce_scatter_hier.c describes it):

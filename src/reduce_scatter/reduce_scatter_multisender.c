@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * multisender - hier's node reduction in shared memory, then MPICH's
  * pairwise exchange among nodes run by several processes of each node at
@@ -33,7 +34,7 @@
  * round), then ceil((N - 1) / S) rounds of alpha + (m / N) beta on each
  * sender, the S senders of a node sharing its network link (the beta term
  * (N - 1)/N m beta per node stays when one link is the bottleneck; the
- * alpha term is divided by S: seed 001's (p / ns - 1) alpha for ns = S),
+ * alpha term is divided by S: Parsons 2015's (p / ns - 1) alpha for ns = S),
  * the reducer's (N - 1)/N m gamma overlapped with the receives, then the
  * copy-out of my block.  No intra-node copy of the pieces: they land in
  * shared memory.
@@ -54,7 +55,7 @@
  * are not told.
  * Parameters: PAPCOLL_REDUCE_SCATTER_SENDERS (default 0 = all but one),
  * PAPCOLL_SHM_SIZE, PAPCOLL_REPRODUCIBLE; under SMPI PAPCOLL_SIM_MEMBW.
- * Source: seed 001 section 2.3.2 (multi-sender inter-node communication,
+ * Source: Parsons 2015 §2.3.2 (multi-sender inter-node communication,
  * reduce-scatter: "the senders then place the received data into a buffer,
  * and mark a flag for the reducer ... we reserve one process for performing
  * the reduction operation"), Fig. 2.7; MPICH

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * native - the MPI library's own MPI_Reduce_scatter /
  * MPI_Reduce_scatter_block (PMPI_*) on papcoll's private communicator: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * pairwise - in step k (1 .. p-1) every process sends its input for rank +
  * k to that rank and combines what rank - k sends it for its own block: no

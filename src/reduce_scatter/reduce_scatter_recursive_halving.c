@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * recursive_halving - log2 p steps that halve both the group and the data:
  * in the step of distance d (p/2, p/4, ..., 1) every process keeps the half

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * reduce_scatterv - reduce everything to rank 0 with the binomial reduce
  * (rank order kept), then hand each rank its block with the MPI library's

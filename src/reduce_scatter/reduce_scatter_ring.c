@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ring - the partial result of each block travels once round the ring: in
  * step k (0 .. p-2) every process sends its running sum of block

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * scatter.c - papcoll_scatter and papcoll_scatterv: the block front
  * (coll/block_front.c: MPI's argument checks, the MPI library on an

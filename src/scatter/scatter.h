@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * scatter.h - what scatter algorithms share.  Every algorithm is
  * pc_scatter_<name>(const pc_call_t *a) (generated prototypes, from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * binomial - MPICH's binomial scatter: the root sends the upper half of the
  * blocks (in relative rank order, rank - root mod p) to relative rank p/2,
@@ -17,7 +18,7 @@
  * The v form (scatterv): only the root knows the counts, so every subtree
  * message is preceded by the byte sizes of the subtree's blocks (8 bytes
  * per block, PC_TAG_SCATTER_SIZES): a process learns the sizes of its own
- * subtree and no others (seed 001 2.3.1: non-global counts never made
+ * subtree and no others (Parsons 2015 §2.3.1: non-global counts never made
  * global).  A process checks its own size against its receive count
  * (MPI_ERR_TRUNCATE when the block is larger).  The plain form needs no
  * sizes: every block is as large as mine.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dynleader - the hierarchical scatter with dynamic node leaders: on every
  * node but the root's, the first process to arrive leads the node.  It asks
@@ -44,8 +45,8 @@
  * the root packs them first.  No size limit: shares and blocks above
  * PC_MAX_MSG go in several messages.
  * Parameters: PAPCOLL_SCATTER_GUESS_MAX.
- * Source: seed 000's competitive leaders (the first process to arrive leads
- * its node) applied to seed 001's hierarchical scatter (section 2.3.1,
+ * Source: the CP paper's competitive leaders (the first process to arrive leads
+ * its node) applied to Parsons 2015's hierarchical scatter (section 2.3.1,
  * Fig. 2.1); the REQUEST and the guess as the dynamic-leader broadcasts'
  * (node/node.h).
  */

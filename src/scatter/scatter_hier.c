@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hier - the universal hierarchical scatter: the root puts its blocks in
  * node order and hands them to the leader (node rank 0) of its node, the
@@ -15,7 +16,7 @@
  * collective moves whole nodes and ranks may sit on nodes in any pattern.
  * Copy-out is a linear scatter on the node (point-to-point inside the node,
  * the MPI library's shared-memory path; no node barrier).
- * The v form (scatterv, seed 001 Fig. 2.1's ExchangeCntData): only the root
+ * The v form (scatterv, Parsons 2015 Fig. 2.1's ExchangeCntData): only the root
  * knows the counts, so each leader first gathers its members' block sizes
  * (MPI_Gather of one uint64 on the node), and a root that is not its node's
  * leader sends that leader every node's share (N uint64); the inner scatter
@@ -34,7 +35,7 @@
  * over the whole communicator instead (logged), the v form fails with
  * MPI_ERR_COUNT on the processes that see it.
  * Parameters: PAPCOLL_SCATTER_INTER (default auto).
- * Source: seed 001 section 2.3.1, Fig. 2.1 (universal hierarchical
+ * Source: Parsons 2015 §2.3.1, Fig. 2.1 (universal hierarchical
  * algorithm: copy-in, ANY flat collective among leaders, copy-out).
  */
 #include "scatter/scatter.h"

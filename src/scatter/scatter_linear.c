@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * linear - the root sends every process its block straight from the block
  * view, all sends posted at once; every other process receives its block.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * multisender - multi-sender k-ary scatter over nodes: a k-nomial tree of
  * nodes of radix k = S + 1 (S = processes on the smallest node) rooted at
@@ -26,7 +27,7 @@
  * per round an intra-node hand-off of each piece to its sender and a
  * final intra-node copy-out of q - 1 blocks; the root copies m bytes into
  * node order once.
- * Late arrival: not arrival-tolerant, by design (seed 001's point is
+ * Late arrival: not arrival-tolerant, by design (Parsons 2015's point is
  * bandwidth): a late sender holds up its child subtrees, a late holder its
  * whole subtree; a late process that is neither only waits for itself.
  * Limitations: the seed's senders read the pieces from one shared-memory
@@ -34,7 +35,7 @@
  * inside the node (the MPI library's shared-memory path: one more copy of
  * each piece).  S is the smallest node's size, so one small node limits
  * every node's senders.  No pipelining of a piece within a round.
- * Source: seed 001 section 2.3.2 (multi-sender inter-node communication,
+ * Source: Parsons 2015 §2.3.2 (multi-sender inter-node communication,
  * "multi-sender k-ary scatter": MPICH's binomial scatter turned into a
  * k-ary tree whose k messages leave from k processes of the node).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * blocks.h - cutting a message into blocks, and the block ranges of
  * recursive halving (no MPI dependency).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tree.c - broadcast tree builders (see tree.h).
  *

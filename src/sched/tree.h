@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tree.h - broadcast tree builders (no MPI dependency).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tree_engine.c - the segmented tree engine, down (pc_tree_bcast) and up
  * (pc_tree_reduce); see tree_engine.h.

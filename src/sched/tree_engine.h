@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tree_engine.h - the segmented tree engine, down and up (Open MPI's
  * ompi_coll_base_bcast_generic and ompi_coll_base_reduce_generic).
@@ -26,9 +27,9 @@
 #include "sched/tree.h"
 
 typedef enum {
-    PC_SEND_BLOCKING,   /* MPI_Recv segment, then MPI_Send it to each child in turn (seed 004 MODE 3) */
+    PC_SEND_BLOCKING,   /* MPI_Recv segment, then MPI_Send it to each child in turn (the SMPI bcast exercise MODE 3) */
     PC_SEND_NONBLOCKING /* receives posted ahead, MPI_Isend to children; at most max_inflight segments
-                           outstanding per peer (seed 004 MODES 4-5) */
+                           outstanding per peer (the SMPI bcast exercise MODES 4-5) */
 } pc_send_mode_t;
 
 /* segsize 0 means one segment (the whole message). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * adapt.c - adaptive selection among a rule's candidates (see adapt.h for
  * the design: groups, states, cost, agreement, exploration).

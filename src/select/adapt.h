@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * adapt.h - adaptive selection among a rule's candidates (PAPCOLL_ADAPT, on
  * by default; PAPCOLL_ADAPT=0 is the off switch).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * select.h - picks the algorithm of one collective call.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * site.c - the call site of a collective (see site.h): from the return
  * address the entry point recorded, cached per thread, or from a backtrace.

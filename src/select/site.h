@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * site.h - the call site of a collective, for adaptive selection (adapt.h):
  * a hash of the caller's module name and its offset in the module (the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tune.c - compiles and evaluates selection rules (grammar in tune.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tune.h - the selection-rule grammar (PAPCOLL_TUNE and the built-in rules).
  *

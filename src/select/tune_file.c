@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tune_file.c - selection rules read from a file (see tune_file.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tune_file.h - selection rules read from a file (PAPCOLL_TUNE_FILE).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A program built against an installed papcoll (find_package or pkg-config). */
 #include <papcoll.h>
 

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! drop_in_mpi_f08.f90 - Fortran drop-in test program, `use mpi_f08` binding:
 ! the twin of drop_in_body.inc (same calls, same checks, same output) with
 ! mpi_f08's handle types and its optional IERROR, left out of every call but

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # expect_log.cmake - runs one MPI program with papcoll's debug log on and
 # checks that every call of the given collectives went through papcoll.
 #

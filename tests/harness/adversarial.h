@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * adversarial.h - the options the adversarial-arrival tests share
  * (test_bcast_adversarial, test_reduce_adversarial): which parts, arrival

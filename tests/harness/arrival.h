@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * arrival.h - adversarial process arrival patterns: the delay (microseconds)
  * with which each rank enters call k, on a node-mapped shape.  D is the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bcast_call.h - one checked broadcast of contiguous data: the root's bytes
  * follow a pattern, the other processes start from its complement, guard

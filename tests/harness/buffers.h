@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * buffers.h - the scratch memory of the checked calls and what they check
  * it with: buffers grown as needed (out of memory aborts the job), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * errors.h - what the error tests share (test_errors, test_errors_reduce,
  * test_errors_allgather, test_errors_alltoall, test_errors_gather_scatter):

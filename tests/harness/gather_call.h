@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gather_call.h - one checked papcoll_allgather_by_name /
  * papcoll_allgatherv_by_name call, and the datatype cases it runs on.

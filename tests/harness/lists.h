@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * lists.h - comma-separated option lists and the algorithm lists of the
  * tests: the library's own catalogue of a collective (papcoll_algorithm_name)

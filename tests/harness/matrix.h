@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * matrix.h - the driver pieces the matrix tests share (test_reduce_matrix,
  * test_allgather_matrix, test_alltoall_matrix, test_gather_scatter_matrix):

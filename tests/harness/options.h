@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * options.h - --NAME=VALUE command-line options by table: each entry names
  * an option, the type of its value and the variable that holds it (its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * reduce_call.h - one checked papcoll_reduce_by_name /
  * papcoll_allreduce_by_name / papcoll_reduce_scatter(_block)_by_name call.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * reduce_cases.h - the (datatype, operation) cases of the reduction tests:
  * every predefined operation on every datatype MPI allows it on (SUM, PROD,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * reduce_kinds.h - element kinds of the reduction tests: for each C type an
  * MPI datatype stands for, how to draw one process's input for an operation

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * shapes.h - the communicators the tests run on, and their nodes as the test
  * itself computes them (never asking the library).

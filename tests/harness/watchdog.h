@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * watchdog.h - turns a hung collective into a named failure: every call is
  * bracketed by harness_watchdog_arm() / harness_watchdog_call_done(); if a

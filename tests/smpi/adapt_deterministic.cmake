@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Adaptive selection under SMPI is deterministic: the same program run twice
 # makes the same decisions.  Runs COMMAND (a list) twice, each with its own
 # PAPCOLL_ADAPT_REPORT (REPORT.1, REPORT.2); both runs must succeed, the

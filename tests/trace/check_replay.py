@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Replay of recorded arrivals and the per-call-site recommendation with the real papcoll-bench, run by ctest
 (tests/trace/CMakeLists.txt):
 

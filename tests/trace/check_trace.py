@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """End-to-end checks of libpapcoll_trace.so and `papcoll trace report`, run by ctest (tests/trace/CMakeLists.txt).
 
     check_trace.py --mpirun "MPIRUN FLAGS" --np N --preload LIB[:LIB...] --mode planned|fortran
@@ -147,7 +148,7 @@ def calls_by_key(header, ranks):
 
 
 def metrics(header, members):
-    """delta_bar, omega and wait states (us) of one call, recomputed (seed 001 section 3.3; Scalasca)."""
+    """delta_bar, omega and wait states (us) of one call, recomputed (Parsons 2015 §3.3; Scalasca)."""
     rows = sorted(members.values(), key=lambda m: m["crank"])
     a = [m["ga"] for m in rows]
     f = [m["gx"] for m in rows]

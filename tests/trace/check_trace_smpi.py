@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The arrival tracer under SimGrid SMPI (docs/trace.md "Under SimGrid SMPI"), run by ctest (apps/CMakeLists.txt).
 
     check_trace_smpi.py --smpirun "SMPIRUN -platform P -hostfile H SETTINGS" --np N --noise SPEC [--tools DIR]

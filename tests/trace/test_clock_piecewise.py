@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Unit test of the trace reader's clock correction (tools/papcoll_tools/trace/reader.py, trace/format.h):
 piecewise-linear interpolation of the offsets between consecutive synchronizations, the end segments extended,
 and the per-synchronization residual (the previous segment's prediction error), on a synthetic header whose clock

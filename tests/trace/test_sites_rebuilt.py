@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Unit test of the report's rebuilt-object check (tools/papcoll_tools/trace/sites.py, trace/format.h
 rank-R.objects): a synthetic trace whose one call site lies in a small program compiled here with -g.
 

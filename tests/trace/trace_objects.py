@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The check both tracer tests (check_trace.py natively, check_trace_smpi.py under SMPI) make of rank-R.objects
 (trace/format.h), read with its own parser, not the report's: every listed rank's file names the program, with
 the build-id `readelf -n` reads from it (not compared when readelf is missing)."""

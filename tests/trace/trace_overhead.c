@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * trace_overhead - the time per call of MPI_Barrier and of an 8-byte
  * MPI_Allreduce (MPI_DOUBLE, MPI_SUM) on MPI_COMM_WORLD, for measuring what

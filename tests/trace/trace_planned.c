@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * trace_planned - an ordinary MPI program (it knows nothing of the tracer)
  * with a planned arrival pattern, for the tracer's tests

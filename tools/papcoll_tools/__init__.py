@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Tools for papcoll: selection rules from benchmark sweeps (papcoll-tune)."""
 
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """papcoll perf report: papcoll's collectives against SMPI's own, per collective, size and arrival pattern.
 
 Reads papcoll-bench CSV files (tools/sweeps/bcast_perf.sh and reduce_perf.sh write one per run);

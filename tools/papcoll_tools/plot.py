@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """papcoll-plot: figures from papcoll-bench results (PNG, matplotlib).
 
     papcoll-plot imbalance RESULTS... -o fig.png [--size=BYTES] [--table=FILE.md]

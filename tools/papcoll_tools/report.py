@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """papcoll sim report SWEEP.csv -o DIR: figures and a Markdown report (DIR/report.md) of a merged sweep.
 
 Rows are grouped by their settings (every parameter column but the algorithm, size and pattern);

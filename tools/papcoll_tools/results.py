@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Read papcoll-bench results (CSV with #@ metadata lines, or JSON)."""
 from __future__ import annotations
 

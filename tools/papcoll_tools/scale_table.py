@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The cost table of a scale sweep (tools/scale/run.sh): one line per simulated run, by rank count.
 
     python3 -m papcoll_tools.scale_table SWEEP.csv      Markdown on stdout

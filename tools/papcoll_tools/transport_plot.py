@@ -1,4 +1,5 @@
-"""papcoll transport-plot: seed 003's Fig. 7 for papcoll's intra-node transports.
+# SPDX-License-Identifier: BSD-3-Clause
+"""papcoll transport-plot: Morimoto et al. 1999's Fig. 7 for papcoll's intra-node transports.
 
     python3 -m papcoll_tools.transport_plot LABEL=FILE [LABEL=FILE ...] -o fig.png [--markdown]
 
@@ -99,7 +100,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python3 -m papcoll_tools.transport_plot",
                                  description="Bandwidth and round-trip time versus message size of papcoll's "
                                              "intra-node protocols (write, read, eager) and the MPI library's "
-                                             "point-to-point, from papcoll-transport-bench outputs (seed 003 Fig. 7).")
+                                             "point-to-point, from papcoll-transport-bench outputs (Morimoto et al. 1999 Fig. 7).")
     ap.add_argument("inputs", nargs="+", metavar="LABEL=FILE",
                     help="an MPI library's name and its papcoll-transport-bench output (pingpong test)")
     ap.add_argument("-o", "--output", required=True, help="PNG to write")

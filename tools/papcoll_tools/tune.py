@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """papcoll-tune: turn papcoll-bench CSV sweeps into selection rules.
 
 Reads one or more CSV files written by ``papcoll-bench --format=csv`` (fields
@@ -288,7 +289,7 @@ def main(argv=None):
                     help="instead of rules, print --algo's regret in every cell as Markdown")
     ap.add_argument("--algo", default="auto", help="the algorithm --regret-report is about (default auto)")
     ap.add_argument("--metric", choices=("e_bar", "e_root", "after_last", "g"), default="e_bar",
-                    help="what is compared: e_bar (default, the mean time in the call, seed 002), e_root (the "
+                    help="what is compared: e_bar (default, the mean time in the call, Patarasuk & Yuan 2008), e_root (the "
                          "root's time: the telling one for a gather or reduce, whose non-roots leave at once), "
                          "after_last (time after the last arrival) or g (the slowest process's time)")
     ap.add_argument("--candidates", type=int, default=1, metavar="K",

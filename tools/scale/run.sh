@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The cost of simulating at scale (issue 5): tools/sweeps/scale.toml one point at a time, then
 # docs/results/scale.md's table (wall time, CPU time, peak memory per point).
 #   tools/scale/run.sh          (OUT=DIR: where the sweep goes, default docs/results/scale)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # auto with and without PAPCOLL_ADAPT=1 in steady state (SIMULATED): for each pattern, UNTIMED calls per size
 # (default 200), then TIMED calls (default 64), one `papcoll sim run` each; the per-call e_bar (mean over the
 # processes of arrival-to-exit time) from --raw into OUTDIR/<coll>_<pattern>_adapt{0,1}_per_call.csv, ADAPT's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Markdown summary of tools/sweeps/adapt_steady.sh's files: auto with and without PAPCOLL_ADAPT=1, the mean e_bar
 over the timed calls (SIMULATED), against each other (same arrival draws) and, balanced, against the best
 algorithm of a regret sweep (median of its calls).  `--per-call RAW` instead turns a papcoll-bench --raw file

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Markdown summary of tools/sweeps/auto_vs_native.sh's files (SIMULATED): per collective, pattern and size,
 native's e_bar (mean over the processes of arrival-to-exit time), then auto / native with adaptive selection
 off (the static rule) and on (the default); for reduce and gather also the root's time (e_root), the same way.

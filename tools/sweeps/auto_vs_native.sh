@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Default `auto` against the MPI library's own collective in steady state (SIMULATED): for each collective and
 # arrival pattern, one `papcoll sim run` of `--algo=auto,native` (the two interleaved, the same arrival draws) with
 # adaptive selection on (PAPCOLL_ADAPT=1, the default) and one with it off (PAPCOLL_ADAPT=0: the static rule),

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The sweep behind papcoll's built-in broadcast rules (docs/tuning.md): every
 # papcoll algorithm, sizes 16 B - 4 MiB, balanced and uniform:p/8 arrival, on
 # simulated clusters 4x4, 8x8, 16x8 (preset ib-ddr; the largest covers every larger p), plus the 2-process

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The balanced-arrival sweep behind papcoll's built-in broadcast rules (see
 # docs/tuning.md): 2 native processes on this machine (run it on idle cores),
 # then SimGrid SMPI clusters of 16 to 256 ranks.  Writes

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# e_bar versus MAX_IF (uniform random arrival, seed 002 Fig. 7) for every
+# SPDX-License-Identifier: BSD-3-Clause
+# e_bar versus MAX_IF (uniform random arrival, Patarasuk & Yuan 2008 Fig. 7) for every
 # broadcast algorithm and native, one size.
 #   tools/sweeps/bcast_imbalance.sh simulated OUTDIR [NODES CORES SIZE]   SimGrid cluster (default 8 x 8, 1M)
 #   tools/sweeps/bcast_imbalance.sh native OUTDIR [NP SIZE]               this machine (default 2 processes, 1M)

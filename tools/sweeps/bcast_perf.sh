@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Issue 4's performance comparison (simulated): every papcoll broadcast and
 # auto, plus SMPI's own broadcasts (mpich, ompi, mvapich2, binomial_tree,
 # arrival_pattern_aware, run as 'native' with --cfg=smpi/bcast:NAME), on

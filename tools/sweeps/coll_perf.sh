@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # A collective's performance comparison (simulated), modelled on bcast_perf.sh: every papcoll
 # algorithm of COLL and auto, plus SMPI's own algorithms of that collective (run as 'native' with
 # --cfg=smpi/<coll>:NAME by `papcoll sim run --baseline=NAME`), on cluster:NODESxCORES (preset

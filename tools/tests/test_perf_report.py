@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """papcoll perf report: one table per collective and size, SMPI baselines named by the collective their
 run measured (``baseline SMPI <coll> NAME``), papcoll's own native rows dropped, --coll keeps one."""
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """papcoll-plot writes the three figures from papcoll-bench outputs."""
 import os
 import sys

@@ -1,4 +1,5 @@
-"""papcoll sim report and the seed 004 reproduction's output: figures are written, every axis is
+# SPDX-License-Identifier: BSD-3-Clause
+"""papcoll sim report and the SMPI bcast exercise reproduction's output: figures are written, every axis is
 labelled and says the numbers are simulated; tables are there (from synthetic sweep results, no
 simulation)."""
 import csv

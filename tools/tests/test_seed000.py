@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """papcoll sim reproduce seed000: the point list, the paper's metric from a --raw record, the tables
 (no simulation)."""
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """papcoll sim reproduce seed001 without the simulator: size ranges and multi-algorithm points in sweeps,
 the tiers and their budget, Table 3.7's averaging checked against the thesis's own appendix, and the
 report's tables from a stand-in sweep."""

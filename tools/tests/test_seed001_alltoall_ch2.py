@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """papcoll sim reproduce seed001-alltoall and seed001-ch2 without the simulator: the points each runs, the
 budget, and the tables and figures from a stand-in sweep whose times make every ratio known in advance."""
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """papcoll sim reproduce seed001-ch2's reduced runs, without the simulator: Alltoallv's flat stand-in and its
 sizes, one size per run for Alltoallv and Reduce-Scatter, the report's "Reduced runs" and "Not run" sections,
 and the stack size and machine-wide lock of big simulations (big_run_settings)."""

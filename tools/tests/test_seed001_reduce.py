@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """papcoll sim reproduce seed001, reduce part, without the simulator: Table 3.6's averaging checked against
 the thesis's appendix A, the one-sided dynamic leader taken only when the algorithm exists (and its absence
 not changing the other points), the budget, and the table, CSV and figures from a stand-in sweep."""

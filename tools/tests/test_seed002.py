@@ -1,4 +1,5 @@
-"""Seed 002's reproduction without the simulator: the sweep's points, the replay of papcoll-bench's
+# SPDX-License-Identifier: BSD-3-Clause
+"""Patarasuk & Yuan 2008's reproduction without the simulator: the sweep's points, the replay of papcoll-bench's
 arrival patterns and the lower bound, and the report written from synthetic sweep results."""
 import os
 import sys

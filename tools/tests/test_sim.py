@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """papcoll sim: platform generation (valid XML, host and link counts), spec errors, baselines of each
 collective (the smpi/<coll> setting the benchmark's --coll decides), and simulated runs that are
 deterministic and really run the baseline named (skipped when smpirun or papcoll-bench-smpi is missing)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """papcoll sim sweep: the points of a TOML config, resumable per-point results, the merged CSV
 (with a stand-in for the simulator), and one real two-point sweep run twice (identical results;
 skipped without smpirun and PAPCOLL_BENCH_SMPI)."""

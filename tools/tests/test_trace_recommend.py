@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """papcoll trace report's imbalance factors, replay files and --recommend on a tiny synthetic trace (two ranks,
 papcoll_tools.trace.synthetic) whose numbers are known by construction: T from the trace's own two-process calls
 (only those whose message crosses after the last arrival), from --T and from --T-table (bytes,T_us and

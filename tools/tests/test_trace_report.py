@@ -1,6 +1,7 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """papcoll trace report on a synthetic run directory written here (trace/format.h), whose numbers are known by
 construction: the clock conversion (offsets and linear drift between the two synchronizations), matching calls
-across ranks, seed 001's delta_bar and omega, Scalasca's wait states, the intra-/inter-node split, the per-site
+across ranks, Parsons 2015's delta_bar and omega, Scalasca's wait states, the intra-/inter-node split, the per-site
 aggregates, the Markdown tables and the figures."""
 import csv
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """papcoll-tune turns sweeps into rules that pick the measured winner."""
 import contextlib
 import io

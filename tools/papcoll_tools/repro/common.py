@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """What every `papcoll sim reproduce SEED` shares: where its results go, its sweep's cost, the report file
 and the summary line it prints."""
 from __future__ import annotations

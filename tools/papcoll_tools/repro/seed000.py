@@ -1,4 +1,5 @@
-"""Seed 000 reproduced: competitive and pipelined (CP) broadcasts against pipelined (P) ones, Figs. 12-17.
+# SPDX-License-Identifier: BSD-3-Clause
+"""The CP paper reproduced: competitive and pipelined (CP) broadcasts against pipelined (P) ones, Figs. 12-17.
 
     papcoll sim reproduce seed000 [--out=DIR] [--jobs=N]
 
@@ -316,7 +317,7 @@ def figures(res, out):
             ax.grid(True, which="both", alpha=0.3)
             ax.set_ylim(bottom=0)
             ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=3)
-        fig.suptitle(f"Seed 000 Figs. {f['figs'][0]}-{f['figs'][1]} simulated with SimGrid SMPI (ib-ddr cluster): "
+        fig.suptitle(f"The CP paper Figs. {f['figs'][0]}-{f['figs'][1]} simulated with SimGrid SMPI (ib-ddr cluster): "
                      "max over processes of the mean broadcast time\n(at K = 0 the CP curve lies under the P curve: "
                      "with simultaneous arrivals both pick the same leaders)", fontsize=10)
         paths.append(plot.save(fig, os.path.join(out, f"fig{f['figs'][0]}_{f['figs'][1]}_{family.lower()}.png")))
@@ -334,7 +335,7 @@ def _stability(res):
 
 
 def markdown(res, rel_dir, wall, cmd, settings, npoints):
-    L = ["# Seed 000 reproduced: CP versus P broadcasts under unbalanced arrival, Figs. 12-17 (simulated)", "",
+    L = ["# The CP paper reproduced: CP versus P broadcasts under unbalanced arrival, Figs. 12-17 (simulated)", "",
          f"Command: `{cmd}` ({npoints} simulated runs, one at a time: {wall:.0f} s of wall time in total on this "
          "2-core machine, shared with other work). Every number below is a simulated time (SimGrid SMPI 3.32), "
          "not a measurement; the paper's are measurements on its cluster (16 nodes of dual-core Xeon 5150 processors, "

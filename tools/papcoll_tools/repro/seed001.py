@@ -1,4 +1,5 @@
-"""Seed 001 reproduced: Parsons' imbalance-aware broadcast (thesis section 3.9.2, Table 3.7, Figs. 3.21-3.22);
+# SPDX-License-Identifier: BSD-3-Clause
+"""Parsons 2015 reproduced: Parsons' imbalance-aware broadcast (thesis section 3.9.2, Table 3.7, Figs. 3.21-3.22);
 its reductions (section 3.9.1, Table 3.6, Figs. 3.19-3.20) are seed001_reduce.py, run after it.
 
     papcoll sim reproduce seed001 [--out=DIR] [--budget=SECONDS] [--bench=PATH]
@@ -369,7 +370,7 @@ def markdown(res, rows, rel_dir, wall, cmd, sweep_dir):
     every_level = [w for w in worlds_done if covered(res, w)[1] == LEVELS]
     imb_world = max(every_level or worlds_done or [WORLDS[0]])  # the largest world size run at every level
     fw = fig_world(res)
-    L += ["# Seed 001 reproduced: imbalance-aware hierarchical broadcast (Parsons' thesis, section 3.9.2), simulated", "",
+    L += ["# Parsons 2015 reproduced: imbalance-aware hierarchical broadcast (Parsons' thesis, section 3.9.2), simulated", "",
           f"Command: `{cmd}` (simulations one at a time: {wall:.0f} s of wall time in total for the runs that finished, "
           "on this 2-core machine shared with other work; resumable, see below). **Every number of ours is a simulated time** (SimGrid SMPI "
           "3.32); the thesis's are measurements on a Cray XE6 (Cray Gemini network, 32 cores per node, MPICH 3.0.4 "
@@ -522,7 +523,7 @@ def comparison(res, rows, sweep_dir=None):
         mp_text = (f" SMPI 3.32's `mpich` selection, run as the baseline at {w0} ranks, averages "
                    f"{_f(mp_sp['smpi:mpich'][0])}x `binomial_tree`'s speed (largest difference at any point "
                    f"{diff * 100:.1f}%): in this SMPI it broadcasts with the binomial tree at every size here, "
-                   "not with MPICH's scatter + allgather (seed 004's reproduction found the same for 10^8 bytes), "
+                   "not with MPICH's scatter + allgather (the SMPI bcast exercise's reproduction found the same for 10^8 bytes), "
                    "so either stands for the thesis's MPICH.")
     return f"""## Comparison with the thesis
 

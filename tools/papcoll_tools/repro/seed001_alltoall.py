@@ -1,4 +1,5 @@
-"""Seed 001 reproduced, alltoall: Parsons' imbalance-aware alltoall (thesis section 3.9.3, Table 3.8,
+# SPDX-License-Identifier: BSD-3-Clause
+"""Parsons 2015 reproduced, alltoall: Parsons' imbalance-aware alltoall (thesis section 3.9.3, Table 3.8,
 Figs. 3.24-3.26).  Every rank has a common.STACK_KIB stack, and a run of common.BIG_WORLD ranks or more first
 takes the machine-wide lock common.BIG_LOCK (common.big_run_settings).
 
@@ -291,7 +292,7 @@ def comparison(res):
 def markdown(res, rel_dir, wall, cmd, sweep_dir):
     settings = "SimGrid SMPI 3.32, `papcoll sim` settings (docs/simulation.md), preset gemini"
     w = fig_world(res)
-    L = ["# Seed 001 reproduced: the imbalance-aware alltoall (thesis section 3.9.3), simulated", "",
+    L = ["# Parsons 2015 reproduced: the imbalance-aware alltoall (thesis section 3.9.3), simulated", "",
          f"Command: `{cmd}` ({wall:.0f} s of simulation wall time for the runs done, one at a time on a shared "
          f"2-core machine). **Every number here is simulated** ({settings}; 32 ranks per node; "
          "PAPCOLL_ALLTOALL_INTER=isend for `hier`). Arrivals: `--pattern=microbench:XTIME` (seed001.md explains the "

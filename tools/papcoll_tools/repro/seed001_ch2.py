@@ -1,4 +1,5 @@
-"""Seed 001 chapter 2 reproduced: the universal hierarchical algorithm and multi-sender inter-node
+# SPDX-License-Identifier: BSD-3-Clause
+"""Parsons 2015 chapter 2 reproduced: the universal hierarchical algorithm and multi-sender inter-node
 communication (thesis sections 2.3-2.5: Table 2.1, Figs. 2.4-2.5; Table 2.2, Fig. 2.7; Fig. 2.10).
 
     papcoll sim reproduce seed001-ch2 [--out=DIR] [--budget=SECONDS] [--bench=PATH]
@@ -438,7 +439,7 @@ def comparison_markdown(res):
 
 def markdown(res, rel_dir, wall, cmd, sweep_dir):
     worlds = [w for w in WORLDS if any(k[2] == w for k in res)]
-    L = ["# Seed 001 chapter 2 reproduced: universal hierarchical and multi-sender collectives, simulated", "",
+    L = ["# Parsons 2015 chapter 2 reproduced: universal hierarchical and multi-sender collectives, simulated", "",
          f"Command: `{cmd}` ({wall:.0f} s of simulation wall time for the runs done, one at a time on a shared "
          "2-core machine). **Every number here is simulated** (SimGrid SMPI 3.32, `papcoll sim` settings, preset "
          "gemini, 32 ranks per node, balanced arrival, one timed call after one warm-up). The module docstring "

@@ -1,4 +1,5 @@
-"""Seed 001 reproduced, reductions: Parsons' imbalance-aware reduce (thesis section 3.9.1, Table 3.6,
+# SPDX-License-Identifier: BSD-3-Clause
+"""Parsons 2015 reproduced, reductions: Parsons' imbalance-aware reduce (thesis section 3.9.1, Table 3.6,
 Figs. 3.19-3.20).  `papcoll sim reproduce seed001` runs it after the broadcast part (seed001.py) and
 appends its section to docs/results/seed001.md.
 

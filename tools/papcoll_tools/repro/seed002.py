@@ -1,4 +1,5 @@
-"""Seed 002 reproduced: broadcast under process arrival patterns (Patarasuk & Yuan), Figs. 7-10.
+# SPDX-License-Identifier: BSD-3-Clause
+"""Patarasuk & Yuan 2008 reproduced: broadcast under process arrival patterns (Patarasuk & Yuan), Figs. 7-10.
 
     papcoll sim reproduce seed002 [--out=DIR] [--jobs=N]
 
@@ -196,7 +197,7 @@ def delays(pat, n, rep, seed=SEED, root=0):
 
 
 def lower_bound(a, T, root=0):
-    """Seed 002's Lemma 2 (blocking model) with section 3.1's rule for processes that arrive before the
+    """Patarasuk & Yuan 2008's Lemma 2 (blocking model) with section 3.1's rule for processes that arrive before the
     root (they count from the root's arrival, and their wait a_0 - a_i is added): no broadcast can have a
     smaller e_bar.  (papcoll-bench's `bound` column leaves the root wait out.)"""
     n, a0 = len(a), a[root]
@@ -304,7 +305,7 @@ def figures(res, out):
             ax.set_title(_panel_title(fig, c), fontsize=10)
             ax.grid(True, which="both", alpha=0.3)
             ax.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2)
-        f.suptitle(f"Seed 002 {fig.title()}: simulated with SimGrid SMPI (e_bar: median of {ITERS} arrival patterns)",
+        f.suptitle(f"Patarasuk & Yuan 2008 {fig.title()}: simulated with SimGrid SMPI (e_bar: median of {ITERS} arrival patterns)",
                    fontsize=11)
         paths.append(plot.save(f, os.path.join(out, f"fig{fig.number}.png")))
     return paths
@@ -446,7 +447,7 @@ def markdown(res, rel_dir, wall, cmd):
     rows = list(res.values())
     settings = sorted({r["smpi_settings"].split("; platform")[0] for r in rows if not r["algo"].startswith("smpi:")})
     worst_omega, worst_bound = check_replay(res)
-    L = ["# Seed 002 reproduced: broadcast with different process arrival patterns, Figs. 7-10 (simulated)", "",
+    L = ["# Patarasuk & Yuan 2008 reproduced: broadcast with different process arrival patterns, Figs. 7-10 (simulated)", "",
          f"Command: `{cmd}` ({len({r['point'] for r in rows})} simulated runs, one at a time: {wall:.0f} s of wall "
          "time in total on this 2-core machine, shared with other work). Every number below is a SIMULATED time "
          "(SimGrid SMPI 3.32); the paper measured two real clusters. Module: "

@@ -1,4 +1,5 @@
-"""Seed 004 reproduced: broadcast variants of SMPI CourseWare's broadcast module on its platforms.
+# SPDX-License-Identifier: BSD-3-Clause
+"""The SMPI bcast exercise reproduced: broadcast variants of SMPI CourseWare's broadcast module on its platforms.
 
     papcoll sim reproduce seed004 [--out=DIR] [--jobs=N]
 
@@ -204,7 +205,7 @@ def figures(res, out):
     for ax, algo, what in zip(axes, ["chain_pipelined", "chain_pipelined_isend"], ["Send (Q2)", "Isend (Q3)"]):
         panel(ax, [(p, p, algo) for p in RINGS], f"Pipelined ring broadcast with {what} on rings")
         legend(ax)
-    fig.suptitle("Seed 004 Q2-Q3: simulated with SimGrid SMPI (solid: papcoll, dotted: papcoll with 8 sends in "
+    fig.suptitle("The SMPI bcast exercise Q2-Q3: simulated with SimGrid SMPI (solid: papcoll, dotted: papcoll with 8 sends in "
                  "flight, dashed: the paper's tables)", fontsize=10)
     ring_png = plot.save(fig, os.path.join(out, "chunks_ring.png"))
 
@@ -217,7 +218,7 @@ def figures(res, out):
         ax.axhline(d_ours, color="k", lw=1, label="default (SMPI mpich), ours")
         ax.axhline(d_paper, color="k", lw=1, ls="--", alpha=0.6, label="default, paper")
     fig.legend(*axes[0].get_legend_handles_labels(), loc="lower center", ncol=4, fontsize=8)
-    fig.suptitle("Seed 004 Q4-Q5: simulated with SimGrid SMPI (solid: papcoll, dotted: papcoll with 8 sends in "
+    fig.suptitle("The SMPI bcast exercise Q4-Q5: simulated with SimGrid SMPI (solid: papcoll, dotted: papcoll with 8 sends in "
                  "flight, dashed: the paper's tables)", fontsize=10)
     other_png = plot.save(fig, os.path.join(out, "chunks_other.png"), rect=(0, 0.13, 1, 1))
     return ring_png, other_png
@@ -225,7 +226,7 @@ def figures(res, out):
 
 def markdown(res, rel_dir, wall, cmd):
     L = []
-    L += ["# Seed 004 reproduced: broadcast variants on SMPI CourseWare platforms (simulated)", "",
+    L += ["# The SMPI bcast exercise reproduced: broadcast variants on SMPI CourseWare platforms (simulated)", "",
           f"Command: `{cmd}` ({len({r['point'] for r in res.values()})} simulated runs, one at a time: "
           f"{wall:.0f} s of wall time in total on this 2-core machine, shared with other work). Every number below is a "
           "simulated time (SimGrid SMPI 3.32); the paper's are simulated too (an older SimGrid). Times are the "

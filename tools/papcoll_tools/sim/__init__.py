@@ -1,1 +1,2 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """papcoll sim: SimGrid SMPI simulations of papcoll-bench (platforms, runs)."""

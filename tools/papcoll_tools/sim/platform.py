@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """SimGrid platforms from a short spec (papcoll sim --platform=SPEC).
 
 Spec: KIND:SHAPE[,key=value...] or the path of a SimGrid XML file.
@@ -9,7 +10,7 @@ Spec: KIND:SHAPE[,key=value...] or the path of a SimGrid XML file.
   dragonfly:NODESxCORES:G,GL;C,CL;R,RL;N    SimGrid DRAGONFLY cluster
   ring:N | bintree:N      N single-core hosts, one link per ring edge / tree edge, shortest-path routes;
                           ring:N,wrap=0 routes no message over the closing link N-1 -> 0 (routes i <-> j
-                          cross links i..j-1, as SMPI CourseWare's ring_N.xml of seed 004)
+                          cross links i..j-1, as SMPI CourseWare's ring_N.xml of the SMPI bcast exercise)
   crossbar:N              N single-core hosts, a private link each and no backbone (SimGrid's crossbar
                           cluster: a message crosses the sender's and the receiver's links only)
 
@@ -25,19 +26,19 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
 PRESETS = {
-    # seeds 000/002: InfiniBand DDR clusters (about 2 GB/s, a few microseconds)
+    # the CP paper and Patarasuk & Yuan 2008: InfiniBand DDR clusters (about 2 GB/s, a few microseconds)
     "ib-ddr": {"lat": "1.5us", "bw": "2GBps", "bb_bw": "100GBps", "bb_lat": "0us", "lo_lat": "0.1us",
                "lo_bw": "10GBps", "speed": "1Gf"},
     # the cluster of cmake/SmpiPlatform.cmake (ctest, make demo, tools/sweeps): must stay equal to it
     "papcoll-ci": {"lat": "1us", "bw": "2.5GBps", "bb_bw": "100GBps", "bb_lat": "0us", "lo_lat": "0.1us",
                    "lo_bw": "10GBps", "speed": "1Gf"},
-    # seed 002's Ethernet cluster: Gigabit Ethernet
+    # Patarasuk & Yuan 2008's Ethernet cluster: Gigabit Ethernet
     "gige": {"lat": "50us", "bw": "125MBps", "bb_bw": "10GBps", "bb_lat": "0us", "lo_lat": "0.5us",
              "lo_bw": "5GBps", "speed": "1Gf"},
-    # seed 001: Cray XE6 Gemini interconnect
+    # Parsons 2015: Cray XE6 Gemini interconnect
     "gemini": {"lat": "1.3us", "bw": "6GBps", "bb_bw": "1TBps", "bb_lat": "0us", "lo_lat": "0.1us",
                "lo_bw": "10GBps", "speed": "1Gf"},
-    # seed 004's platforms (SMPI CourseWare, broadcast module): 10 Gb/s links of 20 us (the binary tree's
+    # the SMPI bcast exercise's platforms (SMPI CourseWare, broadcast module): 10 Gb/s links of 20 us (the binary tree's
     # links are 10 us: bintree:100,preset=courseware,lat=10us), crossbar clusters without backbone
     "courseware": {"lat": "20us", "bw": "10Gbps", "bb_bw": "none", "bb_lat": "0us", "lo_lat": "0.1us",
                    "lo_bw": "10GBps", "speed": "1Gf"},

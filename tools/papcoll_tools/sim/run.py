@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """papcoll sim run: one simulated papcoll-bench run with every SMPI setting explicit."""
 from __future__ import annotations
 

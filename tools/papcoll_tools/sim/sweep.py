@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """papcoll sim sweep: run the points of a sweep (sweep_config), resumably, and merge their results.
 
 Each point runs `papcoll sim run` (sim/run.py: the one place of the SMPI settings) and, when it

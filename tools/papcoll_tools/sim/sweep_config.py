@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The points of a simulation sweep, from a TOML file (papcoll sim sweep CONFIG.toml).
 
 Top-level keys are the defaults; each [[sweep]] table (optional) is one set of points that overrides

@@ -1,4 +1,5 @@
-"""Imbalance factors of a traced call: delta_bar / T and omega / T (seed 001 section 3.3; seed 002 section 2), with
+# SPDX-License-Identifier: BSD-3-Clause
+"""Imbalance factors of a traced call: delta_bar / T and omega / T (Parsons 2015 §3.3; Patarasuk & Yuan 2008 §2), with
 T the time to send the call's message between two processes, for the call's message size.
 
 Where T comes from, first that applies (the report names it):

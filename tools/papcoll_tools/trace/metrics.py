@@ -1,7 +1,8 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The imbalance of one collective call from its members' arrival times a_i and exit times f_i (seconds or any
 unit; the report uses microseconds).
 
-Imbalance, seed 001 section 3.3 (after Fig. 3.1): abar = mean(a_i), delta_i = |a_i - abar|,
+Imbalance, Parsons 2015 §3.3 (after Fig. 3.1): abar = mean(a_i), delta_i = |a_i - abar|,
 delta_bar = mean(delta_i) (the average imbalance), omega = max(a_i) - min(a_i) (the worst case imbalance).
 
 Wait states, named and defined as Scalasca names them (Scalasca's pattern reference), per member and summed:
@@ -14,7 +15,7 @@ Wait states, named and defined as Scalasca names them (Scalasca's pattern refere
 and, for n-to-n collectives and barriers, DESIGN.md section 6's time after the last arrival: f_i - max_j a_j.
 Nonblocking posts have no wait states (their completion is not traced).
 
-Intra- vs inter-node (seed 001 section 3.5.2, Table 3.5, Fig. 3.4): with the members grouped by node,
+Intra- vs inter-node (Parsons 2015 §3.5.2, Table 3.5, Fig. 3.4): with the members grouped by node,
   intra delta_bar = mean_i |a_i - abar_node(i)|, intra omega = max over nodes of the node's omega,
   inter delta_bar / omega = delta_bar / omega of the nodes' mean arrivals,
   first / last omega = omega of the first (last) arrival of each node (Table 3.5's "First" and "Last"),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Reading a papcoll trace run directory (trace/format.h): header.json, rank-R.bin, rank-R.comms, rank-R.sites,
 rank-R.objects.
 
@@ -82,7 +83,7 @@ def piecewise_offset(t, knots_t, knots_o):
 
 def extrapolation_residuals(knots_t, knots_o):
     """At every knot k >= 2: |o_k - the offset the segment (k-2, k-1) extended predicts at t_k|, the error the
-    correction had there before that synchronization measured it (seed 001 section 3.4)."""
+    correction had there before that synchronization measured it (Parsons 2015 §3.4)."""
     out = []
     for k in range(2, len(knots_t)):
         predicted = piecewise_offset([knots_t[k]], knots_t[k - 2:k], knots_o[k - 2:k])[0]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """`papcoll trace report RUN --recommend`: for each call site, which papcoll algorithm is fastest when that site's
 recorded arrivals are replayed, written as tune rules (docs/trace.md, docs/tuning.md).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Replay files: each call site's recorded arrival offsets, for `papcoll-bench --pattern=trace:FILE[:SITE]`
 (bench/pattern.c, docs/benchmark.md).
 

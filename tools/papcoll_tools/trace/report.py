@@ -1,10 +1,11 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """papcoll trace report RUN_DIR [-o OUT]: the arrival imbalance of a traced run (libpapcoll_trace.so), per call
 site and collective, as Markdown with figures and CSV tables (docs/trace.md).
 
 OUT (default RUN_DIR/report) receives report.md, sites.csv (one row per call site and collective, full
 precision: what the Markdown tables round), calls.csv (one row per call), arrival_histogram.png and
 arrival_heatmap.png, and replay/ (each call site's recorded arrival offsets, for papcoll-bench
---pattern=trace:FILE, replay.py).  Metrics: metrics.py (seed 001 section 3.3's delta_bar and omega, Scalasca's wait
+--pattern=trace:FILE, replay.py).  Metrics: metrics.py (Parsons 2015 §3.3's delta_bar and omega, Scalasca's wait
 states); imbalance factors: factors.py (delta_bar / T, omega / T and where T comes from); --recommend:
 recommend.py (papcoll-bench on the replayed arrivals, the winner as a tune rule)."""
 from __future__ import annotations
@@ -140,7 +141,7 @@ def figures(run, rows, out, heatmap_calls, ppn):
         all_rel, all_node = np.concatenate(rel), np.concatenate(rel_node)
         bins = np.histogram_bin_edges(np.concatenate([all_rel, all_node]), bins=60)
         ax.hist(all_rel, bins=bins, alpha=0.6, label="a_i - mean arrival of the call")
-        ax.hist(all_node, bins=bins, alpha=0.6, label="a_i - mean arrival of its node (seed 001 Fig. 3.4)")
+        ax.hist(all_node, bins=bins, alpha=0.6, label="a_i - mean arrival of its node (Parsons 2015 Fig. 3.4)")
         ax.set_yscale("log")
         ax.legend(fontsize=8)
     ax.set_xlabel("arrival relative to the mean (us, synchronized clock)")
@@ -284,13 +285,13 @@ def write(run_dir, out=None, ppn=0, heatmap_calls=500, addr2line="addr2line", fi
                + ".", ""]
     md += [f"Stated residual (Cristian's bound + the largest segment residual): max {stated.max():.2f} us over "
            "ranks. Arrival differences below are accurate to about the sum of two ranks' stated residuals"
-           + ("" if len(seg) else " if the drift between the synchronizations is linear (seed 001 section 3.4; "
+           + ("" if len(seg) else " if the drift between the synchronizations is linear (Parsons 2015 §3.4; "
               "PAPCOLL_TRACE_RESYNC re-synchronizes periodically and measures the departure from linearity)") + ".",
            ""]
     md += ["## Imbalance per call site and collective", "",
-           "Seed 001 section 3.3: for one call with arrival times a_i, delta_bar = mean |a_i - mean(a)| (average "
+           "Parsons 2015 §3.3: for one call with arrival times a_i, delta_bar = mean |a_i - mean(a)| (average "
            "imbalance) and omega = max(a_i) - min(a_i) (worst-case imbalance); below, their mean and maximum over "
-           "the calls of each call site and collective, in microseconds (seed 001 Tables 3.1-3.4 report the means as "
+           "the calls of each call site and collective, in microseconds (Parsons 2015 Tables 3.1-3.4 report the means as "
            "Avg. and W.C.). Collectives `i...` are nonblocking posts (arrival = post).", ""]
     md.append(_table(["call site", "collective", "calls", "bytes", "delta_bar mean", "delta_bar max", "omega mean",
                       "omega max"],
@@ -298,7 +299,7 @@ def write(run_dir, out=None, ppn=0, heatmap_calls=500, addr2line="addr2line", fi
                        a["delta_bar_mean_us"], a["delta_bar_max_us"], a["omega_mean_us"], a["omega_max_us"]]
                       for a in aggs]))
     md += ["", "## Imbalance factors", "",
-           "Seed 001 section 3.3 and seed 002 section 2: delta_bar / T (average) and omega / T (worst case), with T "
+           "Parsons 2015 §3.3 and Patarasuk & Yuan 2008 §2: delta_bar / T (average) and omega / T (worst case), with T "
            "the time to send the call's message between two processes, for the call's message size (a factor of "
            "1: the processes are as far apart as one message takes).  Per call, then their mean and maximum over the "
            "calls of each site; T below is the one of the site's largest message.", ""]
@@ -330,10 +331,10 @@ def write(run_dir, out=None, ppn=0, heatmap_calls=500, addr2line="addr2line", fi
     else:
         md.append("No blocking collective with a wait state was traced.")
     md += ["", "## Intra-node vs inter-node imbalance", "",
-           "Seed 001 section 3.5.2 found processes of one node as imbalanced as processes of different nodes. Per "
+           "Parsons 2015 §3.5.2 found processes of one node as imbalanced as processes of different nodes. Per "
            "call, averaged over the calls (us): intra = delta_bar of each rank against its node's mean arrival and "
            "the largest omega inside a node; inter = delta_bar and omega of the nodes' mean arrivals; first / last "
-           "= omega of each node's first / last arrival (seed 001 Table 3.5); intra share = the within-node part of "
+           "= omega of each node's first / last arrival (Parsons 2015 Table 3.5); intra share = the within-node part of "
            "the sum of squared deviations of the arrivals (1: all of the imbalance is inside nodes).", ""]
     if nodes < 2:
         md.append("All ranks ran on one node: no inter-node split (`--ppn K` groups ranks into virtual nodes of K "

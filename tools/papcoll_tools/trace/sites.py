@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Call sites: a rank's return address -> function and file:line, resolved after the run (the tracer records only
 addresses).  The address minus the object's load bias, minus 1 (a return address points after the call), is what
 addr2line wants for both position-independent and fixed-address objects (trace/format.h).

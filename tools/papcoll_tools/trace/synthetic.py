@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """A synthetic trace run directory (trace/format.h) from calls given by their arrival and exit times, for tests:
 one communicator (MPI_COMM_WORLD of NP ranks), one node, a perfect clock (zero offsets), one call site per kind.
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * matvec.c - dense matrix-vector multiply with a rotating reduce root, the
- * reduction application benchmark of Parsons 2015 (section 3.9.4, Table 3.10:
+ * reduction application benchmark of Parsons 2015 (§3.9.4, Table 3.10:
  * "a dense matrix vector multiply with a rotating root for each iteration
  * and an 8k x 8k matrix of floats").
  *

@@ -25,7 +25,7 @@
 #define XE6_PRESET "jitter:0.0072,spike:0.01:0.026"
 /* Parsons 2015 Table 3.1, NAS FT class B on 1024 processes: average imbalance
  * 2051 us, worst case 11041 us, some 4% and 20% of an iteration's
- * computation (an estimate: the seed gives no per-iteration time).
+ * computation (an estimate: Parsons 2015 gives no per-iteration time).
  * Exponential jitter of mean 5% gives an average of 3.7% and, over 1024
  * ranks, a worst case near 0.05 x (ln 1024 + 0.58) = 38%: heavier than FT's
  * tail, the same order as its average.  Applications' imbalance is larger

@@ -30,7 +30,7 @@
  *                  (an interruption: the tail of late arrivals)
  *    slow:P:F      persistent: each rank with probability P (drawn once) is
  *                  F slower for the whole run (an unbalanced OS daemon,
- *                  which Parsons 2015 did not see but [48] did)
+ *                  which Parsons 2015 did not see but Petrini et al. 2003 did)
  *    seed:S        the noise's own seed (default 1); draws are a hash of
  *                  (S, rank, phase), so a run is deterministic and does not
  *                  depend on timing or the order of events

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fft3d.c - a 3-D FFT in the style of NAS FT, the all-to-all application
- * benchmark of Parsons 2015 (section 3.9.4, Table 3.11: "Alltoall was tested with
+ * benchmark of Parsons 2015 (§3.9.4, Table 3.11: "Alltoall was tested with
  * the FT benchmark from the NAS Parallel Benchmark suite"; A-128, B-256,
  * C-512, the largest process counts at which FT's 1-D layout still moves its
  * data with a true alltoall).

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * floyd_warshall.c - all-pairs shortest paths (Floyd-Warshall), the
- * broadcast application benchmark of the CP paper (section 4.2, "ASP") and Parsons 2015
- * (section 3.9.4, Table 3.9).
+ * broadcast application benchmark of the CP paper (§4.2, "ASP") and Parsons 2015
+ * (§3.9.4, Table 3.9).
  *
  * Input: a directed graph of --n vertices, edge i -> j present with
  * probability 1/4 with an integer weight in [1, 99], drawn by app_unit from

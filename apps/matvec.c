@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * matvec.c - dense matrix-vector multiply with a rotating reduce root, the
- * reduction application benchmark of Parsons 2015 (section 3.9.4, Table 3.10:
+ * reduction application benchmark of Parsons 2015 (§3.9.4, Table 3.10:
  * "a dense matrix vector multiply with a rotating root for each iteration
  * and an 8k x 8k matrix of floats").
  *
@@ -16,7 +16,7 @@
  * iteration, so values stay bounded) and hands every rank its block of the
  * next x with MPI_Scatterv.  The reduction moves N floats per rank per
  * iteration and is the collective timed; the scatter moves only the N floats
- * of x in total, so the reduce dominates the communication, as in the seed's
+ * of x in total, so the reduce dominates the communication, as in Parsons 2015's
  * benchmark that isolates it.
  *
  * --check: every iteration's root records a weighted digest of its y, the

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * transport_bench.c - papcoll-transport-bench: the intra-node transports of
- * Morimoto et al. 1999 (Morimoto et al., "MPI/MBCF": write and eager protocols, Tables
+ * Morimoto et al. 1999 (MPI/MBCF: write and eager protocols; its Tables
  * 3-4 measure round-trip time and peak bandwidth) for papcoll's node
  * copy-out (node/node.h), against the MPI library's own.
  *

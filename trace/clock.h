@@ -12,8 +12,8 @@
  * lies within RTT/2 of an exchange's estimate).  The tracer synchronizes in
  * MPI_Init, periodically during the run (PAPCOLL_TRACE_RESYNC, run.h) and
  * in MPI_Finalize; the report interpolates linearly between consecutive
- * synchronizations (piecewise-linear drift correction, Parsons 2015 section
- * 3.4.2 after Jones and Koenig, re-synchronized as section 3.4.3 proposes).
+ * synchronizations (piecewise-linear drift correction, Parsons 2015 §3.4.2
+ * after Jones & Koenig 2010, re-synchronized as §3.4.3 proposes).
  *
  * PAPCOLL_TRACE_TEST_SKEW=OFFSET_US,DRIFT_PPM[,ACCEL_PPM_PER_S] (a testing
  * aid) makes rank r's clock read r * OFFSET_US microseconds ahead and run

@@ -37,11 +37,11 @@
  * after it): like hier, plus the senders' dependence on each other.
  * Limitations: S is capped by the smallest node's size (a node with fewer
  * processes limits every node's senders) and by N - 1; the last round may
- * keep fewer than S senders busy (distances j k^i >= N are idle).  The
- * seed's senders are threads of one process; here they are the node's MPI
- * processes.
+ * keep fewer than S senders busy (distances j k^i >= N are idle).
+ * Parsons 2015's senders are threads of one process; here they are the
+ * node's MPI processes.
  * Parameters: PAPCOLL_ALLGATHER_SENDERS (0 = all processes of the smallest
- * node, the seed's choice: "all of our multi-sender results use all
+ * node, Parsons 2015's choice: "all of our multi-sender results use all
  * processes as senders"), PAPCOLL_EXCHANGE_AREA (the node exchange
  * area: two banks, each as large as the result up to half of it); under SMPI PAPCOLL_SIM_MEMBW charges the copies.
  * Source: Parsons 2015 §2.3.2 (multi-sender inter-node communication:

@@ -30,7 +30,7 @@
  * in (any late process holds up its node's two senders); a late node then
  * holds up its neighbours and, step by step, everyone, like ring, but with
  * about half the steps after it.
- * Limitations: two senders only (the seed's: "this method only works with
+ * Limitations: two senders only (Parsons 2015's: "this method only works with
  * two senders per node"); the other processes of a node only copy.
  * Parameters: PAPCOLL_EXCHANGE_AREA (the node exchange area: two banks,
  * each as large as the result up to half of it); under SMPI PAPCOLL_SIM_MEMBW charges the copies.

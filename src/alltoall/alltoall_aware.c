@@ -13,7 +13,7 @@
  *   sender on S for D:    node rank ((D - S) mod N - 1) mod q_S
  *   receiver on D for S:  node rank q_D - 1 - ((D - S) mod N - 1) mod q_D
  * (N nodes; with q >= 2 (N - 1) the senders and receivers are different
- * processes, as in the seed, to avoid cache contention).  A sender polls its
+ * processes, as in Parsons 2015, to avoid cache contention).  A sender polls its
  * destination nodes' segment flags and sends runs of adjacent ready
  * segments as one message each ("fragments"), by the preference order of
  * 3.7.3:

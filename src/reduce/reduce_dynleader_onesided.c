@@ -16,7 +16,7 @@
  *                MPI_Put of the ready stamp, MPI_Win_flush
  *   root's node: the root leads and copies the result out
  *
- * Parsons 2015 (section 3.7.1, last paragraphs) removes the control messages of
+ * Parsons 2015 (§3.7.1, last paragraphs) removes the control messages of
  * the dynamic leader reduce with one-sided communication: the sender places
  * its data on the receiving node and marks a ready flag; the receiving
  * node's leader spins on the flag, in shared memory, and the sender never

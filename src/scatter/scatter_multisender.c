@@ -30,7 +30,7 @@
  * Late arrival: not arrival-tolerant, by design (Parsons 2015's point is
  * bandwidth): a late sender holds up its child subtrees, a late holder its
  * whole subtree; a late process that is neither only waits for itself.
- * Limitations: the seed's senders read the pieces from one shared-memory
+ * Limitations: Parsons 2015's senders read the pieces from one shared-memory
  * buffer; here the holder hands each piece to its sender by point-to-point
  * inside the node (the MPI library's shared-memory path: one more copy of
  * each piece).  S is the smallest node's size, so one small node limits

@@ -34,7 +34,7 @@
  * Cost.  Each process measures its own time in the call (arrival to exit,
  * e_i = f_i - a_i), and a candidate's cost is the mean over processes and
  * calls (the root weighed as above): the average per-process time e_bar of
- * Patarasuk and Yuan 2008 ("Efficient MPI_Bcast across different process
+ * Patarasuk & Yuan 2008 ("Efficient MPI_Bcast across different process
  * arrival patterns"), the benchmark's metric (DESIGN.md section 6).
  * It needs no clock synchronization, it counts the waits an algorithm causes
  * to early processes under late arrivals (what arrival-tolerant algorithms

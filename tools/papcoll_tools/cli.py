@@ -93,7 +93,8 @@ def main(argv=None):
     rp = sim.add_parser("report", help="figures and a Markdown report of a merged sweep CSV")
     rp.add_argument("csv")
     rp.add_argument("-o", "--output", required=True, help="output directory")
-    rr = sim.add_parser("reproduce", help="reproduce a seed paper's experiments")
+    rr = sim.add_parser("reproduce", help="reproduce a source paper's experiments "
+                        "(docs/references.md says which paper each seedNNN is)")
     rr.add_argument("seed", choices=REPRODUCTIONS)
     rr.add_argument("--out", help="output directory (default docs/results/SEED of the repository)")
     rr.add_argument("--jobs", type=int, default=1, help="simulations at a time (default 1: 100-rank runs need 1 GB each)")

@@ -1,2 +1,2 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Reproductions of the seed papers' experiments (papcoll sim reproduce)."""
+"""Reproductions of the source papers' experiments (papcoll sim reproduce; the papers: docs/references.md)."""

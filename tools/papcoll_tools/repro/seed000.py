@@ -3,7 +3,7 @@
 
     papcoll sim reproduce seed000 [--out=DIR] [--jobs=N]
 
-Runs every point of the seed's Figs. 12-17 as one resumable sweep (DIR/sweep, default
+Runs every point of the CP paper's Figs. 12-17 as one resumable sweep (DIR/sweep, default
 docs/results/seed000/sweep), then writes DIR/../seed000.md (tables: ours beside what the paper's OCR
 text gives, CP's improvement over P, comparison text) and the figures DIR/fig12_13_bt.png,
 DIR/fig14_15_rdaas.png and DIR/fig16_17_ringaas.png.

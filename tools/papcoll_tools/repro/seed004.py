@@ -3,13 +3,13 @@
 
     papcoll sim reproduce seed004 [--out=DIR] [--jobs=N]
 
-Runs every point of the seed's questions 1-5 as one resumable sweep (DIR/sweep, default
+Runs every point of the exercise's questions 1-5 as one resumable sweep (DIR/sweep, default
 docs/results/seed004/sweep), then writes DIR/../seed004.md (tables: ours beside the paper's, the
 chunk-count model's prediction beside the measured best, and the comparison text) and the figures
 DIR/chunks_ring.png and DIR/chunks_other.png.
 
-Mapping (the seed's program -> papcoll):
-  bcast_default                  -> SMPI's own MPI_Bcast with --cfg=smpi/bcast:mpich (as the seed ran it)
+Mapping (the exercise's program -> papcoll):
+  bcast_default                  -> SMPI's own MPI_Bcast with --cfg=smpi/bcast:mpich (as the exercise ran it)
   bcast_naive                    -> linear      root sends the whole message to each process in turn
   bcast_ring                     -> chain       whole message passed along ranks 0 -> 1 -> ... -> p-1
   bcast_ring_pipelined           -> chain_pipelined         (Recv then Send per chunk)
@@ -20,8 +20,8 @@ The Isend variants run with PAPCOLL_MAX_INFLIGHT=1 (one send in flight per child
 exercise asks for chunk i's Isend to overlap chunk i+1's receive) and, for comparison, with papcoll's
 default 8.  Extra points: other SMPI broadcasts as "default" on every platform, since the broadcast
 that SMPI's mpich selection picks for 10^8 bytes changed between SimGrid versions.
-Message: 10^8 bytes (the seed's NUM_BYTES), broadcast from rank 0, every rank arriving together.
-The seed's time is rank 0's clock from a barrier to the end of a checksum gather and a second
+Message: 10^8 bytes (the exercise's NUM_BYTES), broadcast from rank 0, every rank arriving together.
+The exercise's time is rank 0's clock from a barrier to the end of a checksum gather and a second
 barrier, i.e. the completion of the broadcast; ours is g = max_i (f_i - a_i) with a common start,
 the same quantity without the checksum step.
 """
@@ -37,28 +37,28 @@ from ..sim import sweep_config
 
 SIZE = 100_000_000
 CHUNKS = [1000, 500, 200, 100, 50, 10, 1]
-ALPHA, BETA = 20e-6, 0.8e-9  # the seed's values: 20 us, 10 Gb/s
+ALPHA, BETA = 20e-6, 0.8e-9  # the exercise's values: 20 us, 10 Gb/s
 BASELINE = "smpi:mpich"
-# other SMPI broadcasts: which one was the seed's default?  (scatter_LR_allgather is MPICH's long-message
+# other SMPI broadcasts: which one was the exercise's default?  (scatter_LR_allgather is MPICH's long-message
 # algorithm, scatter + ring allgather)
 OTHER_SMPI = ["smpi:binomial_tree", "smpi:scatter_LR_allgather", "smpi:scatter_rdb_allgather", "smpi:ompi",
               "smpi:flattree"]
 ISEND = ("chain_pipelined_isend", "bintree_pipelined")
-INFLIGHT = [1, 8]  # PAPCOLL_MAX_INFLIGHT of the Isend variants: 1 = the seed's algorithm, 8 = papcoll's default
+INFLIGHT = [1, 8]  # PAPCOLL_MAX_INFLIGHT of the Isend variants: 1 = the exercise's algorithm, 8 = papcoll's default
 PLATFORMS = {
     "ring_25": "ring:25,preset=courseware,wrap=0",
     "ring_50": "ring:50,preset=courseware,wrap=0",
     "ring_100": "ring:100,preset=courseware,wrap=0",
     "bintree_100": "bintree:100,preset=courseware,lat=10us",
     "crossbar_64": "crossbar:64,preset=courseware",
-    # the seed does not give its fattree_64.xml; ours: SimGrid FAT_TREE, 3 levels, 4 nodes per leaf switch,
-    # 2 uplinks above the leaves, single links (a longest route of 6 links, as the seed says)
+    # the exercise does not give its fattree_64.xml; ours: SimGrid FAT_TREE, 3 levels, 4 nodes per leaf switch,
+    # 2 uplinks above the leaves, single links (a longest route of 6 links, as the exercise says)
     "fattree_64": "fattree:64x1:3;4,4,4;1,2,2;1,1,1,preset=courseware",
 }
 NAMES = {BASELINE: "default", "linear": "naive", "chain": "ring", "chain_pipelined": "ring_pipelined (Send)",
          "chain_pipelined_isend": "ring_pipelined_isend", "bintree_pipelined": "bintree_pipelined_isend"}
 
-# The seed's tables (seconds); chunk columns in the order of CHUNKS; None where the seed has no value.
+# The exercise's tables (seconds); chunk columns in the order of CHUNKS; None where the exercise has no value.
 PAPER = {
     ("ring_100", BASELINE): 2.992, ("ring_100", "linear"): 9.859, ("ring_100", "chain"): 8.778,
     ("bintree_100", BASELINE): 1.481, ("crossbar_64", BASELINE): 0.419, ("fattree_64", BASELINE): 0.505,
@@ -137,7 +137,7 @@ def fit_alpha_beta(points, p, m=SIZE):
 
 
 def _g(res, plat, algo, chunks=None, inflight=None):
-    """Our time: g; the Isend variants with one send in flight (the seed's algorithm) unless INFLIGHT says."""
+    """Our time: g; the Isend variants with one send in flight (the exercise's algorithm) unless INFLIGHT says."""
     if algo in ISEND and chunks is not None and inflight is None:
         inflight = INFLIGHT[0]
     r = res.get((plat, algo, chunks, inflight))
@@ -232,10 +232,10 @@ def markdown(res, rel_dir, wall, cmd):
           "simulated time (SimGrid SMPI 3.32); the paper's are simulated too (an older SimGrid). Times are the "
           "completion of the broadcast of 10^8 bytes from rank 0 with every rank starting together: ours is "
           "g = max_i (f_i - a_i); the paper's is rank 0's clock from a barrier to the end of a checksum check.", "",
-          "Platforms (`papcoll sim` specs; preset `courseware` = 10 Gb/s links of 20 us, as the seed's "
+          "Platforms (`papcoll sim` specs; preset `courseware` = 10 Gb/s links of 20 us, as the exercise's "
           "generator scripts): " + ", ".join(f"{k} = `{v}`" for k, v in PLATFORMS.items()) + ". "
           "`wrap=0`: routes i <-> j cross links i..j-1, as CourseWare's ring_N.xml (the closing link carries no "
-          "route). The seed does not give its fattree_64.xml; ours is stated above.", "",
+          "route). The exercise does not give its fattree_64.xml; ours is stated above.", "",
           f"Settings of every run: {sorted({r['smpi_settings'].split('; platform')[0] for r in res.values()})[0]} "
           "(`--baseline=mpich` replaces `smpi/bcast` for the default broadcast); benchmark arguments "
           f"`{next(iter(res.values()))['bench_args']}`, one warm-up call and one timed call.", "",
@@ -251,10 +251,10 @@ def markdown(res, rel_dir, wall, cmd):
     # Q2 / Q3 with the model
     L += ["## Questions 2 and 3: pipelined ring (Send, Isend) on ring_25/50/100, chunk counts 1 to 1000", "",
           chunk_table(res, [(p, a) for a in ("chain_pipelined", "chain_pipelined_isend") for p in RINGS]),
-          "Best chunk count: the chunk-count model r* = sqrt(m (p-2) beta / alpha) with the seed's alpha = 20 us, "
+          "Best chunk count: the chunk-count model r* = sqrt(m (p-2) beta / alpha) with the exercise's alpha = 20 us, "
           "beta = 0.8 ns/B, m = 10^8 B; the same model with alpha and beta fitted (least squares) to our Send "
           "times on that ring; and the measured best (of the seven counts).", "",
-          "| platform | model r* (seed's alpha, beta) | fitted alpha (us) | fitted beta (ns/B) | model r* (fitted) | "
+          "| platform | model r* (exercise's alpha, beta) | fitted alpha (us) | fitted beta (ns/B) | model r* (fitted) | "
           "best, ours Send | best, ours Isend (1 in flight) | best, paper Send | best, paper Isend |",
           "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for plat in RINGS:
@@ -355,7 +355,7 @@ cross more switches and share the few uplinks.
    crossbar_64, {lr['fattree_64']:.3f} s on fattree_64) beats the best pipelined broadcasts
    ({min(best('crossbar_64', a) for a in ISEND):.3f} and {min(best('fattree_64', a) for a in ISEND):.3f} s); with SMPI 3.32's binomial choice it does not.
 4. *Absolute level on crossbar and fat tree.* Our best times there are one half (crossbar) to two thirds (fat
-   tree) of the paper's; the per-chunk cost of difference 1 explains part. The fat tree is our own (the seed does not give its XML), so its numbers
+   tree) of the paper's; the per-chunk cost of difference 1 explains part. The fat tree is our own (the exercise does not give its XML), so its numbers
    compare only qualitatively.
 """
 

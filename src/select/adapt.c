@@ -446,8 +446,9 @@ static void update_state(adapt_state_t *s, const double *d, int p, int log)
          * iteration's) */
         int ref = reference_candidate(g);
         double margin = prm->adapt_margin; /* >= 0 (params.c); >= 1: the reference always stays */
-        double ref_cost = s->tot_sum[ref] / (double)s->tot_n[ref], ref_call = s->tot_call[ref] / (double)s->tot_n[ref];
-        if (best != ref && s->tot_sum[best] / (double)s->tot_n[best] > ref_cost - margin * ref_call) best = ref;
+        double ref_cost = s->tot_sum[ref] / (double)s->tot_n[ref];
+        double margin_of = prm->adapt_cost[0] == 'i' ? s->tot_call[ref] / (double)s->tot_n[ref] : ref_cost;
+        if (best != ref && s->tot_sum[best] / (double)s->tot_n[best] > ref_cost - margin * margin_of) best = ref;
         /* re-explorations by count that confirm the choice come less and less often */
         unsigned long every = prm->adapt_reexplore > 0 ? (unsigned long)prm->adapt_reexplore : 0;
         int confirmed = s->by_count && best == s->chosen && s->reexplore_after < 1024 * every;

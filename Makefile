@@ -18,7 +18,7 @@ OMPI_CC     = $(shell command -v mpicc.openmpi || echo mpicc)
 OMPI_RUN    = $(shell command -v mpirun.openmpi || echo mpirun)
 MPIRUN      = $(OMPI_RUN) --allow-run-as-root --oversubscribe --bind-to none --mca mpi_yield_when_idle 1
 
-.PHONY: all deps pytools build build-mpich demo test check docs install clean
+.PHONY: all deps pytools build build-mpich demo test test-exhaustive check docs install clean
 
 all: build
 
@@ -54,6 +54,11 @@ demo: build
 test: build build-mpich
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	cd $(BUILD)-mpich && ctest --output-on-failure -R 'errors|interpose|matrix.np2|native_inplace|moving_root'
+
+# Every combination of the sampled matrices (hours on 2 cores; the seed and
+# the samples of `make test` are printed by each matrix test).
+test-exhaustive: build
+	cd $(BUILD) && PAPCOLL_TEST_SAMPLE_SCALE=1e9 ctest --output-on-failure -j $(JOBS) -L matrix
 
 # The inner loop: the quick tier (ctest labels quick and unit; the labels are
 # listed in cmake/TestTiers.cmake, e.g. `ctest -L smpi`).

@@ -65,6 +65,10 @@ void matrix_init(matrix_t *m, const matrix_spec_t *spec, int argc, char **argv)
         } else if (!harness_option_set(common, a) && !(spec->own && harness_option_set(spec->own, a)))
             usage(m, spec, argv[0], 2);
     }
+    /* PAPCOLL_TEST_SAMPLE_SCALE multiplies --sample: `make test-exhaustive`
+     * sets it large enough to keep every combination. */
+    const char *scale = getenv("PAPCOLL_TEST_SAMPLE_SCALE");
+    if (scale && *scale) o->sample *= strtod(scale, NULL);
     spec->cases_init();
     if (list) {
         if (m->world_rank == 0) spec->list();

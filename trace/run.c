@@ -257,12 +257,19 @@ static void write_header(const uint64_t *records, const uint64_t *spills, const 
     }
     fprintf(f, "],\n  \"node_of_rank\": [");
     for (int r = 0; r < run.size; r++) fprintf(f, "%s%d", r ? ", " : "", run.node_of_rank[r]);
+    /* papcoll's virtual node size (PAPCOLL_PPN) in rank 0's environment, 0 when unset or not a positive number:
+       the nodes papcoll used when it ran behind the tracer, which the report groups ranks by. */
+    const char *ppn_env = getenv("PAPCOLL_PPN");
+    char *ppn_end = NULL;
+    long ppn = ppn_env && *ppn_env ? strtol(ppn_env, &ppn_end, 10) : 0;
+    if (!ppn_end || *ppn_end != '\0' || ppn < 0) ppn = 0;
+    fprintf(f, "],\n  \"papcoll_ppn\": %ld", ppn);
 #ifdef PAPCOLL_SMPI
-    fprintf(f, "],\n  \"clock\": {\n    \"source\": \"SimGrid SMPI simulated clock\", \"unit\": \"ns\",\n");
+    fprintf(f, ",\n  \"clock\": {\n    \"source\": \"SimGrid SMPI simulated clock\", \"unit\": \"ns\",\n");
     fprintf(f, "    \"method\": \"none: every rank reads the one simulated clock (SMPI), offsets 0 by construction, "
                "no message exchanged\",\n    \"rounds\": 0,\n");
 #else
-    fprintf(f, "],\n  \"clock\": {\n    \"source\": \"CLOCK_MONOTONIC\", \"unit\": \"ns\",\n");
+    fprintf(f, ",\n  \"clock\": {\n    \"source\": \"CLOCK_MONOTONIC\", \"unit\": \"ns\",\n");
     fprintf(f, "    \"method\": \"Cristian against rank 0, median of %d ping-pongs (Parsons 2015 Listing 3.1); "
                "piecewise-linear interpolation between consecutive synchronizations (MPI_Init, %s, MPI_Finalize)\",\n"
                "    \"rounds\": %d,\n",

@@ -20,7 +20,10 @@
                          [--T=US | --T-table=FILE] [--recommend [--bench=PATH] [--algos=LIST] [--mpirun=CMD] [--np=N]]
                                                  the arrival imbalance of a run traced with libpapcoll_trace.so
                                                  (docs/trace.md), per call site and collective, its imbalance
-                                                 factors, replay files and the per-site algorithm recommendation
+                                                 factors, straggler ranks, replay files and the per-site
+                                                 algorithm recommendation
+    papcoll trace export RUN_DIR --format=chrome|otf2 [-o OUT] [--ppn=K] [--addr2line=PATH]
+                                                 the run as Chrome/Perfetto trace-event JSON or an OTF2 archive
 
 SPEC: see papcoll_tools.sim.platform (cluster:16x8, cluster:16x8,preset=gige, ring:100, fattree:..., a file.xml).
 """
@@ -137,7 +140,32 @@ def main(argv=None):
                     "per algorithm (papcoll-bench -i, default 20; the recorded calls are cycled)")
     tp.add_argument("--bench-args", default="", metavar="ARGS", help="--recommend: more papcoll-bench options "
                     "(e.g. '--ppn=2')")
+    te = tr.add_parser("export", help="the trace as Chrome/Perfetto trace-event JSON or an OTF2 archive "
+                       "(docs/trace.md, Exports)")
+    te.add_argument("run_dir", nargs="?", help="the run directory (default: the newest papcoll-trace-* in "
+                    "$PAPCOLL_TRACE_DIR, or else in the working directory)")
+    te.add_argument("--format", required=True, choices=("chrome", "otf2"), help="chrome: trace-event JSON for "
+                    "Perfetto (ui.perfetto.dev) or chrome://tracing; otf2: an OTF2 archive for Vampir, Scalasca, "
+                    "TAU or otf2-print (needs the OTF2 Python binding: Debian's python3-otf2)")
+    te.add_argument("-o", "--output", help="chrome: the JSON file (default RUN_DIR/trace.json); otf2: the archive "
+                    "directory, replaced if it exists (default RUN_DIR/otf2, holding traces.otf2)")
+    te.add_argument("--ppn", type=int, default=None, help="group ranks into virtual nodes of K consecutive ranks "
+                    "(JSON pid, OTF2 system tree); default: the run's PAPCOLL_PPN when it was set, else the nodes "
+                    "recorded by the tracer; 0: the recorded nodes")
+    te.add_argument("--addr2line", default="addr2line", help="addr2line program resolving call sites to file:line "
+                    "(default addr2line; '' leaves them as symbol+offset)")
     args = ap.parse_args(argv)
+    if args.group == "trace" and args.cmd == "export":
+        from .trace import export as trace_export
+        from .trace.reader import TraceError
+        try:
+            if args.run_dir is None:
+                args.run_dir = newest_trace_run(os.environ.get("PAPCOLL_TRACE_DIR", "."))
+                print(f"papcoll trace: the newest run, {args.run_dir}", file=sys.stderr)
+            print(trace_export.write(args.run_dir, args.format, args.output, ppn=args.ppn, addr2line=args.addr2line))
+        except TraceError as e:
+            sys.exit(f"papcoll trace: {e}")
+        return 0
     if args.group == "trace":
         from .trace import report as trace_report
         from .trace.reader import TraceError

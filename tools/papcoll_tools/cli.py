@@ -110,8 +110,9 @@ def main(argv=None):
     tp.add_argument("run_dir", nargs="?", help="the run directory (PAPCOLL_TRACE_DIR/papcoll-trace-...; default: "
                     "the newest papcoll-trace-* in $PAPCOLL_TRACE_DIR, or else in the working directory)")
     tp.add_argument("-o", "--output", help="output directory (default RUN_DIR/report)")
-    tp.add_argument("--ppn", type=int, default=0, help="group ranks into virtual nodes of K consecutive ranks for the "
-                    "intra-/inter-node split (default 0: the nodes recorded by the tracer)")
+    tp.add_argument("--ppn", type=int, default=None, help="group ranks into virtual nodes of K consecutive ranks for "
+                    "the intra-/inter-node split, the stragglers per node and the figures (default: the run's "
+                    "PAPCOLL_PPN when it was set, else the nodes recorded by the tracer; 0: the recorded nodes)")
     tp.add_argument("--heatmap-calls", type=int, default=500, help="at most N calls (evenly sampled) in the rank x call "
                     "heat map (default 500)")
     tp.add_argument("--addr2line", default="addr2line", help="addr2line program resolving call sites to file:line "

@@ -3,8 +3,8 @@
 site and collective, as Markdown with figures and CSV tables (docs/trace.md).
 
 OUT (default RUN_DIR/report) receives report.md, sites.csv (one row per call site and collective, full
-precision: what the Markdown tables round), calls.csv (one row per call), arrival_histogram.png and
-arrival_heatmap.png, and replay/ (each call site's recorded arrival offsets, for papcoll-bench
+precision: what the Markdown tables round), calls.csv (one row per call), stragglers.csv (which ranks
+arrive last, stragglers.py), arrival_histogram.png and arrival_heatmap.png, and replay/ (each call site's recorded arrival offsets, for papcoll-bench
 --pattern=trace:FILE, replay.py).  Metrics: metrics.py (Parsons 2015 §3.3's delta_bar and omega, Scalasca's wait
 states); imbalance factors: factors.py (delta_bar / T, omega / T and where T comes from); --recommend:
 recommend.py (papcoll-bench on the replayed arrivals, the winner as a tune rule)."""
@@ -18,8 +18,10 @@ import sys
 
 import numpy as np
 
+from . import export as texport
 from . import factors as tfactors
 from . import metrics
+from . import stragglers as tstragglers
 from . import recommend as trecommend
 from . import replay as treplay
 from .reader import Run
@@ -124,7 +126,8 @@ def figures(run, rows, out, heatmap_calls, ppn):
     import matplotlib
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
-    from matplotlib.ticker import MaxNLocator
+    from matplotlib.patches import Patch
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
 
     nodes_of = _nodes_of(run, ppn)
     rel, rel_node = [], []
@@ -140,8 +143,14 @@ def figures(run, rows, out, heatmap_calls, ppn):
     if rows:
         all_rel, all_node = np.concatenate(rel), np.concatenate(rel_node)
         bins = np.histogram_bin_edges(np.concatenate([all_rel, all_node]), bins=60)
-        ax.hist(all_rel, bins=bins, alpha=0.6, label="a_i - mean arrival of the call")
-        ax.hist(all_node, bins=bins, alpha=0.6, label="a_i - mean arrival of its node (Parsons 2015 Fig. 3.4)")
+        if np.allclose(all_rel, all_node, rtol=0, atol=1e-9):
+            # every call's members on one node: the two series are the same; one bar series, said so
+            ax.hist(all_rel, bins=bins, alpha=0.8, label="a_i - mean arrival of the call (= of its node: every "
+                    "call's members on one node)")
+        else:
+            ax.hist(all_rel, bins=bins, alpha=0.6, label="a_i - mean arrival of the call")
+            ax.hist(all_node, bins=bins, alpha=0.6, histtype="step", linewidth=1.5,
+                    label="a_i - mean arrival of its node (Parsons 2015 Fig. 3.4)")
         ax.set_yscale("log")
         ax.legend(fontsize=8)
     ax.set_xlabel("arrival relative to the mean (us, synchronized clock)")
@@ -158,17 +167,82 @@ def figures(run, rows, out, heatmap_calls, ppn):
         c = r["call_obj"]
         a = c.arrive * US
         grid[c.ranks, j] = a - a.mean()
-    fig = Figure(figsize=(8, 4.5))
-    ax = fig.add_subplot()
+    # which call site each column is: a strip above the map, one colour per site (the sites of the most calls
+    # named in the legend)
+    keys = [f"{r['site']} {r['collective']}" for r in chosen]
+    counts = {}
+    for k in keys:
+        counts[k] = counts.get(k, 0) + 1
+    named = sorted(counts, key=lambda k: (-counts[k], k))
+    index = {k: i for i, k in enumerate(named)}
+    fig = Figure(figsize=(8, 5.5))
+    grid_spec = fig.add_gridspec(2, 2, height_ratios=[1, 12], width_ratios=[40, 1], hspace=0.05, wspace=0.04)
+    strip = fig.add_subplot(grid_spec[0, 0])
+    ax = fig.add_subplot(grid_spec[1, 0], sharex=strip)
+    cmap = matplotlib.colormaps["tab20"]
+    strip.imshow(np.array([[index[k] % 20 for k in keys]] if keys else [[0]]), aspect="auto",
+                 interpolation="nearest", cmap=cmap, vmin=0, vmax=19)
+    strip.set_yticks([0], ["site"])
+    strip.tick_params(axis="x", labelbottom=False)
     im = ax.imshow(grid, aspect="auto", interpolation="nearest", cmap="viridis", origin="lower")
-    fig.colorbar(im, ax=ax, label="arrival - mean arrival of the call (us)")
-    ax.set_xlabel("call (in order of first arrival" + (f", {len(chosen)} of {len(rows)} sampled)" if chosen is not rows else ")"))
+    fig.colorbar(im, cax=fig.add_subplot(grid_spec[1, 1]), label="arrival - mean arrival of the call (us)")
+    ax.set_xlabel("call (calls.csv's number; in order of first arrival"
+                  + (f", {len(chosen)} of {len(rows)} sampled)" if chosen is not rows else ")"))
     ax.set_ylabel("MPI_COMM_WORLD rank")
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_title("Arrival heat map, rank x call (measured; blank: not a member)")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.xaxis.set_major_formatter(FuncFormatter(
+        lambda x, _pos: str(chosen[int(round(x))]["call"]) if 0 <= round(x) < len(chosen) and
+        abs(x - round(x)) < 1e-6 else ""))
+    strip.set_title("Arrival heat map, rank x call (measured; blank: not a member); top: the call site")
+    shown = named[:20]
+    handles = [Patch(color=cmap(index[k] % 20), label=k) for k in shown]
+    if len(named) > len(shown):
+        handles.append(Patch(color="white", label=f"{len(named) - len(shown)} more sites (colours repeat)"))
+    if handles:
+        fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=2, fontsize=7,
+                   frameon=False)
     heat = os.path.join(out, "arrival_heatmap.png")
     fig.savefig(heat, dpi=110, bbox_inches="tight")
     return hist, heat
+
+
+def straggler_section(strag, nodes, top=10):
+    """Markdown: which ranks arrive last (stragglers.py), overall, per call site and per node."""
+    md = ["", "## Stragglers: which ranks arrive last", "",
+          "Per call, the last member to arrive and its gap (its arrival - the second-last one's: how long all "
+          "the others had been waiting for it at least) and lateness (its arrival - the call's mean arrival). "
+          "Per rank: the calls it is a member of, how often it was last (a rank among p arriving at random is "
+          "last in 1/p of them: `expected`), the mean and largest gap and the mean lateness of those calls, and "
+          "its mean lateness over all its calls (positive: it tends to come late). Microseconds; every rank, "
+          "site and node in stragglers.csv.", ""]
+    ranks = strag["rank"]
+    if not ranks:
+        return md + ["No call of two or more members was traced."]
+    md.append(_table(["rank", "node", "calls", "last", "last share", "expected", "gap mean", "gap max",
+                      "lateness when last", "mean lateness"],
+                     [[x["rank"], x["node"], x["calls"], x["last"], f"{100 * x['last_share']:.1f}%",
+                       f"{100 * x['expected_share']:.1f}%", x["gap_mean_us"], x["gap_max_us"],
+                       x["last_lateness_mean_us"], x["lateness_mean_us"]] for x in ranks[:top]]))
+    if len(ranks) > top:
+        md += ["", f"({len(ranks) - top} more ranks in stragglers.csv.)"]
+    md += ["", "Per call site and collective, the rank most often last (ties: the larger mean gap):", ""]
+    best = {}
+    for x in strag["site"]:
+        best.setdefault((x["site"], x["collective"]), x)  # rows are sorted: the first is the most often last
+    md.append(_table(["call site", "collective", "calls", "rank most often last", "last", "last share", "expected",
+                      "gap mean", "lateness when last"],
+                     [[x["site"], x["collective"], x["calls"], x["rank"], x["last"], f"{100 * x['last_share']:.1f}%",
+                       f"{100 * x['expected_share']:.1f}%", x["gap_mean_us"], x["last_lateness_mean_us"]]
+                      for x in sorted(best.values(), key=lambda x: (-x["last"], x["site"], x["collective"]))]))
+    md += ["", "Per node: the calls with a member on it, how often the last arrival was one of its ranks "
+           "(`expected`: its share of the members), the mean gap of those calls, the mean lateness of its ranks "
+           "over all their calls" + ("." if nodes > 1 else " (one node: every call's last arrival is on it)."), ""]
+    md.append(_table(["node", "calls", "last", "last share", "expected", "gap mean", "mean lateness"],
+                     [[x["node"], x["calls"], x["last"], f"{100 * x['last_share']:.1f}%",
+                       f"{100 * x['expected_share']:.1f}%", x["gap_mean_us"], x["lateness_mean_us"]]
+                      for x in strag["node"]]))
+    return md
 
 
 def recommendation_section(outcomes, out, recommend):
@@ -219,12 +293,14 @@ def t_model(calls, t_us=None, t_table=None):
     return tfactors.from_trace(calls)
 
 
-def write(run_dir, out=None, ppn=0, heatmap_calls=500, addr2line="addr2line", figures_too=True, t_us=None,
+def write(run_dir, out=None, ppn=None, heatmap_calls=500, addr2line="addr2line", figures_too=True, t_us=None,
           t_table=None, recommend=False, bench=None, algos="all,auto", np_max=4, mpirun="mpirun", bench_iters=20,
           bench_args=""):
     """Writes the report (module doc); recommend: run papcoll-bench on each site's replayed arrivals
     (recommend.py).  Raises reader.TraceError or factors.TError."""
     run = Run(run_dir)
+    ppn_given = ppn is not None
+    ppn = texport.node_size(run, ppn)  # --ppn, else the run's PAPCOLL_PPN (header papcoll_ppn), else 0
     out = out or os.path.join(run_dir, "report")
     os.makedirs(out, exist_ok=True)
     resolver = Resolver(run, addr2line)
@@ -253,6 +329,14 @@ def write(run_dir, out=None, ppn=0, heatmap_calls=500, addr2line="addr2line", fi
                        [repr(r["waits"][x]) if x in r["waits"] else "" for x in metrics.WAITS + ("after last arrival",)] +
                        [repr(r[k]) if r[k] != "" else "" for k in ("T_us", "if_avg", "if_worst")])
 
+    strag = tstragglers.analyse(rows, _nodes_of(run, ppn))
+    with open(os.path.join(out, "stragglers.csv"), "w", newline="") as fh:
+        w = csv.DictWriter(fh, tstragglers.COLUMNS)
+        w.writeheader()
+        for scope in ("rank", "site", "node"):
+            for x in strag[scope]:
+                w.writerow({k: (repr(x[k]) if isinstance(x[k], float) else x[k]) for k in tstragglers.COLUMNS})
+
     hist = heat = None
     if figures_too:
         hist, heat = figures(run, rows, out, heatmap_calls, ppn)
@@ -260,10 +344,17 @@ def write(run_dir, out=None, ppn=0, heatmap_calls=500, addr2line="addr2line", fi
     h = run.header
     clock = run.clock
     resid = clock.residual() * US
-    nodes = len(set(np.asarray(run.node_of_rank))) if not ppn else -(-run.world_size // ppn)
+    hosts = sorted(set(run.hosts))
+    real_nodes = len(set(np.asarray(run.node_of_rank)))
+    nodes = real_nodes if not ppn else -(-run.world_size // ppn)
+    if ppn:
+        how = "--ppn" if ppn_given else f"PAPCOLL_PPN={ppn} in the run's environment"
+        where = (f"{nodes} virtual node{'s' if nodes != 1 else ''} of {ppn} consecutive ranks ({how}) on "
+                 f"{real_nodes} node{'s' if real_nodes != 1 else ''} ({', '.join(hosts)})")
+    else:
+        where = f"{nodes} node{'s' if nodes != 1 else ''} ({', '.join(hosts)})"
     md = [f"# papcoll trace report: {os.path.basename(os.path.normpath(run_dir))}", ""]
-    md += [f"Program `{h.get('program', '?')}` on {run.world_size} ranks, {nodes} node(s)"
-           + (f" (virtual nodes of {ppn} ranks, --ppn)" if ppn else f" ({', '.join(sorted(set(run.hosts)))})")
+    md += [f"Program `{h.get('program', '?')}` on {run.world_size} ranks, {where}"
            + f", {h.get('mpi_library', '?').splitlines()[0] if h.get('mpi_library') else '?'}. "
            + f"{sum(len(r) for r in run.records.values())} records, {len(rows)} complete calls"
            + (f", {incomplete} calls not recorded by every member (left out)" if incomplete else "")
@@ -330,6 +421,7 @@ def write(run_dir, out=None, ppn=0, heatmap_calls=500, addr2line="addr2line", fi
                           [total[w] for w in wait_cols + ["after last arrival"]]]))
     else:
         md.append("No blocking collective with a wait state was traced.")
+    md += straggler_section(strag, nodes)
     md += ["", "## Intra-node vs inter-node imbalance", "",
            "Parsons 2015 §3.5.2 found processes of one node as imbalanced as processes of different nodes. Per "
            "call, averaged over the calls (us): intra = delta_bar of each rank against its node's mean arrival and "
@@ -338,7 +430,7 @@ def write(run_dir, out=None, ppn=0, heatmap_calls=500, addr2line="addr2line", fi
            "the sum of squared deviations of the arrivals (1: all of the imbalance is inside nodes).", ""]
     if nodes < 2:
         md.append("All ranks ran on one node: no inter-node split (`--ppn K` groups ranks into virtual nodes of K "
-                  "consecutive ranks to study the split anyway).")
+                  "consecutive ranks to study the split anyway; a run with PAPCOLL_PPN set is grouped by it).")
     else:
         md.append(_table(["call site", "collective", "nodes", "intra delta_bar", "intra omega", "inter delta_bar",
                           "inter omega", "first omega", "last omega", "intra share"],

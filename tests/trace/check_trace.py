@@ -17,7 +17,8 @@ raw trace with its own decoder (struct and json, not the report's reader):
            (its debug log) while the tracer recorded each once; and the report: every per-call delta_bar, omega
            and wait state in calls.csv equal to the values recomputed here from the raw trace, every per-site
            figure of sites.csv equal to the aggregate of its calls, every Markdown table row equal to sites.csv
-           rounded.
+           rounded; stragglers.csv (the last arrival of each call, its gap and lateness, per rank, site and
+           node) recomputed; with --ppn K (PAPCOLL_PPN=K), the header's papcoll_ppn and the report's virtual nodes.
   fortran  (tests/fortran/drop_in_*.f90): each rank's calls of each collective family recorded once with the
            Fortran flag, as many as the program's OK line counts (the invalid-root call flagged as an error), and
            every call site resolved by the report to the Fortran source, not to an MPI library.
@@ -310,6 +311,72 @@ def check_report(header, calls, rep_calls, rep_sites, md, t_given=None):
           + (f"given, {t_given} us" if t_given else f"from the trace, {points}" if points else "none") + ")")
 
 
+def check_stragglers(header, calls, rep_calls, out, md):
+    """stragglers.csv (per rank overall, per call site and rank, per node) recomputed from the raw trace's complete
+    calls: the last arrival (equal arrivals: the later communicator rank), its gap to the second-last and its
+    lateness behind the mean; nodes: the run's PAPCOLL_PPN, else the recorded ones."""
+    ppn = header.get("papcoll_ppn", 0)
+    node = (lambda w: w // ppn) if ppn else (lambda w: header["node_of_rank"][w])
+    site_of = {(row["comm"], int(row["seq"])): (row["site"], row["collective"]) for row in rep_calls}
+    want = {}  # (scope, site, collective, rank or node) -> [calls, last, gaps, last latenesses, latenesses]
+
+    def tally(key):
+        return want.setdefault(key, [0, 0, [], [], []])
+
+    for (key, instance, seq), members in calls.items():
+        rows = sorted(members.values(), key=lambda m: m["crank"])
+        if len(rows) < 2 or len(rows) != rows[0]["size"]:
+            continue
+        a = [m["ga"] for m in rows]
+        mean = sum(a) / len(a)
+        last = max(range(len(a)), key=lambda i: (a[i], i))
+        gap = a[last] - max(a[i] for i in range(len(a)) if i != last)
+        site, coll = site_of[(f"{key}/{instance}", seq)]
+        for i, m in enumerate(rows):
+            for k in (("rank", "", "", m["rank"]), ("site", site, coll, m["rank"])):
+                t = tally(k)
+                t[0] += 1
+                t[4].append(a[i] - mean)
+                if i == last:
+                    t[1] += 1
+                    t[2].append(gap)
+                    t[3].append(a[i] - mean)
+            tally(("node", "", "", node(m["rank"])))[4].append(a[i] - mean)
+        for n in {node(m["rank"]) for m in rows}:
+            t = tally(("node", "", "", n))
+            t[0] += 1
+            if node(rows[last]["rank"]) == n:
+                t[1] += 1
+                t[2].append(gap)
+    got = list(csv.DictReader(open(os.path.join(out, "stragglers.csv"))))
+    check(len(got) == len(want), f"stragglers.csv has {len(got)} rows, recomputed {len(want)}")
+    mean_of = lambda v: sum(v) / len(v)  # noqa: E731
+    for row in got:
+        who = row["node"] if row["scope"] == "node" else row["rank"]
+        t = want.get((row["scope"], row["site"], row["collective"], int(who)))
+        what = f"stragglers.csv {row['scope']} {row['site']} {row['collective']} {who}"
+        check(t is not None, f"{what}: not recomputed")
+        check(int(row["calls"]) == t[0] and int(row["last"]) == t[1], f"{what}: calls/last {row['calls']}/"
+              f"{row['last']}, recomputed {t[0]}/{t[1]}")
+        if row["scope"] != "node":
+            check(int(row["node"]) == node(int(row["rank"])), f"{what}: node {row['node']}")
+        check((row["gap_mean_us"] == "") == (not t[2]), f"{what}: gap present iff last at least once")
+        if t[2]:
+            close(float(row["gap_mean_us"]), mean_of(t[2]), f"{what}: gap mean")
+            close(float(row["gap_max_us"]), max(t[2]), f"{what}: gap max")
+        if t[3]:
+            close(float(row["last_lateness_mean_us"]), mean_of(t[3]), f"{what}: lateness when last")
+        close(float(row["lateness_mean_us"]), mean_of(t[4]), f"{what}: mean lateness")
+    top = next(r for r in got if r["scope"] == "rank")
+    check(re.search(rf"^\| {top['rank']} \| {top['node']} \| {top['calls']} \| {top['last']} \| ", md, re.M),
+          f"report.md's straggler table does not start with rank {top['rank']}")
+    check(f"virtual nodes of {ppn} consecutive ranks (PAPCOLL_PPN={ppn}" in md if ppn else "PAPCOLL_PPN" not in
+          md.split("\n")[2], "report.md's first line does not name the run's PAPCOLL_PPN nodes")
+    print(f"stragglers: {len(got)} rows of stragglers.csv agree with the raw trace (most often last: rank "
+          f"{top['rank']}, {top['last']} of {top['calls']} calls; nodes: "
+          + (f"PAPCOLL_PPN={ppn})" if ppn else "recorded)"))
+
+
 def planned(args):
     extra = {}
     if args.skew:
@@ -321,6 +388,8 @@ def planned(args):
             extra["PAPCOLL_TRACE_RESYNC_CHECK"] = every
     if args.expect_papcoll:
         extra["PAPCOLL_LOG"] = "debug"
+    if args.ppn:
+        extra["PAPCOLL_PPN"] = str(args.ppn)
     with tempfile.TemporaryDirectory(prefix="papcoll-trace-test-") as tmp:
         args.arrivals = os.path.join(tmp, "arrivals")
         args.program = args.program + [f"--arrivals={args.arrivals}"]
@@ -462,6 +531,9 @@ def planned(args):
         # 5. the report
         rep_calls, rep_sites, md = report(args, run_dir, os.path.join(tmp, "report"))
         check_report(header, calls, rep_calls, rep_sites, md)
+        check(header.get("papcoll_ppn") == args.ppn, f"header papcoll_ppn {header.get('papcoll_ppn')}, the run's "
+              f"PAPCOLL_PPN {args.ppn or 'unset'}")
+        check_stragglers(header, calls, rep_calls, os.path.join(tmp, "report"), md)
         rep_calls, rep_sites, md = report(args, run_dir, os.path.join(tmp, "report_T"), "--T", "7.5", "--no-figures")
         check_report(header, calls, rep_calls, rep_sites, md, t_given=7.5)
         check(os.path.getsize(os.path.join(tmp, "report", "arrival_histogram.png")) > 0 and
@@ -521,6 +593,8 @@ def main():
                          "drift (--skew's third term) must make is taken out")
     ap.add_argument("--fortran-modes", default="bcast,reduce,allreduce,allgather,blocks",
                     help="fortran: run the program once per mode (its argument), comma-separated")
+    ap.add_argument("--ppn", type=int, default=0, help="planned: run with PAPCOLL_PPN=K (recorded in the header; the "
+                    "report's nodes)")
     ap.add_argument("--expect-papcoll", action="store_true", help="libpapcoll_mpi.so is preloaded too: check its log")
     ap.add_argument("--tolerance-us", type=float, default=300.0, help="added to the clock residual (default 300)")
     ap.add_argument("--tools", default=os.path.join(os.path.dirname(__file__), "..", "..", "tools"),

@@ -177,6 +177,67 @@ class TraceReportTest(unittest.TestCase):
         # the clock section states the residual: the largest Cristian bound, 0.5 us
         self.assertIn("max 0.50 us", md)
 
+    def test_stragglers(self):
+        """stragglers.csv by hand from CALLS (nodes 0,0,2,2): equal arrivals go to the later communicator rank, so
+        rank 3 is last in all five calls, gaps 10, 0, 0, 2, 0 us, latenesses 15, 0, 20, 3.75, 50 us."""
+        from papcoll_tools.trace import synthetic  # a perfect clock: equal arrivals stay equal
+        run_dir = synthetic.write_run(os.path.join(self.tmp.name, "papcoll-trace-stragglers"), NP,
+                                      [(kind, coll, None if root == NONE else root, 64, a, x)
+                                       for kind, coll, _nb, root, a, x in CALLS])  # the ibcast as a bcast
+        path = os.path.join(run_dir, "header.json")
+        with open(path) as f:
+            header = json.load(f)
+        header["node_of_rank"] = [0, 0, 2, 2]
+        with open(path, "w") as f:
+            json.dump(header, f)
+        out = os.path.join(self.tmp.name, "out")
+        self.assertEqual(cli.main(["trace", "report", run_dir, "-o", out, "--addr2line", "", "--no-figures"]), 0)
+        with open(os.path.join(out, "stragglers.csv")) as f:
+            rows = list(csv.DictReader(f))
+        ranks = {int(r["rank"]): r for r in rows if r["scope"] == "rank"}
+        nodes = {int(r["node"]): r for r in rows if r["scope"] == "node"}
+        r3, r1 = ranks[3], ranks[1]
+        self.assertEqual((int(r3["calls"]), int(r3["last"]), float(r3["last_share"])), (5, 5, 1.0))
+        self.assertAlmostEqual(float(r3["expected_share"]), 0.25)
+        self.assertAlmostEqual(float(r3["gap_mean_us"]), 2.4, places=3)
+        self.assertAlmostEqual(float(r3["gap_max_us"]), 10.0, places=3)
+        self.assertAlmostEqual(float(r3["last_lateness_mean_us"]), 17.75, places=3)
+        self.assertAlmostEqual(float(r3["lateness_mean_us"]), 17.75, places=3)
+        self.assertEqual((int(r1["last"]), r1["gap_mean_us"]), (0, ""))
+        self.assertAlmostEqual(float(r1["lateness_mean_us"]), 4.95, places=3)  # (-5 + 0 - 20 - 0.25 + 50) / 5
+        self.assertEqual([int(r["rank"]) for r in rows if r["scope"] == "rank"][0], 3)
+        self.assertEqual((int(nodes[2]["calls"]), int(nodes[2]["last"]), float(nodes[2]["expected_share"])),
+                         (5, 5, 0.5))
+        self.assertAlmostEqual(float(nodes[2]["lateness_mean_us"]), 6.55, places=3)  # ranks 2 and 3, 10 arrivals
+        self.assertAlmostEqual(float(nodes[0]["lateness_mean_us"]), -6.55, places=3)
+        site = [r for r in rows if r["scope"] == "site" and r["site"] == "fn1+0xfff (libapp.so)" and
+                r["collective"] == "bcast" and r["rank"] == "3"]
+        self.assertEqual((int(site[0]["calls"]), int(site[0]["last"])), (2, 2))
+        self.assertAlmostEqual(float(site[0]["gap_mean_us"]), 5.0, places=3)
+        with open(os.path.join(out, "report.md")) as f:
+            md = f.read()
+        self.assertIn("## Stragglers: which ranks arrive last", md)
+        self.assertIn("| 3 | 2 | 5 | 5 | 100.0% | 25.0% | 2.40 | 10.00 | 17.75 | 17.75 |", md)
+
+    def test_papcoll_ppn_nodes(self):
+        """A run whose header records PAPCOLL_PPN=1 is reported on 4 virtual nodes unless --ppn says otherwise."""
+        path = os.path.join(self.run_dir, "header.json")
+        with open(path) as f:
+            header = json.load(f)
+        header["papcoll_ppn"] = 1
+        with open(path, "w") as f:
+            json.dump(header, f)
+        out = os.path.join(self.tmp.name, "out")
+        self.assertEqual(cli.main(["trace", "report", self.run_dir, "-o", out, "--addr2line", "", "--no-figures"]), 0)
+        with open(os.path.join(out, "report.md")) as f:
+            md = f.read()
+        self.assertIn("on 4 ranks, 4 virtual nodes of 1 consecutive ranks (PAPCOLL_PPN=1 in the run's environment) "
+                      "on 2 nodes (a, b)", md)
+        self.assertEqual(cli.main(["trace", "report", self.run_dir, "-o", out, "--addr2line", "", "--no-figures",
+                                   "--ppn", "0"]), 0)
+        with open(os.path.join(out, "report.md")) as f:
+            self.assertIn("on 4 ranks, 2 nodes (a, b)", f.read())
+
 
 if __name__ == "__main__":
     unittest.main()

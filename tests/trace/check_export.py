@@ -233,7 +233,8 @@ def compare_otf2(loc_rank, events, group_node, raw, ppn):
             errors.append(f"rank {rank}: {len(ends)} MPI_COLLECTIVE_END, {len(blocking)} blocking records")
         for en, lv, r in zip(enters, leaves, recs):
             region = re.search(r'Region: "([^"]*)"', en[2])
-            if abs(en[1] - r["arrive"]) > 1 or abs(lv[1] - r["exit"]) > 1 or not region or region.group(1) != mpi_name(r["coll"]):
+            if (abs(en[1] - r["arrive"]) > 1 or abs(lv[1] - r["exit"]) > 1 or not region
+                    or region.group(1) != mpi_name(r["coll"])):
                 errors.append(f"rank {rank}: ENTER {en[1]} / LEAVE {lv[1]} {region and region.group(1)}, raw "
                               f"{r['arrive']} / {r['exit']} {mpi_name(r['coll'])} seq {r['seq']}")
         for end, r in zip(ends, blocking):

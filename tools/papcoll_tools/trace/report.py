@@ -4,8 +4,8 @@ site and collective, as Markdown with figures and CSV tables (docs/trace.md).
 
 OUT (default RUN_DIR/report) receives report.md, sites.csv (one row per call site and collective, full
 precision: what the Markdown tables round), calls.csv (one row per call), stragglers.csv (which ranks
-arrive last, stragglers.py), arrival_histogram.png and arrival_heatmap.png, and replay/ (each call site's recorded arrival offsets, for papcoll-bench
---pattern=trace:FILE, replay.py).  Metrics: metrics.py (Parsons 2015 §3.3's delta_bar and omega, Scalasca's wait
+arrive last, stragglers.py), arrival_histogram.png and arrival_heatmap.png, and replay/ (each call site's
+recorded arrival offsets, for papcoll-bench --pattern=trace:FILE, replay.py).  Metrics: metrics.py (Parsons 2015 §3.3's delta_bar and omega, Scalasca's wait
 states); imbalance factors: factors.py (delta_bar / T, omega / T and where T comes from); --recommend:
 recommend.py (papcoll-bench on the replayed arrivals, the winner as a tune rule)."""
 from __future__ import annotations

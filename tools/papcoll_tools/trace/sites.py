@@ -7,7 +7,13 @@ addr2line reads the object as it is at report time: when the tracer recorded the
 (rank-R.objects: its GNU build-id, else its size and modification time) and the file's differs now, the program
 was rebuilt after the run and its lines would be wrong: such an object's sites are named by the symbol recorded at
 the run's end and their offset only (no file:line), and Resolver.warnings() says so.  A trace without
-rank-R.objects (written by an older tracer) is resolved as before, unchecked."""
+rank-R.objects (written by an older tracer) is resolved as before, unchecked.
+
+A call statement spread over several lines is named by its first line: gcc gives a C call's return address the
+line the call starts on, but gfortran gives a continued Fortran call (`call mpi_bcast(a, &` ... ) the statement's
+last line; for a Fortran source (by its extension) that the report can read, the line addr2line gives is moved up
+to the first line of its statement (free form: previous lines ending with `&`; fixed form: continuation lines,
+a character in column 6), comment and blank lines in between skipped.  Without the source the line stays."""
 from __future__ import annotations
 
 import dataclasses
@@ -112,11 +118,71 @@ class Resolver:
         return self.cache[key]
 
 
+FORTRAN_FREE = (".f90", ".f95", ".f03", ".f08", ".f18", ".inc")  # case-insensitive (.F90: preprocessed)
+FORTRAN_FIXED = (".f", ".for", ".ftn", ".f77")
+
+
+def _free_code(text):
+    """A free-form Fortran line without its comment (from a `!` outside quotes)."""
+    quote = None
+    for i, ch in enumerate(text):
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "!":
+            return text[:i]
+    return text
+
+
+def _fixed_comment(text):
+    return not text.strip() or text[:1] in "cC*!" or text.lstrip().startswith("!")
+
+
+def _fixed_continuation(text):
+    return len(text) > 5 and not _fixed_comment(text) and "\t" not in text[:6] and not text[:5].strip() and \
+        text[5] not in " 0"
+
+
+def statement_first_line(path, line):
+    """The first line of the Fortran statement holding line of path (1-based); line itself for another language,
+    an unreadable file or a line out of range."""
+    ext = os.path.splitext(path)[1].lower()
+    if ext not in FORTRAN_FREE + FORTRAN_FIXED:
+        return line
+    try:
+        with open(path, errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return line
+    if not 1 <= line <= len(lines):
+        return line
+    i = line - 1
+    if ext in FORTRAN_FREE:
+        while True:
+            j = i - 1
+            while j >= 0 and not _free_code(lines[j]).strip():
+                j -= 1
+            if j < 0 or not _free_code(lines[j]).rstrip().endswith("&"):
+                return i + 1
+            i = j
+    while _fixed_continuation(lines[i]):
+        j = i - 1
+        while j >= 0 and _fixed_comment(lines[j]):
+            j -= 1
+        if j < 0:
+            break
+        i = j
+    return i + 1
+
+
 def _where(function, fileline, site, offset):
     path, _, line = fileline.rpartition(":")
     line = line.split()[0] if line else ""
     if path and path != "??" and line.isdigit() and int(line) > 0:
-        return Where(function if function != "??" else site.symbol, path, int(line),
+        line = statement_first_line(path, int(line))
+        return Where(function if function != "??" else site.symbol, path, line,
                      f"{os.path.basename(path)}:{line}")
     symbol = site.symbol if site.symbol != "-" else (function if function != "??" else "")
     obj = os.path.basename(site.obj)

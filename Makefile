@@ -9,7 +9,7 @@ BUILD      ?= build
 JOBS       ?= 2
 PREFIX     ?= /usr/local
 DEBIAN_PKGS = build-essential cmake ninja-build pkg-config openmpi-bin libopenmpi-dev libsimgrid-dev python3 \
-              mpich libmpich-dev gfortran
+              mpich libmpich-dev gfortran otf2-tools libotf2-trace-dev python3-otf2
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Open MPI is the default MPI; MPICH is installed beside it (build-mpich).  Name
 # both explicitly: with the two installed, Debian's mpicc/mpirun alternatives

@@ -150,11 +150,11 @@ def main(argv=None):
                     "TAU or otf2-print (needs the OTF2 Python binding: Debian's python3-otf2)")
     te.add_argument("-o", "--output", help="chrome: the JSON file (default RUN_DIR/trace.json); otf2: the archive "
                     "directory, replaced if it exists (default RUN_DIR/otf2, holding traces.otf2)")
-    te.add_argument("--ppn", type=int, default=None, help="group ranks into virtual nodes of K consecutive ranks "
-                    "(JSON pid, OTF2 system tree); default: the run's PAPCOLL_PPN when it was set, else the nodes "
+    te.add_argument("--ppn", type=int, default=None, metavar="K", help="group ranks into virtual nodes of K "
+                    "consecutive ranks (JSON pid, OTF2 system tree); default: the run's PAPCOLL_PPN when it was set, else the nodes "
                     "recorded by the tracer; 0: the recorded nodes")
-    te.add_argument("--addr2line", default="addr2line", help="addr2line program resolving call sites to file:line "
-                    "(default addr2line; '' leaves them as symbol+offset)")
+    te.add_argument("--addr2line", default="addr2line", metavar="PATH", help="addr2line program resolving call "
+                    "sites to file:line (default addr2line; '' leaves them as symbol+offset)")
     args = ap.parse_args(argv)
     if args.group == "trace" and args.cmd == "export":
         from .trace import export as trace_export

@@ -261,6 +261,10 @@ def write(run_dir, fmt, out=None, ppn=None, addr2line="addr2line"):
         return out
     if fmt == "otf2":
         archive = out or os.path.join(run_dir, "otf2")
+        if os.path.exists(archive) and (not os.path.isdir(archive) or (
+                os.listdir(archive) and not os.path.exists(os.path.join(archive, "traces.otf2")))):
+            raise TraceError(f"{archive} exists and is not an OTF2 archive directory (no traces.otf2): not "
+                             "replaced; give -o a new or archive directory")
         write_otf2(otf2_spec(run, es, ppn, archive))
         return os.path.join(archive, "traces.otf2")
     raise TraceError(f"unknown export format {fmt!r} (chrome, otf2)")

@@ -40,6 +40,8 @@ def write(spec):
 
     path = spec["archive"]
     if os.path.exists(path):
+        if not os.path.isdir(path) or (os.listdir(path) and not os.path.exists(os.path.join(path, "traces.otf2"))):
+            raise SystemExit(f"{path} exists and is not an OTF2 archive directory: not replaced")
         shutil.rmtree(path)
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with otf2.writer.open(path, archive_name=spec.get("name", "traces"), timer_resolution=1_000_000_000) as trace:

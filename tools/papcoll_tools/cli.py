@@ -149,7 +149,8 @@ def main(argv=None):
                     "Perfetto (ui.perfetto.dev) or chrome://tracing; otf2: an OTF2 archive for Vampir, Scalasca, "
                     "TAU or otf2-print (needs the OTF2 Python binding: Debian's python3-otf2)")
     te.add_argument("-o", "--output", help="chrome: the JSON file (default RUN_DIR/trace.json); otf2: the archive "
-                    "directory, replaced if it exists (default RUN_DIR/otf2, holding traces.otf2)")
+                    "directory (default RUN_DIR/otf2, holding traces.otf2; an archive already there is replaced, "
+                    "another existing path refused)")
     te.add_argument("--ppn", type=int, default=None, metavar="K", help="group ranks into virtual nodes of K "
                     "consecutive ranks (JSON pid, OTF2 system tree); default: the run's PAPCOLL_PPN when it was set, else the nodes "
                     "recorded by the tracer; 0: the recorded nodes")

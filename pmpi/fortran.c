@@ -2,7 +2,7 @@
 /*
  * fortran.c - libpapcoll_mpi for Fortran programs: MPI_BCAST, MPI_REDUCE,
  * MPI_ALLREDUCE, MPI_REDUCE_SCATTER(_BLOCK), MPI_ALLGATHER(V), MPI_ALLTOALL(V),
- * MPI_GATHER(V) and MPI_SCATTER(V) called through any binding
+ * MPI_GATHER(V), MPI_SCATTER(V) and MPI_BARRIER called through any binding
  * (mpif.h, `use mpi`, `use mpi_f08`) reach the interposer's C functions
  * (interpose.c), so one path serves both languages.
  *
@@ -161,6 +161,11 @@ static void fortran_scatterv(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *disp
                                     PMPI_Type_f2c(*recvtype), (int)*root, PMPI_Comm_f2c(*comm)));
 }
 
+static void fortran_barrier(MPI_Fint *comm, MPI_Fint *ierror)
+{
+    SET_IERROR_FROM_SITE(ierror, MPI_Barrier(PMPI_Comm_f2c(*comm)));
+}
+
 /* The names Open MPI exports for one routine: mpif.h and `use mpi` under the
  * four Fortran name-mangling conventions, and mpi_f08's specific procedure
  * (same arguments: buffers by address, handles as their INTEGER MPI_VAL).
@@ -211,5 +216,6 @@ PC_FORTRAN_NAMES(fortran_scatter, MPI_SCATTER, mpi_scatter,
 PC_FORTRAN_NAMES(fortran_scatterv, MPI_SCATTERV, mpi_scatterv,
                  (void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype, void *recvbuf,
                   MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror));
+PC_FORTRAN_NAMES(fortran_barrier, MPI_BARRIER, mpi_barrier, (MPI_Fint *comm, MPI_Fint *ierror));
 
 #endif /* OPEN_MPI || PAPCOLL_SMPI */

@@ -158,7 +158,7 @@ const pc_param_def_t pc_param_table[] = {
      "Reduce_scatter multisender: processes of each node that run the inter-node pairwise exchange in parallel (the node's reducer, its lowest rank, combines what they receive); 0 = all but one, larger values are capped at all but one (Parsons 2015 §2.3.2). Every process must see the same value."},
     /* ---- barrier ---- */
     {"PAPCOLL_BARRIER", NULL, PC_PARAM_STRING, "auto", FIELD(barrier.algorithm), NULL,
-     "Barrier algorithm: a name from src/barrier/algorithms.list (docs/algorithms.md, Barrier), or auto."},
+     "Barrier algorithm: a name from `papcoll-bench --coll=barrier --list`, or auto."},
 };
 const int pc_param_table_size = (int)(sizeof pc_param_table / sizeof pc_param_table[0]);
 

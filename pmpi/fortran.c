@@ -17,7 +17,9 @@
  *  - MPICH 4.0: libmpichfort's wrappers call the C MPI_Bcast (mpif.h and
  *    `use mpi`: mpi_bcast_; mpi_f08: mpi_bcast_f08ts_ -> MPIR_Bcast_cdesc),
  *    after converting MPICH's own Fortran sentinels, so interpose.c serves
- *    them already and nothing is defined here.
+ *    them already.  One exception: mpi_f08's MPI_Barrier (mpi_barrier_f08_)
+ *    calls PMPI_Barrier itself (checked with objdump), so that one name is
+ *    defined here.
  *  - SimGrid SMPI 3.32 (PAPCOLL_SMPI, the object library papcoll_mpi_smpi
  *    linked into the program): libsimgrid's mpi_bcast_ converts the handles
  *    and calls libsimgrid's own MPI_Bcast, never the program's (checked:
@@ -219,3 +221,16 @@ PC_FORTRAN_NAMES(fortran_scatterv, MPI_SCATTERV, mpi_scatterv,
 PC_FORTRAN_NAMES(fortran_barrier, MPI_BARRIER, mpi_barrier, (MPI_Fint *comm, MPI_Fint *ierror));
 
 #endif /* OPEN_MPI || PAPCOLL_SMPI */
+
+#if defined(MPICH_VERSION) && !defined(PAPCOLL_SMPI)
+/* MPICH 4.0's `use mpi_f08` MPI_Barrier: comm is type(MPI_Comm) (its INTEGER
+ * MPI_VAL), ierror optional (NULL when left out). */
+void mpi_barrier_f08_(MPI_Fint *comm, MPI_Fint *ierror);
+void mpi_barrier_f08_(MPI_Fint *comm, MPI_Fint *ierror)
+{
+    int entered = pc_site_enter(__builtin_return_address(0)); /* the Fortran caller is the call site */
+    int rc = MPI_Barrier(PMPI_Comm_f2c(*comm));
+    pc_site_leave(entered);
+    if (ierror) *ierror = (MPI_Fint)rc;
+}
+#endif

@@ -34,12 +34,17 @@
  * (N R messages), plus one atomic increment per process and the release.
  * Late arrival: the last process L to arrive in the whole job is its node's
  * last arriver: it sends its node's round-0 message itself, the instant it
- * arrives; every later hop is received by a mailbox already waiting in MPI
- * and sent on by that same process, so after the last arrival the barrier
- * takes R message latencies plus one release, with no early arriver's
- * reaction in between (hier adds its leader's noticing of the count on
- * every node; flat dissemination ceil(log2 p) >= R rounds).  A late mailbox
- * delays only rounds whose messages reach it before it arrives.
+ * arrives; every later hop is received by a mailbox already waiting in MPI,
+ * and the next round is sent by whoever completes the gate (the mailbox on
+ * receipt, or the sender of the previous round), so after the last arrival
+ * the barrier takes R message latencies plus one release, with no process
+ * in between that must first notice shared memory (hier adds its leader's
+ * noticing of the count on every node; flat dissemination ceil(log2 p) >= R
+ * rounds).  A late mailbox delays only rounds whose messages reach it
+ * before it arrives.  Simulated (SMPI, 64 ranks on 8 x 8 nodes,
+ * docs/benchmark.md): 12.2 us after the last arrival, as hier, where SMPI's
+ * exact shared-memory waits make the leader's noticing free; natively it
+ * is not measured yet.
  * Limitations: the node segment is created on the first call (collective
  * over the node); one node: the last arriver releases its node at once.
  * Generation-safe: the arrival counter and gates are monotonic counters,

@@ -27,12 +27,13 @@ typedef enum bench_coll {
     BENCH_GATHERV,
     BENCH_SCATTER,
     BENCH_SCATTERV,
+    BENCH_BARRIER, /* no data: the message sizes are ignored (one row, size 0) */
     BENCH_COLL_COUNT
 } bench_coll_t;
 
 #define BENCH_COLL_NAMES                                                                                               \
     "bcast, reduce, allreduce, allgather, allgatherv, reduce_scatter, reduce_scatter_block, alltoall, alltoallv, "     \
-    "gather, gatherv, scatter or scatterv"
+    "gather, gatherv, scatter, scatterv or barrier"
 
 static inline const char *bench_coll_name(bench_coll_t coll)
 {
@@ -49,6 +50,7 @@ static inline const char *bench_coll_name(bench_coll_t coll)
     case BENCH_GATHERV: return "gatherv";
     case BENCH_SCATTER: return "scatter";
     case BENCH_SCATTERV: return "scatterv";
+    case BENCH_BARRIER: return "barrier";
     default: return "bcast";
     }
 }

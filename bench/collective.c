@@ -105,6 +105,7 @@ static void describe(collective_t *c)
     snprintf(v, sizeof v, unequal, n);
     switch (c->coll) {
     case BENCH_BCAST: snprintf(d, len, "MPI_BYTE, count = size"); break;
+    case BENCH_BARRIER: snprintf(d, len, "MPI_Barrier: no data (the message sizes are ignored: one row, size 0)"); break;
     case BENCH_REDUCE:
     case BENCH_ALLREDUCE:
         snprintf(d, len, "%s, op MPI_SUM, count = floor(size / %zu) (sizes below %zu B: count 0)", type, n, n);
@@ -174,7 +175,7 @@ static int make_layouts(collective_t *c, size_t size)
 {
     int v = bench_coll_vform(c->coll), p = c->nprocs;
     size_t n = c->elem_size;
-    c->count = blocks_count(v, size, n, c->rank);
+    c->count = c->coll == BENCH_BARRIER ? 0 : blocks_count(v, size, n, c->rank);
     if (c->count < 0) return -1;
     c->send.total = c->recv.total = c->count;
     switch (c->coll) {
@@ -373,6 +374,7 @@ static size_t result_offset(const collective_t *c) { return send_has_blocks(c->c
 
 void collective_fill(collective_t *c, size_t size, long rep, int root)
 {
+    if (c->coll == BENCH_BARRIER) return; /* no data */
     if (bench_coll_gathers(c->coll)) {
         fill_blocks(c, rep, root);
         return;
@@ -412,6 +414,7 @@ int collective_run(const collective_t *c, const char *algo, size_t size, int roo
     case BENCH_SCATTER: return papcoll_scatter_by_name(algo, s, n, t, r, n, t, root, comm);
     case BENCH_SCATTERV:
         return papcoll_scatterv_by_name(algo, s, c->send.counts, c->send.displs, t, r, n, t, root, comm);
+    case BENCH_BARRIER: return papcoll_barrier_by_name(algo, comm);
     default: return papcoll_bcast_by_name(algo, r, n, MPI_BYTE, root, comm);
     }
 }
@@ -419,6 +422,7 @@ int collective_run(const collective_t *c, const char *algo, size_t size, int roo
 long collective_errors(const collective_t *c, size_t size, long rep, int root)
 {
     long bad = 0;
+    if (c->coll == BENCH_BARRIER) return 0; /* no data (tests/test_barrier.c checks the synchronization) */
     if (bench_coll_gathers(c->coll)) return block_check(c, rep, root);
     if (c->coll == BENCH_BCAST) {
         const unsigned char *buf = c->recvbuf;
@@ -435,6 +439,7 @@ long collective_errors(const collective_t *c, size_t size, long rep, int root)
 void collective_corrupt(collective_t *c, size_t size, int root)
 {
     (void)size;
+    if (c->coll == BENCH_BARRIER) return; /* nothing to damage */
     int at_root = bench_coll_fan_in(c->coll); /* reduce, gather: the result is the root's */
     if (c->rank != (at_root ? root : (root + 1) % c->nprocs)) return;
     if (c->coll == BENCH_BCAST) {

@@ -38,14 +38,15 @@ void options_usage(void)
            "                                and first-child-late refer to\n"
            "      --coll=NAME               collective (default bcast): bcast | reduce | allreduce | reduce_scatter |\n"
            "                                reduce_scatter_block (MPI_SUM) | allgather | allgatherv | alltoall |\n"
-           "                                alltoallv | gather | gatherv | scatter | scatterv.  The v forms (and\n"
+           "                                alltoallv | gather | gatherv | scatter | scatterv | barrier (no data:\n"
+           "                                -m is ignored, one row of size 0).  The v forms (and\n"
            "                                reduce_scatter's recvcounts) have unequal counts: rank r's block holds\n"
            "                                floor(size (1 + r mod 3) / 2) bytes rounded down to elements, blocks in\n"
            "                                reverse rank order (reduce_scatter: rank order); alltoallv: s sends d\n"
            "                                floor(size (1 + (s + 2 d) mod 3) / 2) bytes, blocks in reverse peer order.\n"
            "                                They run the algorithms of the base collective (allgatherv: allgather's,\n"
            "                                reduce_scatter_block: reduce_scatter's)\n"
-           "      --dtype=int|double|char   element type (not bcast): MPI_INT, MPI_DOUBLE, MPI_CHAR (allgather(v),\n"
+           "      --dtype=int|double|char   element type (not bcast, barrier): MPI_INT, MPI_DOUBLE, MPI_CHAR (allgather(v),\n"
            "                                alltoall(v), gather(v), scatter(v) only) (default int)\n"
            "      --algo=a,b,...|all        algorithms of --coll, 'all' = every papcoll algorithm incl. native,\n"
            "                                'auto' = papcoll's own choice (default all; see --list)\n"
@@ -219,6 +220,8 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
     if (o->min_size > o->max_size) return fail(rank, "size range", "MIN > MAX");
     if (bench_coll_parse(o->coll, &o->coll_kind)) return fail(rank, "--coll (" BENCH_COLL_NAMES ")", o->coll);
     if (o->dtype && o->coll_kind == BENCH_BCAST) return fail(rank, "option for --coll=bcast (a broadcast moves bytes)", "--dtype");
+    if (o->dtype && o->coll_kind == BENCH_BARRIER) return fail(rank, "option for --coll=barrier (no data)", "--dtype");
+    if (o->coll_kind == BENCH_BARRIER) o->min_size = o->max_size = 0; /* no data: one row */
     if (o->dtype && !strcmp(o->dtype, "char") && !bench_coll_gathers(o->coll_kind))
         return fail(rank, "--dtype for reductions (int or double; char: allgather(v), alltoall(v), gather(v), scatter(v))",
                     o->dtype);

@@ -181,10 +181,20 @@ int papcoll_scatterv_by_name(const char *algorithm, const void *sendbuf,
                              int recvcount, MPI_Datatype recvtype, int root,
                              MPI_Comm comm);
 
+/* ---- Barrier ------------------------------------------------------------ */
+
+/* Same semantics as MPI_Barrier: returns once every process of comm has
+ * entered the call.  The algorithm is chosen by PAPCOLL_BARRIER (a name, or
+ * "auto"); papcoll_barrier_by_name names it ("auto" allowed; an unknown
+ * name returns MPI_ERR_ARG; all processes must pass the same name).  An
+ * intercommunicator gets the MPI library's own MPI_Barrier. */
+int papcoll_barrier(MPI_Comm comm);
+int papcoll_barrier_by_name(const char *algorithm, MPI_Comm comm);
+
 /* ---- Algorithm catalogue ----------------------------------------------- */
 
 /* Number of algorithms of a collective ("bcast", "reduce", "allreduce",
- * "allgather", "alltoall", "gather", "scatter", "reduce_scatter");
+ * "allgather", "alltoall", "gather", "scatter", "reduce_scatter", "barrier");
  * -1 for an unknown collective. */
 int papcoll_algorithm_count(const char *collective);
 /* Name and one-line description of algorithm i (0-based), or NULL. */

@@ -2,7 +2,7 @@
 /*
  * fortran.c - libpapcoll_mpi for Fortran programs: MPI_BCAST, MPI_REDUCE,
  * MPI_ALLREDUCE, MPI_REDUCE_SCATTER(_BLOCK), MPI_ALLGATHER(V), MPI_ALLTOALL(V),
- * MPI_GATHER(V) and MPI_SCATTER(V) called through any binding
+ * MPI_GATHER(V), MPI_SCATTER(V) and MPI_BARRIER called through any binding
  * (mpif.h, `use mpi`, `use mpi_f08`) reach the interposer's C functions
  * (interpose.c), so one path serves both languages.
  *
@@ -17,7 +17,9 @@
  *  - MPICH 4.0: libmpichfort's wrappers call the C MPI_Bcast (mpif.h and
  *    `use mpi`: mpi_bcast_; mpi_f08: mpi_bcast_f08ts_ -> MPIR_Bcast_cdesc),
  *    after converting MPICH's own Fortran sentinels, so interpose.c serves
- *    them already and nothing is defined here.
+ *    them already.  One exception: mpi_f08's MPI_Barrier (mpi_barrier_f08_)
+ *    calls PMPI_Barrier itself (checked with objdump), so that one name is
+ *    defined here.
  *  - SimGrid SMPI 3.32 (PAPCOLL_SMPI, the object library papcoll_mpi_smpi
  *    linked into the program): libsimgrid's mpi_bcast_ converts the handles
  *    and calls libsimgrid's own MPI_Bcast, never the program's (checked:
@@ -161,6 +163,11 @@ static void fortran_scatterv(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *disp
                                     PMPI_Type_f2c(*recvtype), (int)*root, PMPI_Comm_f2c(*comm)));
 }
 
+static void fortran_barrier(MPI_Fint *comm, MPI_Fint *ierror)
+{
+    SET_IERROR_FROM_SITE(ierror, MPI_Barrier(PMPI_Comm_f2c(*comm)));
+}
+
 /* The names Open MPI exports for one routine: mpif.h and `use mpi` under the
  * four Fortran name-mangling conventions, and mpi_f08's specific procedure
  * (same arguments: buffers by address, handles as their INTEGER MPI_VAL).
@@ -211,5 +218,19 @@ PC_FORTRAN_NAMES(fortran_scatter, MPI_SCATTER, mpi_scatter,
 PC_FORTRAN_NAMES(fortran_scatterv, MPI_SCATTERV, mpi_scatterv,
                  (void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype, void *recvbuf,
                   MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror));
+PC_FORTRAN_NAMES(fortran_barrier, MPI_BARRIER, mpi_barrier, (MPI_Fint *comm, MPI_Fint *ierror));
 
 #endif /* OPEN_MPI || PAPCOLL_SMPI */
+
+#if defined(MPICH_VERSION) && !defined(PAPCOLL_SMPI)
+/* MPICH 4.0's `use mpi_f08` MPI_Barrier: comm is type(MPI_Comm) (its INTEGER
+ * MPI_VAL), ierror optional (NULL when left out). */
+void mpi_barrier_f08_(MPI_Fint *comm, MPI_Fint *ierror);
+void mpi_barrier_f08_(MPI_Fint *comm, MPI_Fint *ierror)
+{
+    int entered = pc_site_enter(__builtin_return_address(0)); /* the Fortran caller is the call site */
+    int rc = MPI_Barrier(PMPI_Comm_f2c(*comm));
+    pc_site_leave(entered);
+    if (ierror) *ierror = (MPI_Fint)rc;
+}
+#endif

@@ -2,7 +2,7 @@
 /*
  * interpose.c - libpapcoll_mpi: routes an unmodified program's MPI_Bcast,
  * MPI_Reduce, MPI_Allreduce, MPI_Reduce_scatter(_block), MPI_Allgather(v),
- * MPI_Alltoall(v), MPI_Gather(v) and MPI_Scatter(v) through papcoll (LD_PRELOAD=libpapcoll_mpi.so,
+ * MPI_Alltoall(v), MPI_Gather(v), MPI_Scatter(v) and MPI_Barrier through papcoll (LD_PRELOAD=libpapcoll_mpi.so,
  * or link before -lmpi).  papcoll reaches the real MPI through the PMPI_*
  * profiling interface.  Fortran programs reach the same functions
  * (fortran.c).
@@ -110,4 +110,9 @@ PC_INTERPOSE(MPI_Scatterv, (const void *sendbuf, const int sendcounts[], const i
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
 {
     PC_SITE_RETURN(papcoll_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm));
+}
+
+PC_INTERPOSE(MPI_Barrier, (MPI_Comm comm))
+{
+    PC_SITE_RETURN(papcoll_barrier(comm));
 }

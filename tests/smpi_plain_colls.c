@@ -6,12 +6,12 @@
  * papcoll_mpi_smpi, run under smpirun with PAPCOLL_LOG=debug.  It calls
  * every collective papcoll serves -- MPI_Bcast, MPI_Reduce, MPI_Allreduce,
  * MPI_Reduce_scatter(_block), MPI_Allgather(v), MPI_Alltoall(v),
- * MPI_Gather(v), MPI_Scatter(v) -- at a small and a larger count, from a few
+ * MPI_Gather(v), MPI_Scatter(v), MPI_Barrier -- at a small and a larger count, from a few
  * roots, in place where MPI allows it, and checks every result on every
  * rank.  Its last line counts the calls by the name papcoll logs them under
  * (a v form or reduce_scatter_block under its base collective), for
  * tests/fortran/expect_log.cmake:
- *   "smpi_plain_colls: np=P bcast=B reduce=R ... reduce_scatter=S: OK"
+ *   "smpi_plain_colls: np=P bcast=B reduce=R ... reduce_scatter=S barrier=N: OK"
  * Exit status 1 on a wrong result.
  */
 #include <mpi.h>
@@ -19,9 +19,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { C_BCAST, C_REDUCE, C_ALLREDUCE, C_ALLGATHER, C_ALLTOALL, C_GATHER, C_SCATTER, C_REDUCE_SCATTER, C_N };
-static const char *const names[C_N] = {"bcast",  "reduce",  "allreduce", "allgather",
-                                       "alltoall", "gather", "scatter",   "reduce_scatter"};
+enum { C_BCAST, C_REDUCE, C_ALLREDUCE, C_ALLGATHER, C_ALLTOALL, C_GATHER, C_SCATTER, C_REDUCE_SCATTER, C_BARRIER,
+       C_N };
+static const char *const names[C_N] = {"bcast",  "reduce",  "allreduce", "allgather",     "alltoall",
+                                       "gather", "scatter", "reduce_scatter", "barrier"};
 static int calls[C_N];
 static int rank, size, bad;
 
@@ -93,6 +94,8 @@ static void rooted(int n, int root, int *a, int *b, int *counts, int *displs)
 
 static void unrooted(int n, int *a, int *b, int *counts, int *displs)
 {
+    if (MPI_Barrier(MPI_COMM_WORLD) != MPI_SUCCESS) expect(0, "MPI_Barrier", 0);
+    calls[C_BARRIER]++;
     /* allreduce, in place */
     for (long i = 0; i < n; i++) a[i] = val(rank, i);
     MPI_Allreduce(MPI_IN_PLACE, a, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

@@ -68,13 +68,17 @@ int main(void)
           !strcmp(bench_coll_catalogue(parsed), "allgather") && bench_coll_parse("allgatherw", &parsed) == -1,
           "allgatherv runs allgather's algorithms");
     const char *forms[][2] = {{"reduce_scatter", "reduce_scatter"}, {"reduce_scatter_block", "reduce_scatter"},
-                              {"alltoallv", "alltoall"}, {"gatherv", "gather"}, {"scatterv", "scatter"}, {"scatter", "scatter"}};
+                              {"alltoallv", "alltoall"}, {"gatherv", "gather"}, {"scatterv", "scatter"}, {"scatter", "scatter"},
+                              {"barrier", "barrier"}};
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
         CHECK(bench_coll_parse(forms[i][0], &parsed) == 0 && !strcmp(bench_coll_name(parsed), forms[i][0]) &&
               !strcmp(bench_coll_catalogue(parsed), forms[i][1]), "--coll=%s", forms[i][0]);
     CHECK(bench_coll_parse("reduce_scatterv", &parsed) == -1 && bench_coll_parse("", &parsed) == -1, "unknown --coll");
     CHECK(bench_coll_vform(BENCH_REDUCE_SCATTER) && !bench_coll_vform(BENCH_REDUCE_SCATTER_BLOCK) &&
           bench_coll_rooted(BENCH_SCATTERV) && !bench_coll_rooted(BENCH_ALLTOALL), "collective classes");
+    CHECK(!bench_coll_rooted(BENCH_BARRIER) && !bench_coll_vform(BENCH_BARRIER) && !bench_coll_gathers(BENCH_BARRIER) &&
+              !bench_coll_reduces(BENCH_BARRIER) && !bench_coll_fan_in(BENCH_BARRIER) && !bench_coll_fan_out(BENCH_BARRIER),
+          "barrier: no root, no data, everyone waits for everyone (the all-to-all bound)");
 
     /* allgather: 2 ints each, rank order; allgatherv (8 B, ints): 4, 8, 12, 4 bytes = 1, 2, 3, 1 elements,
      * reverse rank order: rank 3 at 0, rank 2 at 1, rank 1 at 4, rank 0 at 6 */

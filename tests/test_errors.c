@@ -4,11 +4,14 @@
  * returns for MPI_Bcast (compared call by call with PMPI_Bcast), through the
  * communicator's error handler, without crash or hang; count 0, NULL buffer
  * with count 0, MPI_COMM_SELF and a communicator of one process work; a
- * valid broadcast still works afterwards.
+ * valid broadcast still works afterwards.  MPI_Barrier's only argument
+ * likewise (papcoll_barrier against PMPI_Barrier), and a barrier on an
+ * intercommunicator runs the MPI library's.
  */
 #include <papcoll.h>
 
 #include <stdio.h>
+#include <string.h>
 
 #include "check.h"
 #include "harness/errors.h"
@@ -47,6 +50,21 @@ int main(int argc, char **argv)
     CHECK(harness_error_class(papcoll_bcast_by_name("no_such_algorithm", data, 1, MPI_INT, 0, MPI_COMM_WORLD)) ==
               MPI_ERR_ARG,
           "unknown algorithm name");
+    failures += harness_errors_compare("barrier MPI_COMM_NULL", MPI_ERR_COMM, papcoll_barrier(MPI_COMM_NULL),
+                                       PMPI_Barrier(MPI_COMM_NULL));
+    failures += harness_errors_compare("barrier freed communicator", MPI_ERR_COMM, papcoll_barrier(freed),
+                                       PMPI_Barrier(freed));
+    CHECK(harness_error_class(papcoll_barrier_by_name("no_such_algorithm", MPI_COMM_WORLD)) == MPI_ERR_ARG,
+          "unknown barrier name");
+    if (size >= 2) { /* an intercommunicator between the even and the odd ranks: the library's barrier */
+        MPI_Comm half, inter;
+        MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+        MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, rank % 2 ? 0 : 1, 77, &inter);
+        CHECK(papcoll_barrier(inter) == MPI_SUCCESS && !strcmp(papcoll_last_algorithm(), "native"),
+              "barrier on an intercommunicator");
+        MPI_Comm_free(&inter);
+        MPI_Comm_free(&half);
+    }
 
     /* the error handler of the communicator is the one invoked */
     MPI_Errhandler eh;

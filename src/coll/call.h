@@ -105,6 +105,7 @@ typedef struct pc_coll {
     int rooted;                       /* has a root (logged) */
     int root_collects;                /* the root receives everyone's data (reduce, gather): adapt.h weighs its time */
     int moves_bytes;                  /* byte view: pack/unpack non-contiguous data around the algorithm */
+    int synchronizes;                 /* no data (barrier): bytes is 0 and every call runs its algorithm */
     /* What a call on a communicator of one process does (NULL: nothing). */
     int (*single)(const pc_call_t *a);
     /* Block collectives: which sides have one block per process

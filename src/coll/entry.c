@@ -17,7 +17,8 @@
 #include <string.h>
 
 static const pc_coll_t *const catalogue[] = {&pc_bcast_coll,     &pc_reduce_coll,   &pc_allreduce_coll, &pc_allgather_coll,
-                                             &pc_alltoall_coll, &pc_gather_coll,   &pc_scatter_coll,   &pc_reduce_scatter_coll};
+                                             &pc_alltoall_coll, &pc_gather_coll,   &pc_scatter_coll,   &pc_reduce_scatter_coll,
+                                             &pc_barrier_coll};
 
 int pc_coll_count(void) { return (int)(sizeof catalogue / sizeof catalogue[0]); }
 
@@ -132,6 +133,11 @@ void pc_call_describe(pc_call_t *a)
 {
     a->commutative = 1;
     a->op_builtin = 0;
+    if (a->coll->synchronizes) { /* no data */
+        a->bytes = 0;
+        a->contiguous = 1;
+        return;
+    }
     if (a->coll->blocks) { /* two datatypes, counts per block: block_view.c */
         pc_blocks_describe(a);
         return;
@@ -178,7 +184,7 @@ int pc_coll_run(pc_call_t *a, MPI_Comm comm, const char *forced, const char *sou
         pc_log(PC_LOG_DEBUG, "%s seq=%lu bytes=%s p=%d nodes=%d%s algorithm=%s (%s)", pc_call_name(a), a->seq,
                bytes_text(a, bytes, sizeof bytes), a->ctx->size, a->ctx->nnodes, root, algo->name, why);
     }
-    if (a->bytes == 0) return MPI_SUCCESS;
+    if (a->bytes == 0 && !a->coll->synchronizes) return MPI_SUCCESS;
     double start = ticket.state ? PMPI_Wtime() : 0;
     if (a->ctx->size == 1) rc = a->coll->single ? a->coll->single(a) : MPI_SUCCESS;
     else if (a->coll->moves_bytes) rc = run_bytes(algo, a, a->contiguous);
@@ -219,7 +225,7 @@ int pc_coll_call_on(pc_call_t *a, const char *name, MPI_Comm comm)
         pc_log(PC_LOG_DEBUG, "%s (inner) seq=%lu bytes=%s p=%d root=%d algorithm=%s (%s)", pc_call_name(a), a->seq,
                bytes_text(a, bytes, sizeof bytes), a->ctx->size, a->root, algo->name, why);
     }
-    if (a->bytes == 0) return MPI_SUCCESS;
+    if (a->bytes == 0 && !coll->synchronizes) return MPI_SUCCESS;
     if (a->ctx->size == 1) return coll->single ? coll->single(a) : MPI_SUCCESS;
     if (!coll->moves_bytes || !(algo->requirements & PC_WANTS_DATATYPE)) return algo->fn(a);
     /* a byte algorithm that wants a datatype (native): MPI_BYTE pieces of int counts */

@@ -156,6 +156,9 @@ const pc_param_def_t pc_param_table[] = {
      "Reduce_scatter among node leaders in hier (each node's share of the node-ordered vector): any flat reduce_scatter algorithm name, native, or auto."},
     {"PAPCOLL_REDUCE_SCATTER_SENDERS", NULL, PC_PARAM_LONG, "0", FIELD(reduce_scatter_senders), NULL,
      "Reduce_scatter multisender: processes of each node that run the inter-node pairwise exchange in parallel (the node's reducer, its lowest rank, combines what they receive); 0 = all but one, larger values are capped at all but one (Parsons 2015 §2.3.2). Every process must see the same value."},
+    /* ---- barrier ---- */
+    {"PAPCOLL_BARRIER", NULL, PC_PARAM_STRING, "auto", FIELD(barrier.algorithm), NULL,
+     "Barrier algorithm: a name from `papcoll-bench --coll=barrier --list`, or auto."},
 };
 const int pc_param_table_size = (int)(sizeof pc_param_table / sizeof pc_param_table[0]);
 

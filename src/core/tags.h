@@ -4,7 +4,7 @@
  *
  * One tag per purpose, never shared between purposes, in one block per
  * collective (broadcast 100-399, reduce 400-499, allreduce 500-599, allgather 600-699, alltoall 700-799,
- * gather 800-849, scatter 850-899, reduce_scatter 950-999; the windowed tags from 2048), so a
+ * gather 800-849, scatter 850-899, barrier 900-949, reduce_scatter 950-999; the windowed tags from 2048), so a
  * message can only ever match the receive it was meant for.  Every message
  * a call sends is consumed in that call; control messages matched with
  * MPI_ANY_SOURCE also carry the call's sequence number in their tag
@@ -65,6 +65,8 @@ enum {
     PC_TAG_SCATTER_REQUEST = 6,  /* scatter dynleader, a node's leader -> the root, {seq, rank} */
     PC_TAG_SCATTER_MEMBER = 7,   /* scatter dynleader, a node's leader (or the root) -> a process, {seq} and
                                     its block */
+    PC_TAG_BARRIER_ROUND = 8,    /* barrier last_arriver, a node's runner of round k -> the mailbox of the node
+                                    2^k ahead, {seq, k} */
     PC_TAG_CP_DATA = 32,         /* + step (< 32): cp_rdb / cp_ring blocks between leaders */
     PC_TAG_SLOTS = 64,           /* slots per call */
     PC_TAG_WINDOWED = 2048       /* the first windowed tag, above every fixed one */
@@ -88,6 +90,12 @@ enum {
     PC_TAG_ALLREDUCE_NODE = 510,   /* dynleader: a node's result -> its parent node's mailbox (chunks after
                                       the first, from the first chunk's sender) */
     PC_TAG_ALLREDUCE_RESULT = 511  /* dynleader: the result, a node's mailbox -> its child nodes' mailboxes */
+};
+
+enum {
+    PC_TAG_BARRIER_DATA = 900,   /* dissemination (flat, and among hier's leaders), recursive doubling: empty */
+    PC_TAG_BARRIER_FOLD = 901,   /* recursive_doubling, p not a power of two: a left-out process has arrived */
+    PC_TAG_BARRIER_UNFOLD = 902  /* the same: its release */
 };
 
 enum {

@@ -29,6 +29,12 @@ typedef struct {
     char pad0[PC_CACHE_LINE - sizeof(uint64_t)];
     _Atomic uint64_t barrier_arrivals; /* monotonic: node_size per barrier */
     char pad1[PC_CACHE_LINE - sizeof(uint64_t)];
+    _Atomic uint64_t release;      /* highest call whose node release was given (barriers) */
+    char pad2[PC_CACHE_LINE - sizeof(uint64_t)];
+    struct {                       /* gates: monotonic, 2 passes per use */
+        _Atomic uint64_t passes;
+        char pad[PC_CACHE_LINE - sizeof(uint64_t)];
+    } gate[PC_SHM_GATES];
 #ifdef PAPCOLL_SMPI
     sg_mutex_t mutex; /* SMPI: every rank lives in one process, so these are shared */
     sg_cond_t changed;
@@ -78,6 +84,7 @@ struct pc_shm {
     size_t ncells, cell_size;
     uint32_t node_size;
     uint64_t barrier_epoch; /* barriers this process has entered */
+    uint64_t gate_epoch;    /* uses of the gates by this process */
     double membw;           /* SMPI: bytes per second charged for copies */
     /* the reduction area: a second window, created by the first reduction that needs it */
     MPI_Win area_win;
@@ -245,6 +252,8 @@ int pc_shm_get(pc_comm_t *ctx, pc_shm_t **out)
         memset(base, 0, slots_off);
         atomic_store(&shm->hdr->claimed_seq, 0);
         atomic_store(&shm->hdr->barrier_arrivals, 0);
+        atomic_store(&shm->hdr->release, 0);
+        for (int g = 0; g < PC_SHM_GATES; g++) atomic_store(&shm->hdr->gate[g].passes, 0);
         for (size_t i = 0; i < shm->ncells; i++) {
             atomic_store(&shm->cells[i].stamp, 0);
             atomic_store(&shm->cells[i].released, shm->node_size); /* free */
@@ -501,10 +510,40 @@ int pc_shm_claim(pc_shm_t *shm, unsigned long seq)
 
 void pc_shm_barrier(pc_shm_t *shm)
 {
+    pc_shm_arrive(shm);
+    pc_shm_wait_arrived(shm);
+}
+
+int pc_shm_arrive(pc_shm_t *shm)
+{
     uint64_t target = ++shm->barrier_epoch * shm->node_size;
-    atomic_fetch_add_explicit(&shm->hdr->barrier_arrivals, 1, memory_order_acq_rel);
+    uint64_t before = atomic_fetch_add_explicit(&shm->hdr->barrier_arrivals, 1, memory_order_acq_rel);
     pc_shm_notify(shm);
-    pc_wait_at_least(shm, &shm->hdr->barrier_arrivals, target);
+    return before + 1 == target;
+}
+
+void pc_shm_wait_arrived(pc_shm_t *shm)
+{
+    pc_wait_at_least(shm, &shm->hdr->barrier_arrivals, shm->barrier_epoch * shm->node_size);
+}
+
+void pc_shm_give_release(pc_shm_t *shm, unsigned long seq)
+{
+    atomic_store_explicit(&shm->hdr->release, (uint64_t)seq, memory_order_release);
+    pc_shm_notify(shm);
+}
+
+void pc_shm_wait_release(pc_shm_t *shm, unsigned long seq)
+{
+    pc_wait_at_least(shm, &shm->hdr->release, (uint64_t)seq);
+}
+
+void pc_shm_gates_begin(pc_shm_t *shm) { shm->gate_epoch++; }
+
+int pc_shm_gate_pass(pc_shm_t *shm, int g)
+{
+    uint64_t before = atomic_fetch_add_explicit(&shm->hdr->gate[g].passes, 1, memory_order_acq_rel);
+    return before + 1 == 2 * shm->gate_epoch;
 }
 
 int pc_shm_area(pc_shm_t *shm, size_t bytes, char **base)

@@ -144,6 +144,30 @@ int pc_shm_claim(pc_shm_t *shm, unsigned long seq);
 /* Node barrier through the segment (every node process must call it). */
 void pc_shm_barrier(pc_shm_t *shm);
 
+/* ---- Barriers' words (src/barrier/) ----
+ * pc_shm_barrier in two halves, on the same monotonic arrival counter (every
+ * node process takes part in the same node barriers): pc_shm_arrive counts
+ * me in the node's next barrier and returns 1 to the process that completes
+ * it (the node's last arriver), 0 to the others; pc_shm_wait_arrived waits
+ * until the whole node has arrived in my latest barrier. */
+int pc_shm_arrive(pc_shm_t *shm);
+void pc_shm_wait_arrived(pc_shm_t *shm);
+/* The node release of call seq: one process gives it, the others wait for
+ * it.  The word holds the highest call released (sequence numbers grow on a
+ * context, so a stale release is never taken for a new one). */
+void pc_shm_give_release(pc_shm_t *shm, unsigned long seq);
+void pc_shm_wait_release(pc_shm_t *shm, unsigned long seq);
+/* Gates: PC_SHM_GATES monotonic counters that open on their second pass in
+ * each use.  Every node process calls pc_shm_gates_begin once in each call
+ * that uses the gates (the same calls everywhere), before its first pass;
+ * pc_shm_gate_pass(g) is one of the two passes of gate g in the current use
+ * and returns 1 to the second (the one that goes on), 0 to the first.  A use
+ * may pass a gate only after every pass of the previous use (a barrier's
+ * node release orders them). */
+enum { PC_SHM_GATES = 64 };
+void pc_shm_gates_begin(pc_shm_t *shm);
+int pc_shm_gate_pass(pc_shm_t *shm, int g);
+
 /* The node's reduction area (node/node_reduce.h lays it out): a second
  * shared window of `bytes`, zeroed, created on the first call (collective
  * over the node: every node process calls it in the same call, with the same

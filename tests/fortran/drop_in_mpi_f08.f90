@@ -4,14 +4,14 @@
 ! mpi_f08's handle types and its optional IERROR, left out of every call but
 ! the ones whose error code is checked.  Run by expect_log.cmake with
 ! LD_PRELOAD=libpapcoll_mpi.so and PAPCOLL_LOG=debug; argument "bcast",
-! "reduce", "allreduce", "allgather" or "blocks".
+! "reduce", "allreduce", "allgather", "blocks" or "barrier".
 program drop_in_mpi_f08
   use mpi_f08
   implicit none
   character(len=*), parameter :: binding = 'mpi_f08'
   integer, parameter :: n = 1000, nsmall = 100
   integer :: ierr, rank, nprocs, root, i, errclass
-  integer :: nbcast, nreduce, nallreduce, nallgather, nalltoall, ngather, nscatter, nreduce_scatter
+  integer :: nbcast, nreduce, nallreduce, nallgather, nalltoall, ngather, nscatter, nreduce_scatter, nbarrier
   integer, allocatable :: ig(:), counts(:), displs(:)
   integer(kind=MPI_ADDRESS_KIND) :: address(1)
   type(MPI_Datatype) :: abstype
@@ -32,6 +32,7 @@ program drop_in_mpi_f08
   ngather = 0
   nscatter = 0
   nreduce_scatter = 0
+  nbarrier = 0
 
   ! Reductions: rank r contributes (r + 1) * i and i + r / 4, exact sums in any order.
   iexpect = [(i * nprocs * (nprocs + 1) / 2, i = 1, n)]
@@ -164,14 +165,25 @@ program drop_in_mpi_f08
     ngather = ngather + 2
     nscatter = nscatter + 2
     nreduce_scatter = nreduce_scatter + 2
+  else if (mode == 'barrier') then
+    ! MPI_Barrier on MPI_COMM_WORLD and on MPI_COMM_SELF (one process)
+    do i = 1, 10
+      call MPI_Barrier(MPI_COMM_WORLD, ierr)
+      call check(ierr == MPI_SUCCESS, 'MPI_Barrier')
+    end do
+    call MPI_Barrier(MPI_COMM_SELF, ierr)
+    call check(ierr == MPI_SUCCESS, 'MPI_Barrier MPI_COMM_SELF')
+    nbarrier = nbarrier + 11
   else
-    call check(.false., 'usage: drop_in_* bcast|reduce|allreduce|allgather|blocks')
+    call check(.false., 'usage: drop_in_* bcast|reduce|allreduce|allgather|blocks|barrier')
   end if
 
   call MPI_Barrier(MPI_COMM_WORLD)
-  if (rank == 0) write (*, '(a,i0,8(a,i0),a)') 'drop_in ' // binding // ': np=', nprocs, ' bcast=', nbcast, &
+  nbarrier = nbarrier + 1
+  if (rank == 0) write (*, '(a,i0,9(a,i0),a)') 'drop_in ' // binding // ': np=', nprocs, ' bcast=', nbcast, &
     ' reduce=', nreduce, ' allreduce=', nallreduce, ' allgather=', nallgather, ' alltoall=', nalltoall, &
-    ' gather=', ngather, ' scatter=', nscatter, ' reduce_scatter=', nreduce_scatter, ': OK'
+    ' gather=', ngather, ' scatter=', nscatter, ' reduce_scatter=', nreduce_scatter, &
+    ' barrier=', nbarrier, ': OK'
   call MPI_Finalize()
 
 contains

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * barrier.c - papcoll_barrier: MPI_Barrier's argument check, the MPI library
+ * on an intercommunicator, then the one entry path (coll/entry.c) with no
+ * data (the collective `synchronizes`: every call runs its algorithm).
+ * Algorithms: algorithms.list (the build generates their table); built-in
+ * rules: barrier_default_rules.inc.
+ */
+#include "barrier/barrier.h"
+#include "coll/entry.h"
+#include "core/args.h"
+#include "core/log.h"
+#include "core/state.h"
+#include "select/site.h"
+
+static const char default_rules[] =
+#include "barrier_default_rules.inc"
+    ;
+
+const pc_coll_t pc_barrier_coll = {
+    .name = "barrier",
+    .forms = {"barrier", "barrier"},
+    .id = 8,
+    .algorithms = pc_barrier_algorithms,
+    .nalgorithms = PC_BARRIER_ALGORITHM_COUNT,
+    .default_rules = default_rules,
+    .inner_fallback = "dissemination",
+    .rooted = 0,
+    .moves_bytes = 0,
+    .synchronizes = 1,
+    .single = NULL, /* one process: nothing to wait for */
+};
+
+int pc_barrier_disseminate(MPI_Comm comm, int rank, int size, int tag)
+{
+    int rc = MPI_SUCCESS;
+    for (int dist = 1; dist < size && rc == MPI_SUCCESS; dist *= 2)
+        rc = pc_sendrecv(NULL, 0, (rank + dist) % size, NULL, 0, (rank - dist + size) % size, tag, comm);
+    return rc;
+}
+
+static int barrier(const char *forced, const char *source, MPI_Comm comm)
+{
+    pc_call_t a = {.coll = &pc_barrier_coll, .datatype = MPI_DATATYPE_NULL, .op = MPI_OP_NULL};
+    int rc = pc_check_comm(comm);
+    if (rc != MPI_SUCCESS) return pc_refuse(MPI_COMM_WORLD, "barrier", rc);
+    if (pc_is_intercomm(comm)) {
+        pc_log(PC_LOG_DEBUG, "barrier on an intercommunicator: fallback to the MPI library");
+        pc_set_last_algorithm("native");
+        return PMPI_Barrier(comm); /* errors through comm's handler already */
+    }
+    return pc_coll_run(&a, comm, forced, source);
+}
+
+int papcoll_barrier(MPI_Comm comm)
+{
+    PC_SITE_RETURN(barrier(pc_params()->barrier.algorithm, "PAPCOLL_BARRIER", comm));
+}
+
+int papcoll_barrier_by_name(const char *algorithm, MPI_Comm comm)
+{
+    int rc = pc_coll_check_name(&pc_barrier_coll, algorithm, comm);
+    if (rc != MPI_SUCCESS) return rc;
+    PC_SITE_RETURN(barrier(algorithm, "papcoll_barrier_by_name", comm));
+}

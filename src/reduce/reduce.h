@@ -30,4 +30,9 @@ static inline int pc_reduce_on(const pc_call_t *a, const char *name, const void 
  * dynleader_flat); name is the algorithm's, for its log messages. */
 int pc_reduce_dynleader_tree(const pc_call_t *a, pc_tree_shape_t node_tree, const char *name);
 
+/* hier_nobarrier's node step (combine on arrival into the node's shared
+ * accumulator, reduce_hier_nobarrier.c) with reduce algorithm `inter` among
+ * the fixed node leaders; name is the algorithm's, for its log messages. */
+int pc_reduce_hier_nobarrier_inter(const pc_call_t *a, const char *inter, const char *name);
+
 #endif

@@ -48,11 +48,11 @@
 #include "reduce/reduce.h"
 #include "node/node_reduce.h"
 
-int pc_reduce_hier_nobarrier(const pc_call_t *a)
+int pc_reduce_hier_nobarrier_inter(const pc_call_t *a, const char *inter, const char *name)
 {
     pc_node_red_t r;
     int rc;
-    if (!pc_node_red_open(a, PC_NODE_RED_SHARED, "hier_nobarrier", a->params->reduce.inter, &r, &rc)) return rc;
+    if (!pc_node_red_open(a, PC_NODE_RED_SHARED, name, inter, &r, &rc)) return rc;
     const pc_comm_t *c = a->ctx;
     int root_node = c->node_of[a->root];
     int is_root = c->rank == a->root, is_leader = c->node_rank == 0, on_root_node = c->my_node == root_node;
@@ -65,7 +65,7 @@ int pc_reduce_hier_nobarrier(const pc_call_t *a)
             pc_call_t chunk = pc_node_red_chunk_call(&r, &ch);
             char *node_result = pc_node_red_slot(&r, &ch, 0);
             void *target = !on_root_node ? NULL : is_root ? pc_red_at(a, a->recvbuf, ch.first) : node_result;
-            int irc = pc_reduce_on(&chunk, a->params->reduce.inter, node_result, target, root_node, c->leaders);
+            int irc = pc_reduce_on(&chunk, inter, node_result, target, root_node, c->leaders);
             if (on_root_node && !is_root) pc_node_red_publish(&r, &ch); /* even after an error: the root must not hang */
             if (crc == MPI_SUCCESS) crc = irc;
         } else if (is_root) {
@@ -78,4 +78,9 @@ int pc_reduce_hier_nobarrier(const pc_call_t *a)
     }
     pc_node_red_end(&r);
     return rc;
+}
+
+int pc_reduce_hier_nobarrier(const pc_call_t *a)
+{
+    return pc_reduce_hier_nobarrier_inter(a, a->params->reduce.inter, "hier_nobarrier");
 }

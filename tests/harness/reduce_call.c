@@ -24,6 +24,7 @@ static const struct {
     {"reduce", "reduce_scatter_gather", NEEDS_COMMUTATIVE},
     {"reduce", "hier", NEEDS_COMMUTATIVE},
     {"reduce", "hier_nobarrier", NEEDS_COMMUTATIVE},
+    {"reduce", "hier_scatter_gather", NEEDS_COMMUTATIVE},
     {"reduce", "dynleader", NEEDS_COMMUTATIVE},
     {"reduce", "dynleader_flat", NEEDS_COMMUTATIVE},
     {"reduce", "dynleader_onesided", NEEDS_COMMUTATIVE | NEEDS_PREDEFINED},

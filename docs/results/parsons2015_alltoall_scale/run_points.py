@@ -1,7 +1,7 @@
-"""The points of docs/results/seed001_alltoall_scale.md (simulated, SimGrid SMPI 3.32), run one at a time into
+"""The points of docs/results/parsons2015_alltoall_scale.md (simulated, SimGrid SMPI 3.32), run one at a time into
 sweep/ beside this file (resumable: a done point is skipped).  Run as
     BENCH=/tmp/a2a/papcoll-bench-smpi nice -n 5 bash -c 'ulimit -v 10000000; \
-        python3 docs/results/seed001_alltoall_scale/run_points.py TIER...'
+        python3 docs/results/parsons2015_alltoall_scale/run_points.py TIER...'
 Seed 001 points (Table 3.8, Fig. 3.24) are the point sets of `papcoll sim reproduce seed001-alltoall` (its
 platform cluster:Nx32,preset=gemini, --pattern=microbench:LEVEL, --unit-time=1e-5, 1 warm-up, 2 timed calls,
 PAPCOLL_ALLTOALL_INTER=isend; isend's baseline: 1 call, no warm-up).  Rule points (rules_*) are the

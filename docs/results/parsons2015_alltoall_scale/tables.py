@@ -1,8 +1,8 @@
-"""Tables of docs/results/seed001_alltoall_scale.md from the raw point files (simulated, SimGrid SMPI 3.32):
-    python3 docs/results/seed001_alltoall_scale/tables.py seed001   # Table 3.8 / Fig. 3.24 points
-    python3 docs/results/seed001_alltoall_scale/tables.py rules     # the 512-rank rule sweep
+"""Tables of docs/results/parsons2015_alltoall_scale.md from the raw point files (simulated, SimGrid SMPI 3.32):
+    python3 docs/results/parsons2015_alltoall_scale/tables.py seed001   # Table 3.8 / Fig. 3.24 points
+    python3 docs/results/parsons2015_alltoall_scale/tables.py rules     # the 512-rank rule sweep
 Seed 001 points: this folder's sweep/points/*.csv, then (for 512-rank points not rerun here) those of
-docs/results/seed001_alltoall_wake and docs/results/seed001_alltoall (the earlier sessions' runs of the same
+docs/results/parsons2015_alltoall_wake and docs/results/parsons2015_alltoall (the earlier sessions' runs of the same
 settings; the first sweep's `aware` rows, the polling version, are left out); a point measured in several
 places is taken from the first.  Values: e_bar and after_last (last
 exit - last arrival), medians over the timed calls, in us."""
@@ -39,7 +39,7 @@ def collect(tag, sources):
         for r in rows(folder, tag):
             key = (int(r["p"]), r["algo"], int(r["size"]), level(r["pattern"]))
             if i == 2 and r["algo"].startswith("aware"):
-                continue  # the polling aware of the first sweep (seed001_alltoall_wake.md: aware_poll)
+                continue  # the polling aware of the first sweep (parsons2015_alltoall_wake.md: aware_poll)
             if key not in res:
                 res[key] = (float(r["e_bar"]) * 1e6, float(r["after_last"]) * 1e6)
                 src[key] = i
@@ -76,7 +76,7 @@ def seed001():
             if e:
                 print(f"- {p} ranks, isend / {a}: e_bar mean {sum(e) / len(e):.2f}, after last mean "
                       f"{sum(al) / len(al):.2f} over the {len(e)} points where all four ran: {common}")
-    print("\n(* = from the earlier sessions' sweeps, docs/results/seed001_alltoall_wake or seed001_alltoall)")
+    print("\n(* = from the earlier sessions' sweeps, docs/results/parsons2015_alltoall_wake or seed001_alltoall)")
 
 
 def rule_rows():

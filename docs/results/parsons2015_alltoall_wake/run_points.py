@@ -1,7 +1,7 @@
-"""The alltoall points of docs/results/seed001_alltoall_wake.md (aware with its blocking wait under SMPI), as
+"""The alltoall points of docs/results/parsons2015_alltoall_wake.md (aware with its blocking wait under SMPI), as
 point sets of `papcoll sim reproduce seed001-alltoall` (same platform, pattern, warm-up, repetitions and env),
 run one at a time into sweep/ beside this file (resumable: a done point is skipped).  Run as
-    BENCH=build/smpi/bench/papcoll-bench-smpi python3 docs/results/seed001_alltoall_wake/run_points.py aware auto isend 80k
+    BENCH=build/smpi/bench/papcoll-bench-smpi python3 docs/results/parsons2015_alltoall_wake/run_points.py aware auto isend 80k
 (tiers below; each simulation is killed after 1200 s).  Sizes stop at 64 B per destination at 512 ranks: at
 256 B, SMPI's MPI_Win_allocate_shared (node rank 0 allocates node size x the area) needs 538 MB per node,
 beyond a 10 GB address-space limit (ulimit -v) with the rest of the simulation."""

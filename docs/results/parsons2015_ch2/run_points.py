@@ -3,7 +3,7 @@ this file, one at a time, in the order asked (the command itself runs its tiers 
 inside them).  A done point is skipped; the points, settings and timeout are the module's own
 (tools/papcoll_tools/repro/seed001_ch2.py: TIMEOUT, STACK_KIB, BIG_LOCK from BIG_WORLD ranks).  Run as
     BENCH=/tmp/ch2/bin/papcoll-bench-smpi nice -n 5 bash -c 'ulimit -v 10000000; \\
-        python3 docs/results/seed001_ch2/run_points.py WORLD:COLL[:ALGOS] ...'
+        python3 docs/results/parsons2015_ch2/run_points.py WORLD:COLL[:ALGOS] ...'
 e.g. 512:alltoallv 512:reduce_scatter:pairwise 1024:allgather:ring,hier,multisender_ring senders:reduce_scatter;
 afterwards
 `papcoll sim reproduce seed001-ch2 --budget=0` rewrites the report from every finished point."""

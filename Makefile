@@ -3,6 +3,7 @@
 #   make demo   install what is missing, build, compare every broadcast natively and simulated
 #   make test   install what is missing, build, run every test (ctest)
 #   make check  build, run the quick tier (every algorithm once, native and simulated: about 2 min)
+#   make figures  regenerate every figure of docs/ from the CSVs in docs/results (build/figures/)
 # Other targets: deps, build, docs (regenerate docs/params.md), install, clean.
 
 BUILD      ?= build
@@ -18,7 +19,7 @@ OMPI_CC     = $(shell command -v mpicc.openmpi || echo mpicc)
 OMPI_RUN    = $(shell command -v mpirun.openmpi || echo mpirun)
 MPIRUN      = $(OMPI_RUN) --allow-run-as-root --oversubscribe --bind-to none --mca mpi_yield_when_idle 1
 
-.PHONY: all deps pytools build build-mpich demo test test-exhaustive check docs install clean
+.PHONY: all deps pytools build build-mpich demo test test-exhaustive check docs figures install clean
 
 all: build
 
@@ -74,6 +75,10 @@ build-mpich: deps
 docs: build
 	$(MPIRUN) -np 1 $(BUILD)/bench/papcoll-bench --list-params --format=md > docs/params.md
 	python3 tools/gen_algorithms_doc.py
+
+# The figures are not kept in git: this regenerates them (a few minutes, one core).
+figures: pytools
+	cd tools && nice -n 10 python3 -m papcoll_tools.figures -o $(abspath $(BUILD))/figures
 
 install: build
 	cmake --install $(BUILD)

@@ -6,13 +6,13 @@
     papcoll sim platform SPEC -o PREFIX          write PREFIX.xml and PREFIX.hosts
     papcoll sim sweep CONFIG.toml [--jobs=N] [--out=DIR] [--timeout=S]   many runs (docs/simulation.md), merged into DIR/sweep.csv
     papcoll sim report SWEEP.csv -o DIR          figures and a Markdown report of a sweep
-    papcoll sim reproduce seed004 [--out=DIR]    the SMPI bcast exercise's questions 1-5 (docs/results/seed004)
-    papcoll sim reproduce seed000 [--out=DIR]    the CP paper's Figs. 12-17, CP vs P broadcasts (docs/results/seed000)
-    papcoll sim reproduce seed002 [--out=DIR]    Patarasuk & Yuan 2008's Figs. 7-10 (docs/results/seed002)
+    papcoll sim reproduce seed004 [--out=DIR]    the SMPI bcast exercise's questions 1-5 (docs/results/smpi_bcast_exercise)
+    papcoll sim reproduce seed000 [--out=DIR]    the CP paper's Figs. 12-17, CP vs P broadcasts (docs/results/cp_paper)
+    papcoll sim reproduce seed002 [--out=DIR]    Patarasuk & Yuan 2008's Figs. 7-10 (docs/results/patarasuk_yuan2008)
     papcoll sim reproduce seed001 [--out=DIR] [--budget=S]   Parsons 2015's broadcast Table 3.7, Figs. 3.21-3.22, then
                                                  its reduce Table 3.6, Figs. 3.19-3.20 (each part --budget seconds)
     papcoll sim reproduce seed001-alltoall [--out=DIR] [--budget=S]   Parsons 2015's alltoall Table 3.8, Figs. 3.24-3.26
-                                                 at 512-2048 ranks (docs/results/seed001_alltoall.md)
+                                                 at 512-2048 ranks (docs/results/parsons2015_alltoall.md)
     papcoll sim reproduce seed001-ch2 [--out=DIR] [--budget=S]   Parsons 2015's chapter 2: universal hierarchical and
                                                  multi-sender collectives, Tables 2.1-2.2, Figs. 2.4-2.10 at 512-4096 ranks
 

@@ -5,7 +5,8 @@
 # APP: floyd_warshall, matvec or fft3d (BINDIR/APP-smpi); ALGOS: the values of
 # PAPCOLL_BCAST / PAPCOLL_REDUCE / PAPCOLL_ALLTOALL (native = SMPI's own
 # collective, as configured by papcoll sim run); NOISES: --noise specs.
-# One raw output per run: OUTDIR/APP.PLATFORM.ALGO.NOISE.txt (the command first).
+# One raw output per run: OUTDIR/APP.PLATFORM.ALGO.NOISE.txt (the command first;
+# ':' ',' and '=' are written '_' in file names, e.g. jitter_0.05).
 # Environment: SIM_ARGS, extra options of papcoll sim run (e.g. --stack-size=1024
 # at >= 1024 ranks); LOCK, a file to hold with flock around each run (the
 # machine-wide lock of big simulations, e.g. /tmp/papcoll_bigsim.lock);
@@ -21,7 +22,7 @@ ulimit -v 10000000
 for noise in $noises; do
   for algo in $algos; do
     plat=$(echo "$platform" | tr ':,=' '___')
-    out="$outdir/$app.$plat.$algo.$noise.txt"
+    out="$outdir/$app.$plat.$algo.$(echo "$noise" | tr ':,' '__').txt"
     cmd="$var=$algo papcoll sim run --platform=$platform ${sim_args:+$sim_args }--bench=$bindir/$app-smpi -- $* --noise=$noise"
     echo "# $cmd" > "$out"
     start=$(date +%s)

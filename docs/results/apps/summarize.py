@@ -24,6 +24,7 @@ def main():
         if not name.endswith(".txt"):
             continue
         app, platform, algo, noise = name[:-4].split(".", 3)
+        noise = noise.replace("_", ":")  # run_apps.sh writes jitter:0.05 as jitter_0.05 in file names
         text = open(os.path.join(root, name)).read()
         m = next((FIELDS.match(line) for line in text.splitlines() if FIELDS.match(line)), None)
         key = (app, platform)

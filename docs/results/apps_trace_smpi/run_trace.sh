@@ -4,6 +4,7 @@
 # docs/trace.md "Under SimGrid SMPI"), and `papcoll trace report` of each.
 #   run_trace.sh BINDIR OUTDIR APP PLATFORM "ALGOS" "NOISES" -- APP_ARGS...
 # Same arguments as docs/results/apps/run_apps.sh.  Per run, in OUTDIR:
+#   (file names write the NOISE spec's : and , as _, e.g. jitter_0.05)
 #   APP.PLATFORM.ALGO.NOISE.txt      the command, then the program's output (its summary line)
 #   APP.PLATFORM.ALGO.NOISE/         the report (report.md, sites.csv, calls.csv, figures; its replay/
 #                                    files, 0.5 MB per run, are left out: the report of the raw trace remakes them)
@@ -17,7 +18,7 @@ outdir=$(cd "$outdir" && pwd)
 ulimit -v 10000000
 for noise in $noises; do
   for algo in $algos; do
-    name="$app.$(echo "$platform" | tr ':,=' '___').$algo.$noise"
+    name="$app.$(echo "$platform" | tr ':,=' '___').$algo.$(echo "$noise" | tr ':,' '__')"
     traces=$(mktemp -d /tmp/papcoll-trace-XXXXXX)
     cmd="PAPCOLL_TRACE_DIR=DIR $var=$algo papcoll sim run --platform=$platform --bench=$bindir/$app-smpi-traced -- $* --noise=$noise"
     echo "# $cmd" > "$outdir/$name.txt"

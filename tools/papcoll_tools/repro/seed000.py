@@ -4,7 +4,7 @@
     papcoll sim reproduce seed000 [--out=DIR] [--jobs=N]
 
 Runs every point of the CP paper's Figs. 12-17 as one resumable sweep (DIR/sweep, default
-docs/results/seed000/sweep), then writes DIR/../seed000.md (tables: ours beside what the paper's OCR
+docs/results/cp_paper/sweep), then writes DIR/../cp_paper.md (tables: ours beside what the paper's OCR
 text gives, CP's improvement over P, comparison text) and the figures DIR/fig12_13_bt.png,
 DIR/fig14_15_rdaas.png and DIR/fig16_17_ringaas.png.
 
@@ -484,7 +484,7 @@ def main(out=None, jobs=1, bench=None):
     elapsed = time.monotonic() - t0
     missing = [names(points)[p.key] for p in points if p.key not in summary]
     wall = common.sweep_wall(merged)
-    md = write(out, os.path.join(os.path.dirname(out), "seed000.md"), points, wall, common.command("seed000", out))
+    md = write(out, common.report_path("seed000", out), points, wall, common.command("seed000", out))
     print(common.summary(md, len(points), skipped, failures, wall, elapsed)
           + (f"; no per-process record for {len(missing)} points (delete their points/*.csv to rerun them)"
              if missing else ""))

@@ -5,9 +5,9 @@ its reductions (section 3.9.1, Table 3.6, Figs. 3.19-3.20) are seed001_reduce.py
     papcoll sim reproduce seed001 [--out=DIR] [--budget=SECONDS] [--bench=PATH]
     papcoll sim reproduce seed001 --budget=0        (no simulation: the report from the runs done)
 
-Runs the points as one resumable sweep (DIR/sweep, default docs/results/seed001/sweep) in priority
+Runs the points as one resumable sweep (DIR/sweep, default docs/results/parsons2015/sweep) in priority
 order (small world sizes first; see TIERS) and stops starting new tiers once BUDGET seconds of this
-call have passed (a rerun resumes where it stopped); then writes DIR/../seed001.md (Table 3.7, ours
+call have passed (a rerun resumes where it stopped); then writes DIR/../parsons2015.md (Table 3.7, ours
 beside the thesis's; per-level speedups; the comparison text) and the figures DIR/fig3_21.png and
 DIR/fig3_22.png from whatever points are done, saying which were not run.
 
@@ -620,7 +620,7 @@ def main(out=None, jobs=1, bench=None, budget=BUDGET):
     r_done = len({r["point"] for r in sweep_report.read(r_merged)}) if os.path.exists(r_merged) else 0
     wall = common.sweep_wall(merged) if done else 0.0
     r_wall = common.sweep_wall(r_merged) if r_done else 0.0
-    md = write(out, os.path.join(os.path.dirname(out), "seed001.md"), wall, common.command("seed001", out), r_wall)
+    md = write(out, common.report_path("seed001", out), wall, common.command("seed001", out), r_wall)
     skipped += [f"reduce: {label}" for label in r_skipped]
     print(f"{md}: broadcast {done} of {len(all_points())} runs done, reduce {r_done} of "
           f"{len(seed001_reduce.all_points(onesided))}" + ("" if onesided else " (no dynleader_onesided in this tree)")

@@ -5,9 +5,9 @@ takes the machine-wide lock common.BIG_LOCK (common.big_run_settings).
 
     papcoll sim reproduce seed001-alltoall [--out=DIR] [--budget=SECONDS] [--bench=PATH]
 
-Runs the points as one resumable sweep (DIR/sweep, default docs/results/seed001_alltoall/sweep) in
+Runs the points as one resumable sweep (DIR/sweep, default docs/results/parsons2015_alltoall/sweep) in
 priority order (TIERS) until the budget is spent (a started tier finishes; a rerun resumes), then writes
-DIR/../seed001_alltoall.md (Table 3.8 with e_bar AND the time after the last arrival, ours beside the
+DIR/../parsons2015_alltoall.md (Table 3.8 with e_bar AND the time after the last arrival, ours beside the
 thesis's; Figs. 3.24-3.26) and the figures DIR/fig3_24.png, fig3_25.png, fig3_26.png.
 
 Mapping (the thesis -> papcoll):
@@ -295,7 +295,7 @@ def markdown(res, rel_dir, wall, cmd, sweep_dir):
     L = ["# Parsons 2015 reproduced: the imbalance-aware alltoall (thesis section 3.9.3), simulated", "",
          f"Command: `{cmd}` ({wall:.0f} s of simulation wall time for the runs done, one at a time on a shared "
          f"2-core machine). **Every number here is simulated** ({settings}; 32 ranks per node; "
-         "PAPCOLL_ALLTOALL_INTER=isend for `hier`). Arrivals: `--pattern=microbench:XTIME` (seed001.md explains the "
+         "PAPCOLL_ALLTOALL_INTER=isend for `hier`). Arrivals: `--pattern=microbench:XTIME` (parsons2015.md explains the "
          "model). Sizes are per destination.", "",
          "## Table 3.8: mean speedup over MPICH Isend (papcoll `isend`)", "",
          "Mean over sizes and levels of isend / algorithm: of e_bar (the thesis's metric) and of the time after "

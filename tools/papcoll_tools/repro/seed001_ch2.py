@@ -4,9 +4,9 @@ communication (thesis sections 2.3-2.5: Table 2.1, Figs. 2.4-2.5; Table 2.2, Fig
 
     papcoll sim reproduce seed001-ch2 [--out=DIR] [--budget=SECONDS] [--bench=PATH]
 
-Runs the points as one resumable sweep (DIR/sweep, default docs/results/seed001_ch2/sweep) in priority
+Runs the points as one resumable sweep (DIR/sweep, default docs/results/parsons2015_ch2/sweep) in priority
 order (TIERS) until the budget is spent (a started tier finishes; a rerun resumes), then writes
-DIR/../seed001_ch2.md and the figures DIR/fig2_4.png, fig2_5.png, fig2_7.png, fig2_10.png.  Each simulation
+DIR/../parsons2015_ch2.md and the figures DIR/fig2_4.png, fig2_5.png, fig2_7.png, fig2_10.png.  Each simulation
 is killed after TIMEOUT s (a killed point leaves DIR/sweep/points/KEY.err and is retried by a rerun); every
 rank has a common.STACK_KIB stack, and a run of common.BIG_WORLD ranks or more first takes the machine-wide lock
 common.BIG_LOCK.
@@ -24,7 +24,7 @@ machine, this is what runs instead.
   ONE_SIZE_PER_RUN Alltoallv and Reduce-Scatter run one buffer size per simulation, the flat algorithm apart
                    from the hierarchical ones, so that each run stays within TIMEOUT and a killed run loses
                    one point only.
-  The measurements behind these choices: docs/results/seed001_ch2/cost/README.md.
+  The measurements behind these choices: docs/results/parsons2015_ch2/cost/README.md.
 
 Mapping (the thesis -> papcoll), every run balanced (the chapter has no imbalance):
   collective (Table 2.1's rows)  MPICH algorithm (flat)  universal hierarchical        multi-sender (M. S. Hier.)

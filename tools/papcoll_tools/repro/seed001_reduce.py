@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Parsons 2015 reproduced, reductions: Parsons' imbalance-aware reduce (thesis section 3.9.1, Table 3.6,
 Figs. 3.19-3.20).  `papcoll sim reproduce seed001` runs it after the broadcast part (seed001.py) and
-appends its section to docs/results/seed001.md.
+appends its section to docs/results/parsons2015.md.
 
-Runs the points as one resumable sweep (DIR/reduce_sweep, default docs/results/seed001/reduce_sweep)
+Runs the points as one resumable sweep (DIR/reduce_sweep, default docs/results/parsons2015/reduce_sweep)
 in priority order (TIERS) until the budget is spent, then writes DIR/fig3_19.png, DIR/fig3_20.png,
 DIR/table3_6.csv and the Markdown section from whatever points are done, saying which were not run.
 

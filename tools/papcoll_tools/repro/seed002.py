@@ -4,7 +4,7 @@
     papcoll sim reproduce seed002 [--out=DIR] [--jobs=N]
 
 Runs every point of the paper's Figs. 7-10 on both of its clusters as one resumable sweep (DIR/sweep,
-default docs/results/seed002/sweep), then writes DIR/../seed002.md (tables of our e_bar, the paper's
+default docs/results/patarasuk_yuan2008/sweep), then writes DIR/../patarasuk_yuan2008.md (tables of our e_bar, the paper's
 claims beside what we measure, the comparison) and one figure per paper figure, DIR/fig7.png ..
 DIR/fig10.png, each with panel (a) Draco and (b) Cetus as in the paper.
 

@@ -4,7 +4,7 @@
     papcoll sim reproduce seed004 [--out=DIR] [--jobs=N]
 
 Runs every point of the exercise's questions 1-5 as one resumable sweep (DIR/sweep, default
-docs/results/seed004/sweep), then writes DIR/../seed004.md (tables: ours beside the paper's, the
+docs/results/smpi_bcast_exercise/sweep), then writes DIR/../smpi_bcast_exercise.md (tables: ours beside the paper's, the
 chunk-count model's prediction beside the measured best, and the comparison text) and the figures
 DIR/chunks_ring.png and DIR/chunks_other.png.
 

@@ -4,8 +4,9 @@
 Each point runs `papcoll sim run` (sim/run.py: the one place of the SMPI settings) and, when it
 succeeds, writes OUT/points/KEY.csv atomically (temporary file, then rename): the benchmark's CSV
 plus #@sweep_* lines (the point's parameters, wall time, peak memory) and a final #@sweep_done line.
-A rerun skips points whose file is complete; a failed point leaves OUT/points/KEY.err instead.
-OUT/sweep.csv merges every finished point: the point's parameters, then the benchmark's columns,
+A rerun skips points whose file is complete, or that have no file but rows in OUT/sweep.csv (the
+points/ pieces are a local cache, not kept in git: .gitignore); a failed point leaves OUT/points/KEY.err instead.
+OUT/sweep.csv merges every finished point (a piece, else the point's rows of the previous sweep.csv): the point's parameters, then the benchmark's columns,
 then wall_s, cpu_s, maxrss_mb, pss_mb (run.Outcome says how memory is measured) and smpi_settings.
 """
 from __future__ import annotations
@@ -100,7 +101,9 @@ def sweep(points, out, jobs=2, bench=None, log=sys.stderr, timeout=None):
     everything into OUT/sweep.csv.
     Returns (path of the merged CSV, number skipped, list of failures)."""
     os.makedirs(os.path.join(out, "points"), exist_ok=True)
-    todo = [p for p in points if not is_done(point_path(out, p), p)]
+    kept = _merged(out)
+    todo = [p for p in points if not is_done(point_path(out, p), p)
+            and not (p.key in kept and not os.path.exists(point_path(out, p)))]  # merged, piece not kept
     skipped = len(points) - len(todo)
     print(f"papcoll sim sweep: {len(points)} points, {skipped} already done (skipped), {len(todo)} to run, "
           f"{jobs} at a time -> {out}", file=log)
@@ -123,9 +126,15 @@ def sweep(points, out, jobs=2, bench=None, log=sys.stderr, timeout=None):
 def merge(points, out, name="sweep.csv"):
     """One CSV of every finished point: parameters, benchmark columns, wall_s, cpu_s, maxrss_mb, pss_mb, smpi_settings."""
     rows, param_cols, bench_cols = [], [], []
+    kept = _merged(out, name)
     for p in points:
         path = point_path(out, p)
         if not is_done(path, p):
+            if p.key in kept:  # no piece (a fresh clone): the rows the previous merge wrote, verbatim
+                for c in kept[p.key][0]:
+                    if c not in MEASURED and c not in param_cols + bench_cols:
+                        (param_cols if c in p.columns() else bench_cols).append(c)
+                rows.extend(kept[p.key])
             continue
         meta, bench_rows = _raw_rows(path)
         params = p.columns()
@@ -151,6 +160,18 @@ def merge(points, out, name="sweep.csv"):
         w.writerows(rows)
     os.replace(path + ".tmp", path)
     return path
+
+
+def _merged(out, name="sweep.csv"):
+    """{point key: [rows]} of an existing OUT/NAME (empty when there is none)."""
+    try:
+        with open(os.path.join(out, name), newline="") as f:
+            by_key = {}
+            for r in csv.DictReader(f):
+                by_key.setdefault(r.get("point", ""), []).append(r)
+            return by_key
+    except OSError:
+        return {}
 
 
 def _raw_rows(path):

@@ -17,7 +17,6 @@ chosen algorithm (and of the build's `auto` when measured) in every cell.
 from __future__ import annotations
 
 import datetime
-import glob
 import json
 import os
 import re
@@ -26,15 +25,30 @@ import shutil
 import subprocess
 import sys
 import time
+from typing import NamedTuple
 
 from . import tune
 
 DEFAULT_COLLS = "bcast,reduce,allreduce"
 DEFAULT_SIZES = "8:4K:8,16K:1M:4"  # 8 64 512 4K 16K 64K 256K 1M (tools/sweeps/regret_sweep.sh's)
 DEFAULT_PATTERNS = "balanced,uniform:16,late:0.2:16"
-# What a cell's numbers depend on beyond its collective, size and pattern: a rerun with other values
-# would mix incomparable files in one work directory, so it is refused (config.json).
-KEYED = ("launcher", "simulate", "np", "bench", "bench_args", "iterations", "warmup", "algos", "seed")
+# What a cell's numbers depend on beyond its collective, platform, pattern, size and baseline: a rerun
+# with other values would mix incomparable files in one work directory, so it is refused (config.json).
+KEYED = ("launcher", "np", "bench", "bench_args", "iterations", "warmup", "algos", "seed")
+
+
+class Cell(NamedTuple):
+    """One benchmark run: a collective, a simulated platform ('' natively), a pattern, a size and an SMPI
+    baseline ('' for papcoll's algorithms and the library's native; NAME: only `native`, as SMPI's NAME)."""
+    coll: str
+    platform: str
+    pattern: str
+    size: int
+    baseline: str = ""
+
+    def label(self):
+        return " ".join(x for x in (self.coll, self.platform, self.pattern, tune.size_text(self.size),
+                                    self.baseline and f"smpi:{self.baseline}") if x)
 
 
 class TuneError(Exception):
@@ -77,13 +91,23 @@ def slug(pattern):
     return re.sub(r"[^A-Za-z0-9.+-]", "_", pattern)
 
 
-def cells(colls, patterns, sizes):
-    return [(c, pat, s) for c in colls for pat in patterns for s in sizes]
+def cells(colls, patterns, sizes, platforms=("",), baselines=()):
+    """Every cell, platform by platform, collective by collective, pattern by pattern, size by size; papcoll's
+    run of a size before the baselines' (the barrier has a single size)."""
+    out = []
+    for plat in platforms:
+        for c in colls:
+            for pat in patterns:
+                for s in ([1] if c == "barrier" else sizes):
+                    out += [Cell(c, plat, pat, s, b) for b in ("", *baselines)]
+    return out
 
 
 def cell_path(workdir, cell):
-    coll, pattern, size = cell
-    return os.path.join(workdir, coll, slug(pattern), f"{size}.csv")
+    """WORKDIR/COLL[/PLATFORM]/PATTERN/SIZE[.smpi-BASELINE].csv"""
+    parts = [cell.coll] + ([slug(cell.platform)] if cell.platform else []) + [slug(cell.pattern)]
+    name = f"{cell.size}" + (f".smpi-{slug(cell.baseline)}" if cell.baseline else "") + ".csv"
+    return os.path.join(workdir, *parts, name)
 
 
 def find_native_bench(explicit=None):
@@ -97,8 +121,9 @@ def find_native_bench(explicit=None):
 
 
 def bench_args(args, cell):
-    coll, pattern, size = cell
-    return ([f"--coll={coll}", f"-m{size}:{size}", f"--algo={args.algos}", f"--pattern={pattern}",
+    coll, pattern, size = cell.coll, cell.pattern, cell.size
+    algos = "native" if cell.baseline else args.algos
+    return ([f"--coll={coll}", f"-m{size}:{size}", f"--algo={algos}", f"--pattern={pattern}",
              f"-i{args.iterations}", f"-x{args.warmup}", f"--seed={args.seed}", "--format=csv"]
             + shlex.split(args.bench_args))
 
@@ -109,13 +134,13 @@ def rows_of(text):
 
 def run_cell(args, cell):
     """(ok, csv text, error text) of one cell's benchmark run."""
-    if args.simulate:
+    if cell.platform:
         from .sim import platform as sim_platform, run as sim_run
         try:
-            o = sim_run.simulate(args.simulate, args.np, bench=args.bench, bench_args=bench_args(args, cell),
-                                 timeout=args.timeout)
+            o = sim_run.simulate(cell.platform, args.np, baseline=cell.baseline or None, bench=args.bench,
+                                 bench_args=bench_args(args, cell), timeout=args.timeout)
         except sim_platform.SpecError as e:
-            raise TuneError(f"--simulate={args.simulate}: {e}")
+            raise TuneError(f"{cell.label()}: {e}")
         rc, out, err = o.returncode, o.stdout, o.stderr
     else:
         cmd = shlex.split(args.launcher) + [args.bench, *bench_args(args, cell)]
@@ -134,7 +159,7 @@ def run_cell(args, cell):
         empty = [r.split(",")[1] for r in rows_of(out) if r.split(",")[k] == "0"]
         if empty:  # an algorithm without a number would drop out of every rule of the collective
             return False, out, (f"no valid repetition of {', '.join(empty)} (every start missed: a loaded machine; "
-                                "more slack with --bench-args='--start-margin=2e-3 --tolerance=1e-4')")
+                                "allow more with --bench-args='--start-margin=2e-3 --tolerance=1e-3')")
     return True, out, ""
 
 
@@ -158,7 +183,7 @@ class Progress:
 
     @staticmethod
     def weight(cell):  # a cell's expected cost: a launch, plus time growing with the size
-        return 1.0 + cell[2] / (256 << 10)
+        return (1.0 + cell.size / (256 << 10)) * (0.3 if cell.baseline else 1.0)  # a baseline: one algorithm
 
     def show(self, current, finished=()):
         elapsed = time.monotonic() - self.t0
@@ -167,8 +192,8 @@ class Progress:
         eta = f"~{clock(elapsed / self.spent_weight * left_weight)} left" if self.spent_weight else "time left: estimating"
         width = 24
         fill = int(width * self.done / self.total) if self.total else width
-        what = f"{current[0]} {current[1]} {tune.size_text(current[2])}" if current else "done"
-        what_done = ", ".join(f"{c[0]} {c[1]} {tune.size_text(c[2])} finished" for c in finished)
+        what = current.label() if current else "done"
+        what_done = ", ".join(f"{c.label()} finished" for c in finished)
         line = f"[{'#' * fill}{'.' * (width - fill)}] {self.done}/{self.total} cells, {clock(elapsed)} elapsed, {eta}: {what}"
         if self.tty:
             self.stream.write("\r\033[K" + line + ("\n" if current is None else ""))
@@ -217,11 +242,11 @@ def measure(args, all_cells):
         else:
             failed.append(cell)
             with open(os.path.join(args.workdir, "failed.log"), "a") as f:
-                f.write(f"== {cell[0]} {cell[1]} {cell[2]} ({datetime.datetime.now().isoformat(timespec='seconds')})\n"
+                f.write(f"== {cell.label()} ({datetime.datetime.now().isoformat(timespec='seconds')})\n"
                         f"{err.strip()}\n")
             if progress.tty:
                 sys.stderr.write("\n")
-            print(f"papcoll tune: cell {cell[0]} {cell[1]} {tune.size_text(cell[2])} failed (kept for a rerun; "
+            print(f"papcoll tune: cell {cell.label()} failed (kept for a rerun; "
                   f"{os.path.join(args.workdir, 'failed.log')}): {err.strip().splitlines()[-1] if err.strip() else ''}",
                   file=sys.stderr)
         progress.done += 1
@@ -229,10 +254,10 @@ def measure(args, all_cells):
     return failed
 
 
-def cell_files(workdir, coll, patterns=None):
-    """The CSV files of COLL's finished cells (of PATTERNS only, when given)."""
-    dirs = [slug(p) for p in patterns] if patterns else ["*"]
-    return sorted(f for d in dirs for f in glob.glob(os.path.join(workdir, coll, d, "*.csv")))
+def cell_files(workdir, coll, all_cells):
+    """The CSV files of COLL's finished cells among ALL_CELLS (the ones asked for: a work directory may hold
+    others, of sizes, patterns or platforms left out this time)."""
+    return [f for f in (cell_path(workdir, c) for c in all_cells if c.coll == coll) if os.path.exists(f)]
 
 
 def choose(files, coll, args):
@@ -283,13 +308,14 @@ def regret_markdown(coll, files, by_scenario, chosen, args):
     return out
 
 
-def write_outputs(args, colls):
+def write_outputs(args, colls, all_cells):
     """Writes the rules file and the report; returns (rules, report path)."""
     all_rules, report = [], []
-    where = f"simulated on {args.simulate}" + (f", {args.np} ranks" if args.np else "") if args.simulate \
-        else f"natively, launched by `{args.launcher}`"
+    where = (f"simulated on {' and '.join(args.simulate)}" + (f", {args.np} ranks" if args.np else "")
+             + (f", with SMPI's {', '.join(args.baselines_list)} beside native" if args.baselines_list else "")
+             if args.simulate else f"natively, launched by `{args.launcher}`")
     for coll in colls:
-        files = cell_files(args.workdir, coll, args.patterns_list)
+        files = cell_files(args.workdir, coll, all_cells)
         rules, by_scenario, chosen = choose(files, coll, args) if files else ([], {}, {})
         if not rules:
             report += [f"## {coll}", "", "No finished cells: no rules.", ""]
@@ -301,7 +327,8 @@ def write_outputs(args, colls):
     header = [f"# papcoll tune, {stamp}: {where}",
               f"# collectives {','.join(colls)}; patterns {','.join(args.patterns_list)}; "
               f"sizes {','.join(tune.size_text(s) for s in args.sizes_list)}; {args.iterations} repetitions; "
-              f"chosen by worst-case regret of {args.metric} over the patterns (papcoll-tune --criterion=regret "
+              f"chosen by worst-case regret of {args.metric} over the patterns"
+              f"{' and platforms' if args.simulate and len(args.simulate) > 1 else ''} (papcoll-tune --criterion=regret "
               f"--candidates={args.candidates} --tolerance={args.tolerance:g} --slack={args.slack:g})",
               f"# measurements: {os.path.abspath(args.workdir)}; use: PAPCOLL_TUNE_FILE={os.path.abspath(args.output)}"]
     with open(args.output, "w") as f:
@@ -310,7 +337,8 @@ def write_outputs(args, colls):
              f"Measured {where}: collectives {', '.join(colls)}, patterns {', '.join(args.patterns_list)}, sizes "
              f"{', '.join(tune.size_text(s) for s in args.sizes_list)} B, {args.iterations} repetitions per algorithm "
              f"(`papcoll-bench --algo={args.algos}`). Rules in `{args.output}` (set `PAPCOLL_TUNE_FILE` to it), chosen "
-             f"per process count and size as the algorithm of smallest worst-case regret over the patterns "
+             f"per process count and size as the algorithm of smallest worst-case regret over the patterns"
+             f"{' and platforms' if args.simulate and len(args.simulate) > 1 else ''} "
              f"(docs/tuning.md, \"Choosing by regret\"); the measurements are in `{args.workdir}`.", ""]
     with open(args.report, "w") as f:
         f.write("\n".join(intro + report))
@@ -322,7 +350,7 @@ def check_rules(args):
     check_args = [f"--check-tune={os.path.abspath(args.output)}"]
     if args.simulate:
         from .sim import run as sim_run
-        o = sim_run.simulate(args.simulate, 1, bench=args.bench, bench_args=check_args, timeout=args.timeout)
+        o = sim_run.simulate(args.simulate[0], 1, bench=args.bench, bench_args=check_args, timeout=args.timeout)
         rc, text = o.returncode, o.stdout + o.stderr
     else:
         p = subprocess.run(shlex.split(args.launcher) + [args.bench, *check_args], capture_output=True, text=True,
@@ -336,10 +364,15 @@ def add_arguments(ap):
     where.add_argument("--launcher", metavar="CMD", help="natively: the command that starts papcoll-bench on the "
                        "processes to tune for, e.g. 'mpirun -np 64', 'srun -N 4 -n 128', or as root with Open MPI "
                        "'mpirun --allow-run-as-root --oversubscribe -np 2'; the rules are for its process count")
-    where.add_argument("--simulate", metavar="PLATFORM", help="under SimGrid SMPI instead, on a `papcoll sim` platform "
-                       "(e.g. cluster:4x4,preset=gemini; docs/simulation.md), with papcoll-bench-smpi and the "
-                       "settings of `papcoll sim run`; `native` is then SMPI's own algorithm")
-    ap.add_argument("--np", type=int, help="--simulate: simulated ranks (default every core of the platform)")
+    where.add_argument("--simulate", metavar="PLATFORM", action="append", help="under SimGrid SMPI instead, on a "
+                       "`papcoll sim` platform (e.g. cluster:4x4,preset=gemini; docs/simulation.md), with "
+                       "papcoll-bench-smpi and the settings of `papcoll sim run` (`native` is then SMPI's binomial_tree "
+                       "bcast, binomial reduce, rdb allreduce, ...); repeat it for several platforms of one size: "
+                       "the rules then minimise the worst regret over every platform and pattern")
+    ap.add_argument("--np", type=int, help="--simulate: simulated ranks (default every core of each platform)")
+    ap.add_argument("--baselines", default="", metavar="LIST", help="--simulate: SMPI's own algorithms measured beside "
+                    "papcoll's (`papcoll sim run --baseline`, e.g. mpich,ompi): never chosen, they count in the regret's "
+                    "best time as native does (default none)")
     ap.add_argument("--colls", default=DEFAULT_COLLS, help=f"collectives, comma-separated, any that papcoll-bench "
                     f"--coll measures (default {DEFAULT_COLLS})")
     ap.add_argument("--sizes", default=DEFAULT_SIZES, help="message sizes in bytes (papcoll-bench's -m meaning: the "
@@ -387,6 +420,9 @@ def _main(args):
     from .sim import run as sim_run
     if args.np is not None and not args.simulate:
         raise TuneError("--np applies to --simulate; natively the launcher sets the process count")
+    args.baselines_list = [b.strip() for b in args.baselines.split(",") if b.strip()]
+    if args.baselines_list and not args.simulate:
+        raise TuneError("--baselines applies to --simulate; natively the library's own algorithm is `native`")
     args.iterations = args.iterations or (3 if args.simulate else 20)
     args.warmup = args.warmup if args.warmup is not None else (1 if args.simulate else 2)
     if not 1 <= args.candidates <= 8:
@@ -402,11 +438,21 @@ def _main(args):
     args.workdir = args.workdir or args.output + ".d"
     args.report = args.report or (os.path.splitext(args.output)[0] + ".md")
     args.bench = (sim_run.find_bench(args.bench) if args.simulate else find_native_bench(args.bench))
-    all_cells = [(c, pat, 1 if c == "barrier" else s) for c, pat, s in cells(colls, args.patterns_list, args.sizes_list)]
-    all_cells = list(dict.fromkeys(all_cells))  # barrier: one size
+    all_cells = cells(colls, args.patterns_list, args.sizes_list, args.simulate or ("",), args.baselines_list)
+    for spec in args.simulate or ():  # a platform or a baseline SMPI refuses: say so before running anything
+        from .sim import platform as sim_platform
+        try:
+            slots = sim_platform.generate(spec).slots
+            if args.np and args.np > slots:
+                raise sim_platform.SpecError(f"--np={args.np} but the platform has {slots} cores")
+            for coll in colls if args.baselines_list else ():
+                for b in args.baselines_list:
+                    sim_run.check_baseline(coll, b, args.np or slots)
+        except sim_platform.SpecError as e:
+            raise TuneError(f"--simulate={spec}: {e}")
     check_config(args.workdir, args)
     failed = [] if args.report_only else measure(args, all_cells)
-    rules, report = write_outputs(args, colls)
+    rules, report = write_outputs(args, colls, all_cells)
     ok, text = check_rules(args)
     print(f"{args.output}: {len(rules)} rules ({'checked by papcoll-bench --check-tune' if ok else 'REFUSED by papcoll-bench --check-tune'}); "
           f"{report}: the regret per cell", file=sys.stderr)

@@ -11,12 +11,14 @@ as `papcoll sim run` sets it up), and keeps the CSV in the work directory
 file exists, so an interrupted tuning resumes where it stopped, and adding sizes or patterns only
 runs the new cells.  Then it chooses the rules by worst-case regret over the patterns
 (papcoll_tools.tune, as `papcoll-tune --criterion=regret`), writes them as a PAPCOLL_TUNE_FILE,
-checks the file with `papcoll-bench --check-tune`, and writes a Markdown report of the regret of the
-chosen algorithm (and of the build's `auto` when measured) in every cell.
+checks the file with `papcoll-bench --check-tune`, reruns `auto` in every cell with PAPCOLL_TUNE_FILE
+set to it (unless --no-verify), and writes a Markdown report of the regret of the chosen algorithm, of
+the build's `auto` and of `auto` with the new rules in every cell.  docs/tuning.md, "Tuning a site".
 """
 from __future__ import annotations
 
 import datetime
+import hashlib
 import json
 import os
 import re
@@ -120,9 +122,9 @@ def find_native_bench(explicit=None):
     raise TuneError("papcoll-bench not found (build with `make build`, or give --bench / PAPCOLL_BENCH)")
 
 
-def bench_args(args, cell):
+def bench_args(args, cell, algos=None):
     coll, pattern, size = cell.coll, cell.pattern, cell.size
-    algos = "native" if cell.baseline else args.algos
+    algos = "native" if cell.baseline else algos or args.algos
     return ([f"--coll={coll}", f"-m{size}:{size}", f"--algo={algos}", f"--pattern={pattern}",
              f"-i{args.iterations}", f"-x{args.warmup}", f"--seed={args.seed}", "--format=csv"]
             + shlex.split(args.bench_args))
@@ -132,20 +134,21 @@ def rows_of(text):
     return [l for l in text.splitlines() if l and not l.startswith("#")][1:]
 
 
-def run_cell(args, cell):
-    """(ok, csv text, error text) of one cell's benchmark run."""
+def run_cell(args, cell, algos=None, env=None):
+    """(ok, csv text, error text) of one cell's benchmark run (ALGOS: another --algo; ENV: more environment)."""
     if cell.platform:
         from .sim import platform as sim_platform, run as sim_run
         try:
             o = sim_run.simulate(cell.platform, args.np, baseline=cell.baseline or None, bench=args.bench,
-                                 bench_args=bench_args(args, cell), timeout=args.timeout)
+                                 bench_args=bench_args(args, cell, algos), timeout=args.timeout, env=env)
         except sim_platform.SpecError as e:
             raise TuneError(f"{cell.label()}: {e}")
         rc, out, err = o.returncode, o.stdout, o.stderr
     else:
-        cmd = shlex.split(args.launcher) + [args.bench, *bench_args(args, cell)]
+        cmd = shlex.split(args.launcher) + [args.bench, *bench_args(args, cell, algos)]
         try:
-            p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout,
+                               env=dict(os.environ, **env) if env else None)
             rc, out, err = p.returncode, p.stdout, p.stderr
         except subprocess.TimeoutExpired:
             rc, out, err = -9, "", f"killed after the {args.timeout:g} s time limit (--timeout)"
@@ -222,18 +225,20 @@ def check_config(workdir, args):
             f.write("\n")
 
 
-def measure(args, all_cells):
-    """Runs the cells not done yet; returns the cells that failed."""
-    todo = [c for c in all_cells if not os.path.exists(cell_path(args.workdir, c))]
+def measure(args, all_cells, root=None, algos=None, env=None, what="cells"):
+    """Runs the cells not done yet in ROOT (default the work directory), with --algo=ALGOS and ENV when given;
+    returns the cells that failed."""
+    root = root or args.workdir
+    todo = [c for c in all_cells if not os.path.exists(cell_path(root, c))]
     skipped = len(all_cells) - len(todo)
-    print(f"papcoll tune: {len(all_cells)} cells ({skipped} already done in {args.workdir}, {len(todo)} to run)",
+    print(f"papcoll tune: {len(all_cells)} {what} ({skipped} already done in {root}, {len(todo)} to run)",
           file=sys.stderr)
     progress = Progress(todo, skipped)
     failed = []
     for cell in todo:
         progress.show(cell)
-        ok, out, err = run_cell(args, cell)
-        path = cell_path(args.workdir, cell)
+        ok, out, err = run_cell(args, cell, algos, env)
+        path = cell_path(root, cell)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         if ok:
             with open(path + ".tmp", "w") as f:
@@ -308,7 +313,13 @@ def regret_markdown(coll, files, by_scenario, chosen, args):
     return out
 
 
-def write_outputs(args, colls, all_cells):
+def verify_dir(args, rules):
+    """Where the cells rerun with auto under RULES go: one directory per set of rules (a rerun with the
+    same rules resumes, new rules are measured anew)."""
+    return os.path.join(args.workdir, "verify-" + hashlib.sha256("\n".join(rules).encode()).hexdigest()[:10])
+
+
+def write_outputs(args, colls, all_cells, verified=None):
     """Writes the rules file and the report; returns (rules, report path)."""
     all_rules, report = [], []
     where = (f"simulated on {' and '.join(args.simulate)}" + (f", {args.np} ranks" if args.np else "")
@@ -323,6 +334,12 @@ def write_outputs(args, colls, all_cells):
         all_rules += rules
         report += [f"## {coll}", "", "Rules:", "", "```", *rules, "```", ""]
         report += regret_markdown(coll, files, by_scenario, chosen, args)
+        again = cell_files(verified, coll, all_cells) if verified else []
+        if again:
+            report += [f"#### auto with these rules (PAPCOLL_TUNE_FILE={args.output})", "",
+                       f"`auto` rerun in {len(again)} cells with the rules file (`{verified}`), its {args.metric} "
+                       "against the best of the algorithms above: the regret the rules give at run time.", "",
+                       tune.regret_report(files + again, coll, "auto", args.metric), ""]
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     header = [f"# papcoll tune, {stamp}: {where}",
               f"# collectives {','.join(colls)}; patterns {','.join(args.patterns_list)}; "
@@ -405,6 +422,9 @@ def add_arguments(ap):
                     help="what is compared (default e_bar, the mean time per process; papcoll-tune --metric)")
     ap.add_argument("--timeout", type=float, default=None, metavar="SECONDS", help="kill a cell's run after this long "
                     "(it counts as failed and is run again by a rerun; default none)")
+    ap.add_argument("--no-verify", dest="verify", action="store_false", help="do not rerun auto with the new rules "
+                    "file in every cell (by default it does, natively through the launcher with PAPCOLL_TUNE_FILE "
+                    "in the environment, and reports the regret the rules give at run time)")
     ap.add_argument("--report-only", action="store_true", help="run nothing: write the rules and the report from the "
                     "cells already in the work directory")
 
@@ -454,6 +474,12 @@ def _main(args):
     failed = [] if args.report_only else measure(args, all_cells)
     rules, report = write_outputs(args, colls, all_cells)
     ok, text = check_rules(args)
+    if ok and rules and args.verify:
+        verified = verify_dir(args, rules)
+        again = [c for c in all_cells if not c.baseline and cell_files(args.workdir, c.coll, [c])]
+        failed += [] if args.report_only else measure(args, again, verified, "auto",
+                                                      {"PAPCOLL_TUNE_FILE": os.path.abspath(args.output)}, "cells of auto with these rules")
+        rules, report = write_outputs(args, colls, all_cells, verified)
     print(f"{args.output}: {len(rules)} rules ({'checked by papcoll-bench --check-tune' if ok else 'REFUSED by papcoll-bench --check-tune'}); "
           f"{report}: the regret per cell", file=sys.stderr)
     if not ok:

@@ -30,8 +30,10 @@ def papcoll_warnings(log):
     return [l for l in log.splitlines() if l.startswith("papcoll[") and "warn" in l.lower()]
 
 
-def cell_files(workdir):
-    return {f: os.path.getmtime(f) for f in glob.glob(os.path.join(workdir, "**", "*.csv"), recursive=True)}
+def cell_files(workdir, verify=False):
+    """{path: mtime} of the measured cells (VERIFY: of the reruns of auto with the rules instead)."""
+    return {f: os.path.getmtime(f) for f in glob.glob(os.path.join(workdir, "**", "*.csv"), recursive=True)
+            if ("/verify-" in f) == verify}
 
 
 class UnitTest(unittest.TestCase):
@@ -101,6 +103,9 @@ class EndToEnd:
                 with open(files[0]) as f:
                     self.assertIn("baseline SMPI bcast mpich", f.read())
             self.accepted(rules_path)
+            # auto rerun with the rules in every cell but the baselines', and reported
+            self.assertEqual(len(cell_files(work, verify=True)), 4)
+            self.assertIn("auto with these rules", report)
             # a rerun skips every finished cell; one removed is run again, the others' files untouched
             done = cell_files(work)
             self.assertEqual(len(done), n)

@@ -75,7 +75,7 @@ void options_usage(void)
            "                                e_p50, e_p90, e_p99 (percentiles of the per-process times e_i, the\n"
            "                                p x valid-repetitions values pooled) and after_p50, after_p90,\n"
            "                                after_p99 (percentiles of after_last over the valid repetitions),\n"
-           "                                before check; the q-percentile of n sorted values x_0..x_n-1 is x at\n"
+           "                                after check; the q-percentile of n sorted values x_0..x_n-1 is x at\n"
            "                                position q (n - 1), linearly interpolated (numpy's default)\n"
            "      --percentiles             the table shows those percentiles too\n"
            "      --raw=FILE                write rank, repetition, a_i, f_i, e_i of every call (CSV)\n"

@@ -333,6 +333,9 @@ def type7(values, q):
 
 
 PCT = (("p50", 0.5), ("p90", 0.9), ("p99", 0.99))
+# The CSV fields before the percentiles were added (at the end, so that no column moves).
+STABLE_FIELDS = ("coll,algo,size,pattern,p,ppn,reps,valid_reps,e_bar,e_bar_lo,e_bar_hi,g,after_last,e_root,root_bound,"
+                 "delta_bar,omega,if_avg,if_worst,bound,ratio,T,check").split(",")
 
 
 def percentiles():
@@ -345,9 +348,13 @@ def percentiles():
                 "--tolerance=1e-2"]  # an oversubscribed machine misses starts: keep most repetitions
         with tempfile.TemporaryDirectory() as tmp:
             raw_path = os.path.join(tmp, "raw.csv")
-            out = rows(run(native(2, *args, "--format=csv", f"--raw={raw_path}")).stdout)
+            text = run(native(2, *args, "--format=csv", f"--raw={raw_path}")).stdout
+            out = rows(text)
             with open(raw_path) as f:
                 raw = list(csv.DictReader(f))
+        header = next(l for l in text.splitlines() if not l.startswith("#")).split(",")
+        check(header == STABLE_FIELDS + [f"{k}_{n}" for k in ("e", "after") for n, _ in PCT],
+              f"CSV fields: the percentiles must follow the earlier fields, unmoved: {header}")
         calls = defaultdict(list)  # (algo, size, rep) -> the processes' raw rows
         for r in raw:
             check(int(r["rep"]) >= 0, f"--raw holds a warm-up repetition: {r}")

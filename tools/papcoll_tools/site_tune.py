@@ -265,10 +265,20 @@ def cell_files(workdir, coll, all_cells):
     return [f for f in (cell_path(workdir, c) for c in all_cells if c.coll == coll) if os.path.exists(f)]
 
 
+# --metric=auto: what each collective is judged by (docs/tuning.md "Tuning a site"): the barrier by the time
+# after the last arrival (docs/benchmark.md "Barrier"), gather(v) by the root's time (its non-roots leave once
+# their block is handed over), the others by the mean time per process.
+AUTO_METRIC = {"barrier": "after_last", "gather": "e_root", "gatherv": "e_root"}
+
+
+def metric_of(args, coll):
+    return AUTO_METRIC.get(coll, "e_bar") if args.metric == "auto" else args.metric
+
+
 def choose(files, coll, args):
     """(rules, {p: {bytes: {scenario: {algo: regret}}}}, {p: [(bytes, chosen algo)]}) of COLL's files."""
     by_scenario = {}
-    table = tune.read_sweeps(files, coll, balanced_slack=args.slack, criterion="regret", metric=args.metric,
+    table = tune.read_sweeps(files, coll, balanced_slack=args.slack, criterion="regret", metric=metric_of(args, coll),
                              by_scenario=by_scenario)
     if not table:
         return [], {}, {}
@@ -279,14 +289,17 @@ def choose(files, coll, args):
 
 def regret_markdown(coll, files, by_scenario, chosen, args):
     """Markdown: per process count, the chosen algorithm and its regret in every cell (size x pattern)."""
-    times = tune.read_times(files, coll, with_library=True, metric=args.metric)
+    metric = metric_of(args, coll)
+    times = tune.read_times(files, coll, with_library=True, metric=metric)
     out = []
     worst = (0.0, "")
     for p in sorted(chosen):
         scenarios = sorted({sc for by_sc in by_scenario[p].values() for sc in by_sc})
         out += [f"### {coll}, p = {p}", "",
-                f"Regret of the chosen algorithm: its {args.metric} / the best {args.metric} of any algorithm in the "
-                "cell (papcoll's and the library's own); in brackets the best algorithm where it is not the chosen one.",
+                f"Regret of the chosen algorithm: its {metric} / the best {metric} of any algorithm in the "
+                "cell (papcoll's and the library's own); in brackets the best algorithm where it is not the chosen one."
+                + (" bytes: what the rules compare, p x the benchmark's size (one process's block)."
+                   if coll in tune.BLOCK_COLLS else ""),
                 "", "| bytes | chosen | " + " | ".join(scenarios) + " | worst |", "|---:|---|" + "---:|" * (len(scenarios) + 1)]
         for size, algo in chosen[p]:
             cells_text, row_worst = [], 1.0
@@ -306,10 +319,10 @@ def regret_markdown(coll, files, by_scenario, chosen, args):
     if worst[1]:
         out.append(f"Worst regret of the chosen algorithms: {worst[0]:.2f} ({worst[1]}).")
     out.append("")
-    auto = tune.read_times(files, coll, with_library=True, metric=args.metric, with_auto=True)
+    auto = tune.read_times(files, coll, with_library=True, metric=metric_of(args, coll), with_auto=True)
     if any("auto" in algos for by_size in auto.values() for by_sc in by_size.values() for algos in by_sc.values()):
         out += ["#### auto (the rules built into this papcoll, before tuning)", "",
-                tune.regret_report(files, coll, "auto", args.metric), ""]
+                tune.regret_report(files, coll, "auto", metric_of(args, coll)), ""]
     return out
 
 
@@ -337,14 +350,14 @@ def write_outputs(args, colls, all_cells, verified=None):
         again = cell_files(verified, coll, all_cells) if verified else []
         if again:
             report += [f"#### auto with these rules (PAPCOLL_TUNE_FILE={args.output})", "",
-                       f"`auto` rerun in {len(again)} cells with the rules file (`{verified}`), its {args.metric} "
+                       f"`auto` rerun in {len(again)} cells with the rules file (`{verified}`), its {metric_of(args, coll)} "
                        "against the best of the algorithms above: the regret the rules give at run time.", "",
-                       tune.regret_report(files + again, coll, "auto", args.metric), ""]
+                       tune.regret_report(files + again, coll, "auto", metric_of(args, coll)), ""]
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     header = [f"# papcoll tune, {stamp}: {where}",
               f"# collectives {','.join(colls)}; patterns {','.join(args.patterns_list)}; "
               f"sizes {','.join(tune.size_text(s) for s in args.sizes_list)}; {args.iterations} repetitions; "
-              f"chosen by worst-case regret of {args.metric} over the patterns"
+              f"chosen by worst-case regret of {args.metric if args.metric != 'auto' else 'e_bar (barrier after_last, gather e_root)'} over the patterns"
               f"{' and platforms' if args.simulate and len(args.simulate) > 1 else ''} (papcoll-tune --criterion=regret "
               f"--candidates={args.candidates} --tolerance={args.tolerance:g} --slack={args.slack:g})",
               f"# measurements: {os.path.abspath(args.workdir)}; use: PAPCOLL_TUNE_FILE={os.path.abspath(args.output)}"]
@@ -418,8 +431,10 @@ def add_arguments(ap):
                     "is within this fraction of the best (default 0.05)")
     ap.add_argument("--slack", type=float, default=0.0, metavar="SECONDS", help="times within this much of a cell's "
                     "best count as regret 1 (default 0)")
-    ap.add_argument("--metric", choices=("e_bar", "e_root", "after_last", "g"), default="e_bar",
-                    help="what is compared (default e_bar, the mean time per process; papcoll-tune --metric)")
+    ap.add_argument("--metric", choices=("auto", "e_bar", "e_root", "after_last", "g"), default="auto",
+                    help="what is compared (papcoll-tune --metric); auto (default): after_last (the time after the last "
+                    "arrival) for the barrier, e_root (the root's time) for gather(v), e_bar (the mean time per "
+                    "process) for the others")
     ap.add_argument("--timeout", type=float, default=None, metavar="SECONDS", help="kill a cell's run after this long "
                     "(it counts as failed and is run again by a rerun; default none)")
     ap.add_argument("--no-verify", dest="verify", action="store_false", help="do not rerun auto with the new rules "

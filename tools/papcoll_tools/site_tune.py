@@ -300,7 +300,8 @@ def regret_markdown(coll, files, by_scenario, chosen, args):
                 "cell (papcoll's and the library's own); in brackets the best algorithm where it is not the chosen one."
                 + (" bytes: what the rules compare, p x the benchmark's size (one process's block)."
                    if coll in tune.BLOCK_COLLS else ""),
-                "", "| bytes | chosen | " + " | ".join(scenarios) + " | worst |", "|---:|---|" + "---:|" * (len(scenarios) + 1)]
+                "", "| bytes | chosen | " + " | ".join(scenarios) + " | worst |",
+                "|---:|---|" + "---:|" * (len(scenarios) + 1)]
         for size, algo in chosen[p]:
             cells_text, row_worst = [], 1.0
             for sc in scenarios:
@@ -357,7 +358,8 @@ def write_outputs(args, colls, all_cells, verified=None):
     header = [f"# papcoll tune, {stamp}: {where}",
               f"# collectives {','.join(colls)}; patterns {','.join(args.patterns_list)}; "
               f"sizes {','.join(tune.size_text(s) for s in args.sizes_list)}; {args.iterations} repetitions; "
-              f"chosen by worst-case regret of {args.metric if args.metric != 'auto' else 'e_bar (barrier after_last, gather e_root)'} over the patterns"
+              f"chosen by worst-case regret of "
+              f"{args.metric if args.metric != 'auto' else 'e_bar (barrier after_last, gather e_root)'} over the patterns"
               f"{' and platforms' if args.simulate and len(args.simulate) > 1 else ''} (papcoll-tune --criterion=regret "
               f"--candidates={args.candidates} --tolerance={args.tolerance:g} --slack={args.slack:g})",
               f"# measurements: {os.path.abspath(args.workdir)}; use: PAPCOLL_TUNE_FILE={os.path.abspath(args.output)}"]
@@ -492,15 +494,15 @@ def _main(args):
     if ok and rules and args.verify:
         verified = verify_dir(args, rules)
         again = [c for c in all_cells if not c.baseline and cell_files(args.workdir, c.coll, [c])]
-        failed += [] if args.report_only else measure(args, again, verified, "auto",
-                                                      {"PAPCOLL_TUNE_FILE": os.path.abspath(args.output)}, "cells of auto with these rules")
+        env = {"PAPCOLL_TUNE_FILE": os.path.abspath(args.output)}
+        failed += [] if args.report_only else measure(args, again, verified, "auto", env, "cells of auto with these rules")
         rules, report = write_outputs(args, colls, all_cells, verified)
-    print(f"{args.output}: {len(rules)} rules ({'checked by papcoll-bench --check-tune' if ok else 'REFUSED by papcoll-bench --check-tune'}); "
-          f"{report}: the regret per cell", file=sys.stderr)
+    checked = "checked by papcoll-bench --check-tune" if ok else "REFUSED by papcoll-bench --check-tune"
+    print(f"{args.output}: {len(rules)} rules ({checked}); {report}: the regret per cell", file=sys.stderr)
     if not ok:
         print(text, file=sys.stderr)
     missing = [c for c in all_cells if not os.path.exists(cell_path(args.workdir, c))]
     if failed or missing:
-        print(f"papcoll tune: {len(missing)} cells not measured{' (' + str(len(failed)) + ' failed)' if failed else ''}; "
+        print(f"papcoll tune: {len(missing)} cells not measured, {len(failed)} runs failed this time; "
               "rerun the same command to measure them", file=sys.stderr)
-    return 0 if ok and not missing and rules else 1
+    return 0 if ok and rules and not missing and not failed else 1

@@ -451,6 +451,8 @@ def main(args):
         return _main(args)
     except TuneError as e:
         sys.exit(f"papcoll tune: {e}")
+    except KeyboardInterrupt:  # the cell being run is lost, the finished ones are kept
+        sys.exit("\npapcoll tune: interrupted; the same command resumes after the finished cells")
 
 
 def _main(args):

@@ -53,7 +53,7 @@ static void json_string(FILE *f, const char *s)
 
 static const char *csv_header =
     "coll,algo,size,pattern,p,ppn,reps,valid_reps,e_bar,e_bar_lo,e_bar_hi,g,after_last,e_root,root_bound,delta_bar,"
-    "omega,if_avg,if_worst,bound,ratio,T,e_p50,e_p90,e_p99,after_p50,after_p90,after_p99,check";
+    "omega,if_avg,if_worst,bound,ratio,T,check,e_p50,e_p90,e_p99,after_p50,after_p90,after_p99";
 
 void report_begin(report_t *r)
 {
@@ -107,6 +107,7 @@ void report_row(report_t *r, const result_row_t *w)
                 w->coll, w->algo, w->size);
         json_string(r->out, w->pattern);
         fprintf(r->out, ", \"p\": %d, \"ppn\": %d, \"reps\": %d, \"valid_reps\": %d", w->p, w->ppn, w->reps, w->valid_reps);
+        /* the fields in the CSV's order: check, then the percentiles (added after it) */
         const char *names[] = {"e_bar",  "e_bar_lo", "e_bar_hi", "g",     "after_last", "e_root",    "root_bound",
                                "delta_bar", "omega", "if_avg",   "if_worst", "bound", "ratio",      "T",
                                "e_p50",  "e_p90",    "e_p99",    "after_p50", "after_p90", "after_p99"};
@@ -115,16 +116,17 @@ void report_row(report_t *r, const result_row_t *w)
                            s->ratio,     w->T,        s->e_p50,    s->e_p90, s->e_p99,      s->after_p50,
                            s->after_p90, s->after_p99};
         for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+            if (!strcmp(names[i], "e_p50")) fprintf(r->out, ", \"check\": \"%s\"", w->check);
             fprintf(r->out, ", \"%s\": ", names[i]);
             json_number(r->out, values[i]);
         }
-        fprintf(r->out, ", \"check\": \"%s\"}", w->check);
+        fputc('}', r->out);
     } else if (!strcmp(r->format, "csv")) {
         fprintf(r->out, "%s,%s,%zu,%s,%d,%d,%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,"
-                "%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%s\n", w->coll, w->algo, w->size, w->pattern, w->p, w->ppn, w->reps,
+                "%.9g,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", w->coll, w->algo, w->size, w->pattern, w->p, w->ppn, w->reps,
                 w->valid_reps, s->e_bar, s->e_bar_lo, s->e_bar_hi, s->g, s->after_last, s->e_root, s->root_bound,
-                s->delta_bar, s->omega, if_avg, if_worst, s->bound, s->ratio, w->T, s->e_p50, s->e_p90, s->e_p99,
-                s->after_p50, s->after_p90, s->after_p99, w->check);
+                s->delta_bar, s->omega, if_avg, if_worst, s->bound, s->ratio, w->T, w->check, s->e_p50, s->e_p90,
+                s->e_p99, s->after_p50, s->after_p90, s->after_p99);
     } else {
         fprintf(r->out, "  %-22s %9zu", w->algo, w->size);
         const double times[] = {s->e_bar, s->e_bar_lo, s->e_bar_hi, s->g, s->after_last, s->e_root};

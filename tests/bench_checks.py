@@ -69,6 +69,9 @@ def validate_corrupt():
         good = run(native(2, *args))
         check(all(r["check"] == "Pass" for r in rows(good.stdout)) and rows(good.stdout), f"clean run not all Pass: {extra}")
         for r in rows(good.stdout):  # percentiles of e_i (pooled) and of after_last: ordered; p50 of after_last is its median
+            if int(r["valid_reps"]) == 0:  # every start missed (a loaded machine): nan, as every time column
+                check(all(r[k] == "nan" for k in ("e_bar", "e_p50", "after_p99")), f"no valid repetition but numbers: {r}")
+                continue
             e = [float(r[k]) for k in ("e_p50", "e_p90", "e_p99")]
             after = [float(r[k]) for k in ("after_p50", "after_p90", "after_p99")]
             check(0 <= e[0] <= e[1] <= e[2] and 0 <= after[0] <= after[1] <= after[2], f"percentiles {e} {after}")
@@ -322,7 +325,74 @@ def first_child_late():
     print("first-child-late: e_bar", ", ".join(f"{x*1e6:.0f} us" for x in e), "for IF 0, 4, 16 (simulated): OK")
 
 
+def type7(values, q):
+    """The q-percentile as papcoll-bench computes it (docs/benchmark.md "Output"): position q (n - 1) of the
+    sorted values, linearly interpolated (numpy's default, Hyndman and Fan's type 7)."""
+    v = sorted(values)
+    h = q * (len(v) - 1)
+    lo = math.floor(h)
+    hi = min(lo + 1, len(v) - 1)
+    return v[lo] + (h - lo) * (v[hi] - v[lo])
+
+
+PCT = (("p50", 0.5), ("p90", 0.9), ("p99", 0.99))
+# The CSV fields before the percentiles were added (at the end, so that no column moves).
+STABLE_FIELDS = ("coll,algo,size,pattern,p,ppn,reps,valid_reps,e_bar,e_bar_lo,e_bar_hi,g,after_last,e_root,root_bound,"
+                 "delta_bar,omega,if_avg,if_worst,bound,ratio,T,check").split(",")
+
+
+def percentiles():
+    """e_p50/90/99 and after_p50/90/99 recomputed from --raw (every process of every valid repetition pooled;
+    after_last = max f - max a per repetition), ordered and at most the largest sample, in CSV and JSON
+    alike, and shown by the table with --percentiles (2 processes natively, bcast and allreduce)."""
+    for extra in (["--algo=binomial,linear", "-m", "64:4K:64", "--pattern=uniform:4"],
+                  ["--coll=allreduce", "--algo=native,auto", "-m", "8:8", "--pattern=late:0.5:8"]):
+        args = [*extra, "-i", "10", "-x", "1", "--seed=3", "--unit-time=2e-6", "--start-margin=2e-3",
+                "--tolerance=1e-2"]  # an oversubscribed machine misses starts: keep most repetitions
+        with tempfile.TemporaryDirectory() as tmp:
+            raw_path = os.path.join(tmp, "raw.csv")
+            text = run(native(2, *args, "--format=csv", f"--raw={raw_path}")).stdout
+            out = rows(text)
+            with open(raw_path) as f:
+                raw = list(csv.DictReader(f))
+        header = next(l for l in text.splitlines() if not l.startswith("#")).split(",")
+        check(header == STABLE_FIELDS + [f"{k}_{n}" for k in ("e", "after") for n, _ in PCT],
+              f"CSV fields: the percentiles must follow the earlier fields, unmoved: {header}")
+        calls = defaultdict(list)  # (algo, size, rep) -> the processes' raw rows
+        for r in raw:
+            check(int(r["rep"]) >= 0, f"--raw holds a warm-up repetition: {r}")
+            calls[(r["algo"], int(r["size"]), int(r["rep"]))].append(r)
+        check(out and len(raw) == 2 * sum(int(r["reps"]) for r in out), f"--raw: {len(raw)} lines for {len(out)} rows")
+        for r in out:
+            valid = [c for (algo, size, _), c in sorted(calls.items())
+                     if algo == r["algo"] and size == int(r["size"]) and not any(int(x["missed"]) for x in c)]
+            check(len(valid) == int(r["valid_reps"]) > 0, f"{r['algo']} {r['size']}: {len(valid)} valid calls in --raw, "
+                  f"valid_reps {r['valid_reps']}")
+            e = [float(x["e"]) for c in valid for x in c]
+            after = [max(float(x["f"]) for x in c) - max(float(x["a"]) for x in c) for c in valid]
+            for name, q in PCT:
+                for key, samples in ((f"e_{name}", e), (f"after_{name}", after)):
+                    want, got = type7(samples, q), float(r[key])
+                    # --raw prints a and f with 9 decimals (ns), e with 9 significant digits
+                    check(abs(got - want) <= 2e-9 + 1e-6 * abs(want), f"{r['algo']} {r['size']} {key}: {got} != {want} from --raw")
+            ep = [float(r[f"e_{n}"]) for n, _ in PCT]
+            ap = [float(r[f"after_{n}"]) for n, _ in PCT]
+            check(0 <= ep[0] <= ep[1] <= ep[2] <= max(e) + 1e-12 and 0 <= ap[0] <= ap[1] <= ap[2] <= max(after) + 1e-12,
+                  f"percentiles not ordered or above the largest sample: {ep} {ap}")
+        j = json.loads(run(native(2, *args, "--format=json")).stdout)["results"]
+        bad = [(jr["algo"], jr["size"], f"{k}_{n}", jr.get(f"{k}_{n}")) for jr in j for k in ("e", "after") for n, _ in PCT
+               if not isinstance(jr.get(f"{k}_{n}"), (int, float))]
+        check(len(j) == len(out) and not bad, f"JSON rows lack the percentiles: {bad}")
+        table = run(native(2, *args, "--percentiles")).stdout
+        header = next(l for l in table.splitlines() if "e_p50(us)" in l)
+        check(all(h in header for h in ("e_p90(us)", "e_p99(us)", "aft_p50(us)", "aft_p90(us)", "aft_p99(us)")),
+              f"table header: {header}")
+        check("e_p50" not in run(native(2, *args)).stdout, "the table shows percentiles without --percentiles")
+    print("percentiles: e_p50/90/99 and after_p50/90/99 match --raw in CSV; JSON and table carry them: OK")
+
+
 if __name__ == "__main__":
     {"validate-corrupt": validate_corrupt, "tune-file": tune_file, "formats": formats, "native-arrivals": lambda: arrivals(False),
      "smpi-arrivals": smpi_arrivals, "first-child-late": first_child_late, "blocks-native": blocks_native,
-     "blocks-corrupt": blocks_corrupt, "smpi-blocks": smpi_blocks}[sys.argv[1]]()
+     "blocks-corrupt": blocks_corrupt, "smpi-blocks": smpi_blocks,
+     "percentiles": percentiles}[sys.argv[1]]()

@@ -25,6 +25,11 @@
     papcoll trace export RUN_DIR --format=chrome|otf2 [-o OUT] [--ppn=K] [--addr2line=PATH]
                                                  the run as Chrome/Perfetto trace-event JSON or an OTF2 archive
 
+    papcoll tune (--launcher=CMD | --simulate=SPEC) [--colls=LIST] [--sizes=LIST] [--patterns=LIST] [-o RULES]
+                                                 benchmark every algorithm per collective, size and pattern (resumable)
+                                                 and write a PAPCOLL_TUNE_FILE chosen by regret, with a Markdown report
+                                                 (site_tune.py; `papcoll tune --help`)
+
 SPEC: see papcoll_tools.sim.platform (cluster:16x8, cluster:16x8,preset=gige, ring:100, fattree:..., a file.xml).
 """
 from __future__ import annotations
@@ -156,7 +161,16 @@ def main(argv=None):
                     "recorded by the tracer; 0: the recorded nodes")
     te.add_argument("--addr2line", default="addr2line", metavar="PATH", help="addr2line program resolving call "
                     "sites to file:line (default addr2line; '' leaves them as symbol+offset)")
+    from . import site_tune
+    tu = sub.add_parser("tune", help="tune papcoll on this machine or cluster, or a simulated one: benchmark, "
+                        "choose rules by regret, write a PAPCOLL_TUNE_FILE and a report",
+                        description=site_tune.__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    site_tune.add_arguments(tu)
     args = ap.parse_args(argv)
+    if args.group == "tune":
+        if bench_args:
+            sys.exit("papcoll tune: give benchmark options with --bench-args, not after --")
+        return site_tune.main(args)
     if args.group == "trace" and args.cmd == "export":
         from .trace import export as trace_export
         from .trace.reader import TraceError

@@ -7,7 +7,8 @@ import io
 import json
 
 NUMERIC = {"size", "p", "ppn", "reps", "valid_reps", "e_bar", "e_bar_lo", "e_bar_hi", "g", "after_last", "e_root",
-           "root_bound", "delta_bar", "omega", "if_avg", "if_worst", "bound", "ratio", "T"}
+           "root_bound", "delta_bar", "omega", "if_avg", "if_worst", "bound", "ratio", "T",
+           "e_p50", "e_p90", "e_p99", "after_p50", "after_p90", "after_p99"}
 
 
 def number(v):

@@ -200,6 +200,15 @@ int papcoll_algorithm_count(const char *collective);
 /* Name and one-line description of algorithm i (0-based), or NULL. */
 const char *papcoll_algorithm_name(const char *collective, int i);
 const char *papcoll_algorithm_description(const char *collective, int i);
+/* What algorithm i asks of a call's op: PAPCOLL_NEEDS_* bits (0: any op the
+ * collective allows), -1 for an unknown collective or index.  An algorithm
+ * called by name on a call it cannot serve returns MPI_ERR_OP; auto skips
+ * it. */
+enum {
+    PAPCOLL_NEEDS_COMMUTATIVE_OP = 1, /* combines in an order that is not the rank order */
+    PAPCOLL_NEEDS_PREDEFINED_OP = 2   /* predefined ops only (MPI one-sided accumulate) */
+};
+int papcoll_algorithm_needs(const char *collective, int i);
 
 /* Checks a selection-rules file (PAPCOLL_TUNE_FILE, docs/tuning.md): writes
  * every problem into report, one "FILE:LINE: message" per line (truncated

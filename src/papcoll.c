@@ -43,6 +43,15 @@ const char *papcoll_algorithm_description(const char *collective, int i)
     return coll && i >= 0 && i < coll->nalgorithms ? coll->algorithms[i].description : NULL;
 }
 
+int papcoll_algorithm_needs(const char *collective, int i)
+{
+    const pc_coll_t *coll = pc_coll_by_name(collective);
+    if (!coll || i < 0 || i >= coll->nalgorithms) return -1;
+    unsigned r = coll->algorithms[i].requirements;
+    return ((r & PC_COMMUTATIVE_ONLY) ? PAPCOLL_NEEDS_COMMUTATIVE_OP : 0) |
+           ((r & PC_BUILTIN_OP_ONLY) ? PAPCOLL_NEEDS_PREDEFINED_OP : 0);
+}
+
 int papcoll_check_tune_file(const char *path, char *report, int len)
 {
     return pc_tune_file_check(path, report, report && len > 0 ? (size_t)len : 0);

@@ -15,31 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NEEDS_COMMUTATIVE = 1, NEEDS_PREDEFINED = 2 };
-
-static const struct {
-    const char *collective, *algo;
-    int needs;
-} restrictions[] = {
-    {"reduce", "reduce_scatter_gather", NEEDS_COMMUTATIVE},
-    {"reduce", "hier", NEEDS_COMMUTATIVE},
-    {"reduce", "hier_nobarrier", NEEDS_COMMUTATIVE},
-    {"reduce", "hier_scatter_gather", NEEDS_COMMUTATIVE},
-    {"reduce", "dynleader", NEEDS_COMMUTATIVE},
-    {"reduce", "dynleader_flat", NEEDS_COMMUTATIVE},
-    {"reduce", "dynleader_onesided", NEEDS_COMMUTATIVE | NEEDS_PREDEFINED},
-    {"allreduce", "ring", NEEDS_COMMUTATIVE},
-    {"allreduce", "rabenseifner", NEEDS_COMMUTATIVE},
-    {"allreduce", "hier", NEEDS_COMMUTATIVE},
-    {"allreduce", "dynleader", NEEDS_COMMUTATIVE},
-    {"allreduce", "dynleader_flat", NEEDS_COMMUTATIVE},
-    {"reduce_scatter", "pairwise", NEEDS_COMMUTATIVE},
-    {"reduce_scatter", "ring", NEEDS_COMMUTATIVE},
-    {"reduce_scatter", "recursive_halving", NEEDS_COMMUTATIVE},
-    {"reduce_scatter", "hier", NEEDS_COMMUTATIVE},
-    {"reduce_scatter", "multisender", NEEDS_COMMUTATIVE},
-};
-
 int rc_block_count(const rc_call_t *call, int i)
 {
     if (call->block_form) return call->count;
@@ -48,10 +23,12 @@ int rc_block_count(const rc_call_t *call, int i)
 
 int rc_accepts(const char *collective, const char *algo, const rc_case_t *c)
 {
-    for (size_t i = 0; i < sizeof restrictions / sizeof restrictions[0]; i++) {
-        if (strcmp(restrictions[i].collective, collective) || strcmp(restrictions[i].algo, algo)) continue;
-        if ((restrictions[i].needs & NEEDS_COMMUTATIVE) && !c->commutative) return 0;
-        if ((restrictions[i].needs & NEEDS_PREDEFINED) && !c->predefined) return 0;
+    /* the library's own record of what each algorithm needs (algorithms.list) */
+    for (int i = 0; i < papcoll_algorithm_count(collective); i++) {
+        if (strcmp(papcoll_algorithm_name(collective, i), algo)) continue;
+        int needs = papcoll_algorithm_needs(collective, i);
+        if ((needs & PAPCOLL_NEEDS_COMMUTATIVE_OP) && !c->commutative) return 0;
+        if ((needs & PAPCOLL_NEEDS_PREDEFINED_OP) && !c->predefined) return 0;
     }
     return 1;
 }

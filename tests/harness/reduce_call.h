@@ -58,13 +58,12 @@ typedef struct {
     char first[480];         /* the first problem */
 } rc_result_t;
 
-/* 1 when algorithm `algo` of `collective` takes the case's operation.  The
- * library's documented restrictions: reduce_scatter_gather, hier,
- * hier_nobarrier, dynleader and dynleader_flat (reduce), ring, rabenseifner,
- * hier, dynleader and dynleader_flat (allreduce), pairwise, ring,
- * recursive_halving, hier and multisender (reduce_scatter) need a
- * commutative operation; dynleader_onesided a predefined one.  "auto" and
- * every other algorithm take any operation. */
+/* 1 when algorithm `algo` of `collective` takes the case's operation, as the
+ * library records it (papcoll_algorithm_needs, from algorithms.list: one
+ * source of truth).  The check stays honest: an algorithm that refuses an
+ * operation its record allows fails on MPI_ERR_OP, and one that accepts a
+ * non-commutative operation its record should have refused fails on the
+ * result, which is compared with the rank-order reference. */
 int rc_accepts(const char *collective, const char *algo, const rc_case_t *c);
 
 /* reduce_scatter: elements of rank i's block: count in the block form, else

@@ -1,77 +1,93 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * straggler - straggler-tolerant allreduce: a reduce-scatter in which every
- * process hands its pieces to their owners the moment it arrives and every
- * owner combines the pieces in the order they land, then an allgather in
- * which each owner sends its block out the moment it is complete.  Nobody
- * waits for a partner: the on-time processes reduce everything that does
- * not depend on the late ones while they are late, and each late process's
- * data is absorbed where it lands.
+ * straggler - straggler-tolerant allreduce: a reduce-scatter and an
+ * allgather in which nobody waits for a partner.  Every process hands its
+ * pieces on the moment it arrives, every receiver combines the pieces in the
+ * order they land, and every finished block goes out the moment it is
+ * complete, so while some processes are late the on-time ones reduce and
+ * forward everything that does not depend on them, and after the last
+ * arrival only the late data's path remains.
  *
- *   block j of p (ceil(count / p) elements) is owned by rank j
- *   arrival  rank s: Isend piece j of its vector to owner j, every j != s
- *            (staggered: s+1, s+2, ...); receives posted for its own block's
- *            p - 1 pieces and for the p - 1 finished blocks
- *   absorb   owner j: acc_j = x_j,j; then acc_j op= x_s,j for each piece in
- *            landing order (MPI_Waitany)
- *   out      owner j, its block complete: Isend acc_j to every other rank
+ * Commutative ops, several nodes (N nodes, q processes on mine; p blocks of
+ * ceil(count / p) elements, block j owned by rank j; on each node, local
+ * index l collects the contiguous range of blocks [ceil(l p/q), ceil((l+1) p/q))):
  *
- * Why this shape.  Detecting who is late without knowing it in advance
- * costs nothing here: a piece that has not landed is a process that has not
- * arrived, and the posted receives are the arrival flags (MPI_Waitany on
- * them is the "detect by message arrival" of StragglAR's reduce-scatter
- * among the arrived).  The partner schedules of ring and rabenseifner make
- * an on-time process wait at the first step that needs a late partner's
- * data and run every later step after the last arrival; here only what
- * depends on the late data remains after the last arrival: the late
- * process's own p - 1 pieces (m bytes out of its link), one combine of
- * m / p per owner, and the allgather of the blocks (m bytes into every
- * link, m (p-1)/p out of each owner).  Any number of late processes, any
- * p (no power-of-two fold), no shared memory, no control messages.
- * Compared with the sources: StragglAR (Devraj et al. 2025) knows the
- * straggler, reduce-scatters among the others during its delay and then
- * runs a completion schedule of ~n rounds built for one straggler; Proficz
- * 2018 sorts processes by estimated arrival time (linear tree) or
- * pre-reduces along a ring in arrival order; papcoll's dynleader
- * pre-reduces through node shared memory and moves whole vectors up and
- * down a tree of nodes (2 log2 N hops of m after the last arrival).  This
- * one needs no estimate, no shared memory, tolerates many late processes,
- * and moves m / p per message; the price is 2 (p - 1) messages per process.
- * Cost (Hockney, m bytes, gamma per byte reduced), balanced:
- *   2 alpha + 2 (p-1) o + 2 ((p-1)/p) m beta + ((p-1)/p) m gamma
- *   (o: per-message overhead; the p - 1 messages of a phase are in flight
- *   at once), i.e. bandwidth-optimal like ring and rabenseifner, with the
- *   direct exchange's message count (pairwise reduce-scatter, direct
- *   allgather) instead of their 2 (p-1) or 2 log2 p latencies in sequence.
- * Late arrival: after the last arrival a_max, about
- *   2 alpha + 2 (p-1) o + 2 ((p-1)/p) m beta + (m / p) gamma
- *   (its pieces out, one combine per owner, the blocks out; the
- *   allgather's sends of the blocks completed before a_max are over by
- *   then and only the blocks a late process still owed are sent after it).
- *   Ordered mode (below) adds up to (p - 1) (m / p) gamma: the owners'
- *   combines of the pieces of ranks below the late one wait for it.
- * Order: commutative op, PAPCOLL_REPRODUCIBLE=0: landing order.  Otherwise
- *   (non-commutative op, or PAPCOLL_REPRODUCIBLE=1): every owner combines
- *   x_0 op (x_1 op (... op x_{p-1})) right to left, waiting for the pieces
- *   in that order: rank order for any op MPI allows, the same bits for any
- *   arrival.  Every process receives the owner's bits (one result).
- * Limitations: 2 (p - 1) messages per process, so the per-message cost o
- *   and the simulator's flow count grow as p^2 in total: for short vectors
- *   dynleader_flat or hier (few messages) are faster (the selection rules do
- *   not pick straggler).  With count < p only the first count blocks hold
- *   data and only their owners exchange.  No bound on messages in flight
- *   (p - 1 of m / p each per process, the bytes of one vector).
- * Memory: p pieces of one block (about m), plus a copy of the input (m)
- *   with MPI_IN_PLACE.
- * Parameters: PAPCOLL_REPRODUCIBLE.
- * Source: A. Devraj et al., "StragglAR: Mitigating Stragglers in
- *   Distributed ML Training via AllReduce", arXiv 2505.23523 (2025), §3
- *   (reduce-scatter during the straggler's delay, then completion);
- *   P. Proficz, "Improving all-reduce collective operations for imbalanced
- *   process arrival patterns", J. Supercomputing 74 (2018) (pre-reducing
- *   the arrived data); the direct exchanges: R. Thakur, R. Rabenseifner,
- *   W. Gropp, "Optimization of collective communication operations in
- *   MPICH", IJHPCA 19 (2005) (pairwise-exchange reduce-scatter).
+ *   (1) arrive  Isend my piece of each node peer's range to it (q - 1 msgs)
+ *   (2) collect absorb my node's q pieces of my range as they land; each
+ *               block j of the node partial -> owner j (~p/q msgs, inter-node)
+ *   (3) own     absorb the N node partials of my block as they land; my block
+ *               -> the collector of my block on every node (N - 1 msgs)
+ *   (4) spread  once my range's blocks are in, my range -> my node peers
+ *
+ *   node X                       node Y
+ *   x0 x1 x2 --(1)--> collector --(2) partial of block j--> owner j
+ *                     collector <--(3) block j--------------'
+ *   x0 x1 x2 <--(4) range--'
+ *
+ * Non-commutative ops, or one process per node, or one node: flat, every
+ * piece j straight to owner j, which combines them and sends block j to
+ * every other process (2 (p - 1) messages per process).
+ *
+ * Why this shape (no knowledge of who is late).  A piece that has not landed
+ * is a process that has not arrived: the posted receives are the arrival
+ * flags (MPI_Waitany on them), as StragglAR's reduce-scatter among the
+ * arrived, with no control messages, no timeouts, no shared memory, and any
+ * number of late processes.  ring and rabenseifner pair processes in fixed
+ * steps: an on-time process waits at the first step that needs a late
+ * partner and runs every later step after the last arrival.  Here a node
+ * without late processes has sent all its partials before the last arrival,
+ * an owner has absorbed them, and after the last arrival (a_max) only the
+ * late process's pieces (intra-node), its node's partials (m (N-1)/N bytes
+ * out of its node), the owners' blocks (m (N-1)/N into every node) and the
+ * intra-node spread remain.  The collectors keep the node links to the
+ * bandwidth-optimal 2 m (N-1)/N each way: the flat form would push q m
+ * through every node link (at 64 simulated ranks, 8 per node, 256 KiB: 842
+ * us balanced flat against 124 us through the nodes, rabenseifner 198 us).
+ * Compared with the sources: StragglAR (Devraj et al. 2025) knows its one
+ * straggler, reduce-scatters among the others during the delay, then runs
+ * a completion schedule in which the straggler exchanges its chunks with
+ * the others; Proficz 2018 sorts processes by estimated arrival (sorted
+ * linear tree) or pre-reduces along a ring in arrival order and needs the
+ * estimate; papcoll's dynleader pre-reduces through node shared memory but
+ * moves whole vectors up and down a tree of nodes (2 ceil(log2 N) hops of
+ * m after the last arrival); this one needs no estimate and moves m / p or
+ * m / q per message.
+ * Cost (Hockney, m bytes, alpha, beta inter-node, beta_n intra-node, gamma
+ * per byte reduced, balanced, every exchange of a stage in flight at once):
+ *   4 alpha + (2q + 2N + 2p/q) o + 2 ((N-1)/N) m beta + 2 ((q-1)/q) m beta_n
+ *   + ((p-1)/p) m gamma  (o: per-message overhead; the combines are
+ *   ((q-1)/q) m gamma as a collector plus ((N-1)/p) m gamma as an owner).  Flat: 2 alpha + 2 (p-1) o + 2 ((p-1)/p) m
+ *   beta + ((p-1)/p) m gamma.  Bandwidth-optimal as rabenseifner, with four
+ *   message hops instead of 2 log2 p.
+ * Late arrival: after a_max, about 4 alpha + 2 ((N-1)/N) m beta +
+ *   2 ((q-1)/q) m beta_n on the late node's path; a node with no late
+ *   process has nothing left to send.  With one late process on most nodes
+ *   (10% late, 16 per node) that is close to the balanced time: the gain is
+ *   the latencies and waits of the other algorithms' steps, not bandwidth.
+ *   Ordered mode (below) adds waiting: the combines after a late piece in
+ *   the fixed order wait for it (up to q + N combines of a block).
+ * Order: commutative op, PAPCOLL_REPRODUCIBLE=0: landing order.
+ *   PAPCOLL_REPRODUCIBLE=1: every combination in a fixed order (node
+ *   ranks, then nodes, right to left), the same bits for any arrival.
+ *   Non-commutative: flat, x_0 op (x_1 op (... op x_{p-1})) per block,
+ *   waiting in rank order.  Every process receives the owner's bits.
+ * Limitations: with count < p only the first count blocks hold data (the
+ *   empty ones send nothing).  No bound on messages in flight beyond one
+ *   vector's bytes per process.  The flat form's 2 (p-1) messages per
+ *   process make it slow for many processes per node (non-commutative ops
+ *   only) and for short vectors on many processes.  Not in the built-in
+ *   selection rules yet.
+ * Memory: (q + 1) ranges and N blocks (about 2 m / q + m N / p), flat p
+ *   blocks (about m), plus a copy of the input (m) with MPI_IN_PLACE.
+ * Parameters: PAPCOLL_REPRODUCIBLE (and PAPCOLL_PPN for the nodes).
+ * Source: Devraj et al. 2025 (StragglAR, arXiv 2505.23523: reduce-scatter
+ *   among the on-time processes during the straggler's delay, then a
+ *   completion step; its completion reaches below the 2 m beta of
+ *   bandwidth-optimal allreduces, which this one does not); J. Proficz, "Improving all-reduce
+ *   collective operations for imbalanced process arrival patterns",
+ *   J. Supercomputing 74 (2018) (pre-reducing what has arrived); the
+ *   collectors are Parsons 2015 §2's hierarchy (node-level reduction before
+ *   the inter-node step) without its node barrier.
  */
 #include "allreduce/allreduce.h"
 #include "sched/blocks.h"

@@ -81,3 +81,15 @@ int pc_wait_request(MPI_Request *req, MPI_Status *status)
 #endif
     return PMPI_Wait(req, status);
 }
+
+int pc_waitany(int n, MPI_Request *req, int *index, MPI_Status *status)
+{
+#ifndef PAPCOLL_SMPI
+    if (pc_oversubscribed()) {
+        int done = 0, rc;
+        while ((rc = PMPI_Testany(n, req, index, &done, status)) == MPI_SUCCESS && !done) sched_yield();
+        return rc;
+    }
+#endif
+    return PMPI_Waitany(n, req, index, status);
+}

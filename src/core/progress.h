@@ -42,5 +42,7 @@ void pc_progress_note_node(int n);
  * oversubscribed (same arguments, same results). */
 int pc_waitall(int n, MPI_Request *req, MPI_Status *statuses);
 int pc_wait_request(MPI_Request *req, MPI_Status *status);
+/* PMPI_Waitany, the same way (same arguments, same results). */
+int pc_waitany(int n, MPI_Request *req, int *index, MPI_Status *status);
 
 #endif

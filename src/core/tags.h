@@ -87,6 +87,11 @@ enum {
     PC_TAG_ALLREDUCE_FOLD = 503,   /* recursive_doubling / rabenseifner, p not a power of two: a left-out
                                       process's data to its neighbour */
     PC_TAG_ALLREDUCE_UNFOLD = 504, /* the same: the result back to the left-out process */
+    PC_TAG_ALLREDUCE_PIECE = 505,  /* straggler: a process's piece -> its node's collector (flat: -> the owner) */
+    PC_TAG_ALLREDUCE_PARTIAL = 506, /* straggler: a node's partial block j, its collector -> block j's owner */
+    PC_TAG_ALLREDUCE_BLOCK = 507,  /* straggler: an owner's finished block -> each node's collector (flat:
+                                      -> every other process) */
+    PC_TAG_ALLREDUCE_RANGE = 508,  /* straggler: a collector's finished blocks -> its node's processes */
     PC_TAG_ALLREDUCE_NODE = 510,   /* dynleader: a node's result -> its parent node's mailbox (chunks after
                                       the first, from the first chunk's sender) */
     PC_TAG_ALLREDUCE_RESULT = 511  /* dynleader: the result, a node's mailbox -> its child nodes' mailboxes */

@@ -60,11 +60,12 @@ class ReproNamesTest(unittest.TestCase):
         self.assertEqual((rc, err), (0, ""))
         self.assertEqual(calls, [("parsons2015_alltoall", None, 1, None, {"budget": 0.0})])
         with contextlib.redirect_stderr(io.StringIO()) as err, self.assertRaises(SystemExit):
-            cli.main(["sim", "reproduce", "seed003"])
+            cli.main(["sim", "reproduce", "parsons2015-alltoall"])  # one style: underscores
         self.assertIn("invalid choice", err.getvalue())
         with contextlib.redirect_stdout(io.StringIO()) as out, self.assertRaises(SystemExit):
             cli.main(["sim", "reproduce", "--help"])
-        self.assertNotIn("seed00", out.getvalue())
+        for old in cli.DEPRECATED_NAMES:  # hidden
+            self.assertNotIn(old, out.getvalue())
         for name in cli.REPRODUCTIONS:
             self.assertIn(name, out.getvalue().replace("\n", " "))
 

@@ -6,7 +6,7 @@
  * tuned/han, MPICH's selection, or SMPI's --cfg=smpi/bcast algorithm) on
  * papcoll's private duplicate of the communicator.
  * Cost and late-arrival behaviour: those of the library's choice.
- * Source: none (baseline of every seed).
+ * Source: none (the baseline of every source paper).
  */
 #include "bcast/bcast.h"
 

@@ -6,14 +6,16 @@
     papcoll sim platform SPEC -o PREFIX          write PREFIX.xml and PREFIX.hosts
     papcoll sim sweep CONFIG.toml [--jobs=N] [--out=DIR] [--timeout=S]   many runs (docs/simulation.md), merged into DIR/sweep.csv
     papcoll sim report SWEEP.csv -o DIR          figures and a Markdown report of a sweep
-    papcoll sim reproduce seed004 [--out=DIR]    the SMPI bcast exercise's questions 1-5 (docs/results/smpi_bcast_exercise)
-    papcoll sim reproduce seed000 [--out=DIR]    the CP paper's Figs. 12-17, CP vs P broadcasts (docs/results/cp_paper)
-    papcoll sim reproduce seed002 [--out=DIR]    Patarasuk & Yuan 2008's Figs. 7-10 (docs/results/patarasuk_yuan2008)
-    papcoll sim reproduce seed001 [--out=DIR] [--budget=S]   Parsons 2015's broadcast Table 3.7, Figs. 3.21-3.22, then
+    papcoll sim reproduce NAME [--out=DIR]       a source paper's experiments, NAME its key (docs/references.md) as
+                                                 its folder docs/results/NAME is named:
+    papcoll sim reproduce smpi_bcast_exercise    the SMPI bcast exercise's questions 1-5
+    papcoll sim reproduce cp_paper               the CP paper's Figs. 12-17, CP vs P broadcasts
+    papcoll sim reproduce patarasuk_yuan2008     Patarasuk & Yuan 2008's Figs. 7-10
+    papcoll sim reproduce parsons2015 [--budget=S]   Parsons 2015's broadcast Table 3.7, Figs. 3.21-3.22, then
                                                  its reduce Table 3.6, Figs. 3.19-3.20 (each part --budget seconds)
-    papcoll sim reproduce seed001-alltoall [--out=DIR] [--budget=S]   Parsons 2015's alltoall Table 3.8, Figs. 3.24-3.26
-                                                 at 512-2048 ranks (docs/results/parsons2015_alltoall.md)
-    papcoll sim reproduce seed001-ch2 [--out=DIR] [--budget=S]   Parsons 2015's chapter 2: universal hierarchical and
+    papcoll sim reproduce parsons2015_alltoall [--budget=S]   Parsons 2015's alltoall Table 3.8, Figs. 3.24-3.26
+                                                 at 512-2048 ranks
+    papcoll sim reproduce parsons2015_ch2 [--budget=S]   Parsons 2015's chapter 2: universal hierarchical and
                                                  multi-sender collectives, Tables 2.1-2.2, Figs. 2.4-2.10 at 512-4096 ranks
 
     papcoll trace report RUN_DIR [-o OUT] [--ppn=K] [--heatmap-calls=N] [--addr2line=PATH] [--no-figures]
@@ -44,9 +46,14 @@ import sys
 from . import __version__
 from .sim import platform, run, sweep, sweep_config
 
-REPRODUCTIONS = ["seed000", "seed001", "seed001-alltoall", "seed001-ch2", "seed002", "seed004"]  # modules of papcoll_tools.repro
-# (a name's dashes are underscores in its module's name)
-BUDGETED = ("seed001", "seed001-alltoall", "seed001-ch2")  # reproductions that take --budget
+# `papcoll sim reproduce NAME`: the paper's key (docs/references.md) as its module of papcoll_tools.repro and its
+# folder docs/results/NAME are named
+REPRODUCTIONS = ["cp_paper", "parsons2015", "parsons2015_alltoall", "parsons2015_ch2", "patarasuk_yuan2008",
+                 "smpi_bcast_exercise"]
+BUDGETED = ("parsons2015", "parsons2015_alltoall", "parsons2015_ch2")  # reproductions that take --budget
+# the reproductions' former names, still accepted (with a note) for old scripts; not in --help
+DEPRECATED_NAMES = {"seed000": "cp_paper", "seed001": "parsons2015", "seed001-alltoall": "parsons2015_alltoall",
+                    "seed001-ch2": "parsons2015_ch2", "seed002": "patarasuk_yuan2008", "seed004": "smpi_bcast_exercise"}
 
 
 def _exit_on_sigterm(signum, _frame):
@@ -101,15 +108,17 @@ def main(argv=None):
     rp = sim.add_parser("report", help="figures and a Markdown report of a merged sweep CSV")
     rp.add_argument("csv")
     rp.add_argument("-o", "--output", required=True, help="output directory")
-    rr = sim.add_parser("reproduce", help="reproduce a source paper's experiments "
-                        "(docs/references.md says which paper each seedNNN is)")
-    rr.add_argument("seed", choices=REPRODUCTIONS)
-    rr.add_argument("--out", help="output directory (default docs/results/SEED of the repository)")
+    rr = sim.add_parser("reproduce", help="reproduce a source paper's experiments (docs/simulation.md)",
+                        description="Reproduces a source paper's experiments in simulation. NAME is the paper's key "
+                        "in docs/references.md, written as its results folder docs/results/NAME (lower case, "
+                        "underscores): " + ", ".join(REPRODUCTIONS) + ".")
+    rr.add_argument("name", metavar="NAME", help="the reproduction (one of the names above)")
+    rr.add_argument("--out", help="output directory (default docs/results/NAME of the repository)")
     rr.add_argument("--jobs", type=int, default=1, help="simulations at a time (default 1: 100-rank runs need 1 GB each)")
     rr.add_argument("--bench", help="path of papcoll-bench-smpi")
-    rr.add_argument("--budget", type=float, help="seed001, seed001-alltoall: start no new tier of runs after this many "
-                    "seconds (seed001: for the broadcast part and again for the reduce part, default 1500 each; "
-                    "seed001-alltoall and seed001-ch2: default 3600); 0: report only; a rerun resumes")
+    rr.add_argument("--budget", type=float, help=", ".join(BUDGETED) + ": start no new tier of runs after this many "
+                    "seconds (parsons2015: for the broadcast part and again for the reduce part, default 1500 each; "
+                    "parsons2015_alltoall and parsons2015_ch2: default 3600); 0: report only; a rerun resumes")
     tr = sub.add_parser("trace", help="arrival traces of libpapcoll_trace.so").add_subparsers(dest="cmd", required=True)
     tp = tr.add_parser("report", help="Markdown report, figures and CSV of a traced run (docs/trace.md)")
     tp.add_argument("run_dir", nargs="?", help="the run directory (PAPCOLL_TRACE_DIR/papcoll-trace-...; default: "
@@ -171,6 +180,13 @@ def main(argv=None):
         if bench_args:
             sys.exit("papcoll tune: give benchmark options with --bench-args, not after --")
         return site_tune.main(args)
+    if args.group == "sim" and args.cmd == "reproduce":
+        if args.name in DEPRECATED_NAMES:
+            new = DEPRECATED_NAMES[args.name]
+            print(f"papcoll sim reproduce: {args.name} is deprecated, now named {new}", file=sys.stderr)
+            args.name = new
+        elif args.name not in REPRODUCTIONS:
+            rr.error(f"argument NAME: invalid choice: {args.name!r} (choose from {', '.join(REPRODUCTIONS)})")
     if args.group == "trace" and args.cmd == "export":
         from .trace import export as trace_export
         from .trace.reader import TraceError
@@ -208,10 +224,10 @@ def main(argv=None):
         if args.cmd == "reproduce":
             extra = {}
             if args.budget is not None:
-                if args.seed not in BUDGETED:
+                if args.name not in BUDGETED:
                     sys.exit(f"papcoll sim: --budget applies to {', '.join(BUDGETED)} only")
                 extra["budget"] = args.budget
-            module = importlib.import_module(f".repro.{args.seed.replace('-', '_')}", __package__)
+            module = importlib.import_module(f".repro.{args.name}", __package__)
             return module.main(args.out, args.jobs, args.bench, **extra)
         if args.cmd == "platform":
             p = platform.generate(args.spec)

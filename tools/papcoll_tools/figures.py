@@ -39,8 +39,9 @@ PERF_DIRS = ["perf_4x4", "perf_16x16", "perf_64x32", "bcast_2048_check", "rs_rin
         ("regret_16x16_bcast_heldout", ["cluster", "dragonfly"])]
     for plat in plats for sub in ("", "/bcast")]
 
-REPRO = {"cp_paper": "seed000", "parsons2015": "seed001", "parsons2015_alltoall": "seed001_alltoall",
-         "parsons2015_ch2": "seed001_ch2", "patarasuk_yuan2008": "seed002", "smpi_bcast_exercise": "seed004"}
+# the reproductions' folders, each named as its papcoll_tools.repro module (the paper's key, docs/references.md)
+REPRO = ["cp_paper", "parsons2015", "parsons2015_alltoall", "parsons2015_ch2", "patarasuk_yuan2008",
+         "smpi_bcast_exercise"]
 
 
 def _ordered(files):
@@ -68,17 +69,16 @@ def perf(rel, out):
 def repro(rel, out):
     import importlib
     from .sim import sweep_config
-    name = REPRO[rel]
-    mod = importlib.import_module(f"papcoll_tools.repro.{name}")
+    mod = importlib.import_module(f"papcoll_tools.repro.{rel}")  # REPRO: a folder is named as its module
     src = os.path.join(RESULTS, rel)
     os.makedirs(out, exist_ok=True)
-    if name == "seed000":
+    if rel == "cp_paper":
         res = mod.load(os.path.join(src, "sweep"), sweep_config.expand(mod.config()))
     else:
         res = mod.load(os.path.join(src, "sweep", "sweep.csv"))
     mod.figures(res, out)
-    if name == "seed001":
-        from .repro import seed001_reduce as red
+    if rel == "parsons2015":
+        from .repro import parsons2015_reduce as red
         red.figures(red.load(os.path.join(src, "reduce_sweep", "sweep.csv")), out, red.has_onesided())
 
 

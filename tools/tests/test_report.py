@@ -15,7 +15,7 @@ try:
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
     from papcoll_tools import report
-    from papcoll_tools.repro import seed004
+    from papcoll_tools.repro import smpi_bcast_exercise as smpi_ex
     from papcoll_tools.sim import sweep
 except ImportError:  # pragma: no cover
     report = None
@@ -122,26 +122,27 @@ class ReportTest(unittest.TestCase):
         self.assertIn("| native | 131.1 | 2097.2 |", tables["coll=allreduce"])
         self.assertNotIn("131.1", tables["coll=reduce"])
 
-    def test_seed004_output(self):
+    def test_smpi_bcast_exercise_output(self):
         rows = []
-        for name, spec in seed004.PLATFORMS.items():
+        for name, spec in smpi_ex.PLATFORMS.items():
             p = int(name.split("_")[1])
-            rows.append(row(spec, seed004.BASELINE, seed004.SIZE, "balanced", 1.0, p=p))
+            rows.append(row(spec, smpi_ex.BASELINE, smpi_ex.SIZE, "balanced", 1.0, p=p))
             for algo in ("linear", "chain", "chain_pipelined", "chain_pipelined_isend", "bintree_pipelined"):
-                for c in seed004.CHUNKS:
-                    t = seed004.model_time(p, c) / 2  # g = 2 e_bar in row()
-                    for n in (seed004.INFLIGHT if algo in seed004.ISEND else [""]):
-                        rows.append(row(spec, algo, seed004.SIZE, "balanced", t, chunks=str(c), p=p, inflight=str(n)))
-                rows.append(row(spec, algo, seed004.SIZE, "balanced", 3.0, p=p))
+                for c in smpi_ex.CHUNKS:
+                    t = smpi_ex.model_time(p, c) / 2  # g = 2 e_bar in row()
+                    for n in (smpi_ex.INFLIGHT if algo in smpi_ex.ISEND else [""]):
+                        rows.append(row(spec, algo, smpi_ex.SIZE, "balanced", t, chunks=str(c), p=p, inflight=str(n)))
+                rows.append(row(spec, algo, smpi_ex.SIZE, "balanced", 3.0, p=p))
         with tempfile.TemporaryDirectory() as d, SavedFigures() as figs:
-            os.makedirs(os.path.join(d, "seed004", "sweep"))
-            write_sweep(os.path.join(d, "seed004", "sweep", "sweep.csv"), rows)
-            md = seed004.write(os.path.join(d, "seed004"), os.path.join(d, "seed004.md"), 12.0, "cmd")
+            out = os.path.join(d, "smpi_bcast_exercise")
+            os.makedirs(os.path.join(out, "sweep"))
+            write_sweep(os.path.join(out, "sweep", "sweep.csv"), rows)
+            md = smpi_ex.write(out, out + ".md", 12.0, "cmd")
             with open(md) as f:
                 text = f.read()
             self.assert_labelled(figs.saved, 2)
             self.assertEqual(sorted(os.path.basename(p) for p, _ in figs.saved), ["chunks_other.png", "chunks_ring.png"])
-        self.assertIn("(seed004/chunks_ring.png)", text)
+        self.assertIn("(smpi_bcast_exercise/chunks_ring.png)", text)
         self.assertIn("| bcast_naive | 6.000 | 9.859 |", text)
         # the model's own times: the measured best of the seven counts is the one nearest r*
         self.assertIn("| ring_100 | 626 | 20.0 | 0.800 | 626 | 500 ", text)
@@ -149,8 +150,8 @@ class ReportTest(unittest.TestCase):
         self.assertIn("## Comparison with the paper", text)
 
     def test_model(self):
-        self.assertAlmostEqual(seed004.model_best(100), 626.1, places=1)
-        a, b = seed004.fit_alpha_beta([(r, seed004.model_time(50, r, 3e-5, 1e-9)) for r in (1, 10, 100)], 50)
+        self.assertAlmostEqual(smpi_ex.model_best(100), 626.1, places=1)
+        a, b = smpi_ex.fit_alpha_beta([(r, smpi_ex.model_time(50, r, 3e-5, 1e-9)) for r in (1, 10, 100)], 50)
         self.assertAlmostEqual(a, 3e-5)
         self.assertAlmostEqual(b, 1e-9)
 

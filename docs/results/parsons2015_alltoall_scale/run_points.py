@@ -2,7 +2,7 @@
 sweep/ beside this file (resumable: a done point is skipped).  Run as
     BENCH=/tmp/a2a/papcoll-bench-smpi nice -n 5 bash -c 'ulimit -v 10000000; \
         python3 docs/results/parsons2015_alltoall_scale/run_points.py TIER...'
-Seed 001 points (Table 3.8, Fig. 3.24) are the point sets of `papcoll sim reproduce seed001-alltoall` (its
+Parsons 2015 points (Table 3.8, Fig. 3.24) are the point sets of `papcoll sim reproduce parsons2015_alltoall` (its
 platform cluster:Nx32,preset=gemini, --pattern=microbench:LEVEL, --unit-time=1e-5, 1 warm-up, 2 timed calls,
 PAPCOLL_ALLTOALL_INTER=isend; isend's baseline: 1 call, no warm-up).  Rule points (rules_*) are the
 alltoall_default_rules.inc sweep at 512 ranks: coll_perf.sh's settings (-i 3 -x 1 --seed=1, default unit
@@ -21,7 +21,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tools"))
-from papcoll_tools.repro import seed001_alltoall as m  # noqa: E402
+from papcoll_tools.repro import parsons2015_alltoall as m  # noqa: E402
 from papcoll_tools.sim import run, sweep, sweep_config  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sweep")
@@ -70,7 +70,7 @@ RULE_TIERS = {
     "rules_late": rules("late:0.2:512", "16:1K:4"),
     # the same without --shared-buffer, small sizes (does the buffer change the simulated times?)
     "probe_private": rules("balanced", "16:64:4", "hier,aware", ()),
-    # the same with PAPCOLL_ALLTOALL_INTER=isend (hier's leaders run MPICH's Isend algorithm, as in seed 001)
+    # the same with PAPCOLL_ALLTOALL_INTER=isend (hier's leaders run MPICH's Isend algorithm, as in parsons2015_alltoall)
     "probe_inter_isend": {**rules("balanced", "16:64:4", "hier,aware", ()), "env": {"PAPCOLL_ALLTOALL_INTER": "isend"}},
     # hier with isend among its leaders (what the new rules give it) under the imbalanced patterns
     "probe_hier_isend_uniform": {**rules("uniform:512", "16:1K:4", "hier"), "env": {"PAPCOLL_ALLTOALL_INTER": "isend"}},

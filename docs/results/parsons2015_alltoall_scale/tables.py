@@ -1,7 +1,7 @@
 """Tables of docs/results/parsons2015_alltoall_scale.md from the raw point files (simulated, SimGrid SMPI 3.32):
-    python3 docs/results/parsons2015_alltoall_scale/tables.py seed001   # Table 3.8 / Fig. 3.24 points
-    python3 docs/results/parsons2015_alltoall_scale/tables.py rules     # the 512-rank rule sweep
-Seed 001 points: this folder's sweep/points/*.csv, then (for 512-rank points not rerun here) those of
+    python3 docs/results/parsons2015_alltoall_scale/tables.py parsons2015   # Table 3.8 / Fig. 3.24 points
+    python3 docs/results/parsons2015_alltoall_scale/tables.py rules         # the 512-rank rule sweep
+Parsons 2015 points: this folder's sweep/points/*.csv, then (for 512-rank points not rerun here) those of
 docs/results/parsons2015_alltoall_wake and docs/results/parsons2015_alltoall (the earlier sessions' runs of the same
 settings; the first sweep's `aware` rows, the polling version, are left out); a point measured in several
 places is taken from the first.  Values: e_bar and after_last (last
@@ -13,9 +13,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCES = [os.path.join(HERE, "sweep", "points"),
-           os.path.join(HERE, "..", "seed001_alltoall_wake", "sweep", "points"),
-           os.path.join(HERE, "..", "seed001_alltoall", "sweep", "points")]
-SEED_ALGOS = ["isend", "hier", "aware", "native"]
+           os.path.join(HERE, "..", "parsons2015_alltoall_wake", "sweep", "points"),
+           os.path.join(HERE, "..", "parsons2015_alltoall", "sweep", "points")]
+PARSONS_ALGOS = ["isend", "hier", "aware", "native"]
 
 
 def rows(folder, tag):
@@ -46,16 +46,16 @@ def collect(tag, sources):
     return res, src
 
 
-def seed001():
+def parsons2015():
     res, src = collect("microbench", SOURCES)
     for p in sorted({k[0] for k in res}):
         pts = sorted({(k[2], k[3]) for k in res if k[0] == p})
         print(f"\n### {p} ranks: e_bar / after last arrival (us), isend / algorithm per point\n")
-        print("| size B | level | " + " | ".join(SEED_ALGOS) + " | isend/hier | isend/aware | isend/native |")
-        print("|---:|---:|" + "---:|" * (len(SEED_ALGOS) + 3))
+        print("| size B | level | " + " | ".join(PARSONS_ALGOS) + " | isend/hier | isend/aware | isend/native |")
+        print("|---:|---:|" + "---:|" * (len(PARSONS_ALGOS) + 3))
         for s, x in pts:
             cells = []
-            for a in SEED_ALGOS:
+            for a in PARSONS_ALGOS:
                 v = res.get((p, a, s, x))
                 mark = "" if v is None or src[(p, a, s, x)] == 0 else "*"
                 cells.append("-" if v is None else f"{v[0]:.1f} / {v[1]:.1f}{mark}")
@@ -69,14 +69,14 @@ def seed001():
                     rc.append("-")
             print(f"| {s} | {x} | " + " | ".join(cells) + " | " + " | ".join(rc) + " |")
         print()
-        common = [(s, x) for s, x in pts if all((p, a, s, x) in res for a in SEED_ALGOS)]
+        common = [(s, x) for s, x in pts if all((p, a, s, x) in res for a in PARSONS_ALGOS)]
         for a in ("hier", "aware", "native"):
             e = [res[(p, "isend", s, x)][0] / res[(p, a, s, x)][0] for s, x in common]
             al = [res[(p, "isend", s, x)][1] / res[(p, a, s, x)][1] for s, x in common]
             if e:
                 print(f"- {p} ranks, isend / {a}: e_bar mean {sum(e) / len(e):.2f}, after last mean "
                       f"{sum(al) / len(al):.2f} over the {len(e)} points where all four ran: {common}")
-    print("\n(* = from the earlier sessions' sweeps, docs/results/parsons2015_alltoall_wake or seed001_alltoall)")
+    print("\n(* = from the earlier sessions' sweeps, docs/results/parsons2015_alltoall_wake or parsons2015_alltoall)")
 
 
 def rule_rows():
@@ -119,4 +119,4 @@ def rules():
             print(f"| {s} | {s * 512 // 1024}K | " + " | ".join(cells) + f" | {best} | {ratio} |")
 
 
-{"seed001": seed001, "rules": rules}[sys.argv[1]]()
+{"parsons2015": parsons2015, "rules": rules}[sys.argv[1]]()

@@ -1,5 +1,5 @@
 """The alltoall points of docs/results/parsons2015_alltoall_wake.md (aware with its blocking wait under SMPI), as
-point sets of `papcoll sim reproduce seed001-alltoall` (same platform, pattern, warm-up, repetitions and env),
+point sets of `papcoll sim reproduce parsons2015_alltoall` (same platform, pattern, warm-up, repetitions and env),
 run one at a time into sweep/ beside this file (resumable: a done point is skipped).  Run as
     BENCH=build/smpi/bench/papcoll-bench-smpi python3 docs/results/parsons2015_alltoall_wake/run_points.py aware auto isend 80k
 (tiers below; each simulation is killed after 1200 s).  Sizes stop at 64 B per destination at 512 ranks: at
@@ -7,7 +7,7 @@ run one at a time into sweep/ beside this file (resumable: a done point is skipp
 beyond a 10 GB address-space limit (ulimit -v) with the rest of the simulation."""
 import os, sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tools"))
-from papcoll_tools.repro import seed001_alltoall as m
+from papcoll_tools.repro import parsons2015_alltoall as m
 from papcoll_tools.sim import sweep, sweep_config
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sweep")

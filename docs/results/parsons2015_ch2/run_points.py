@@ -1,17 +1,17 @@
-"""Runs chosen points of `papcoll sim reproduce seed001-ch2` (simulated, SimGrid SMPI 3.32) into sweep/ beside
+"""Runs chosen points of `papcoll sim reproduce parsons2015_ch2` (simulated, SimGrid SMPI 3.32) into sweep/ beside
 this file, one at a time, in the order asked (the command itself runs its tiers in order; this picks points
 inside them).  A done point is skipped; the points, settings and timeout are the module's own
-(tools/papcoll_tools/repro/seed001_ch2.py: TIMEOUT, STACK_KIB, BIG_LOCK from BIG_WORLD ranks).  Run as
+(tools/papcoll_tools/repro/parsons2015_ch2.py: TIMEOUT, STACK_KIB, BIG_LOCK from BIG_WORLD ranks).  Run as
     BENCH=/tmp/ch2/bin/papcoll-bench-smpi nice -n 5 bash -c 'ulimit -v 10000000; \\
         python3 docs/results/parsons2015_ch2/run_points.py WORLD:COLL[:ALGOS] ...'
 e.g. 512:alltoallv 512:reduce_scatter:pairwise 1024:allgather:ring,hier,multisender_ring senders:reduce_scatter;
 afterwards
-`papcoll sim reproduce seed001-ch2 --budget=0` rewrites the report from every finished point."""
+`papcoll sim reproduce parsons2015_ch2 --budget=0` rewrites the report from every finished point."""
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tools"))
-from papcoll_tools.repro import seed001_ch2 as m  # noqa: E402
+from papcoll_tools.repro import common, parsons2015_ch2 as m  # noqa: E402
 from papcoll_tools.sim import sweep  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sweep")
@@ -31,7 +31,7 @@ def select(spec):
             and not any(k.endswith("_SENDERS") for k, _ in p.env)]
 
 
-with m.big_run_settings():
+with common.big_run_settings():
     for spec in sys.argv[1:]:
         pts = select(spec)
         print(spec, len(pts), "points", flush=True)

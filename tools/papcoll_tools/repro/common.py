@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""What every `papcoll sim reproduce SEED` shares: where its results go, its sweep's cost, the report file
+"""What every `papcoll sim reproduce NAME` shares: where its results go, its sweep's cost, the report file
 and the summary line it prints."""
 from __future__ import annotations
 
@@ -18,25 +18,20 @@ BIG_LOCK = "/tmp/papcoll_bigsim.lock"
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 
 
-# each reproduction's folder under docs/results, named by the paper's key in docs/references.md
-RESULT_DIRS = {"seed000": "cp_paper", "seed001": "parsons2015", "seed001_alltoall": "parsons2015_alltoall",
-               "seed001_ch2": "parsons2015_ch2", "seed002": "patarasuk_yuan2008", "seed004": "smpi_bcast_exercise"}
+def default_out(name):
+    """docs/results/NAME of the repository (NAME: the reproduction, its paper's key in docs/references.md, also
+    its module's name): figures and the sweep; the Markdown goes beside it (report_path)."""
+    return os.path.join(REPO, "docs", "results", name)
 
 
-def default_out(seed):
-    """docs/results/DIR of the repository (DIR: RESULT_DIRS[SEED]): figures and the sweep; the Markdown goes
-    beside it (report_path)."""
-    return os.path.join(REPO, "docs", "results", RESULT_DIRS.get(seed.replace("-", "_"), seed))
+def report_path(name, out):
+    """The Markdown report of a reproduction into OUT: beside OUT, named as its default folder (NAME.md)."""
+    return os.path.join(os.path.dirname(out), name + ".md")
 
 
-def report_path(seed, out):
-    """The Markdown report of a reproduction into OUT: beside OUT, named as its default folder (DIR.md)."""
-    return os.path.join(os.path.dirname(out), os.path.basename(default_out(seed)) + ".md")
-
-
-def command(seed, out):
+def command(name, out):
     """The command line that reproduces OUT (recorded in the report)."""
-    return f"papcoll sim reproduce {seed}" + (f" --out={out}" if out != default_out(seed) else "")
+    return f"papcoll sim reproduce {name}" + (f" --out={out}" if out != default_out(name) else "")
 
 
 def sweep_wall(merged_csv):
@@ -66,15 +61,15 @@ def write_report(mod, out, md_path, wall, cmd):
     return write_markdown(md_path, text + "\n" + mod.comparison(res))
 
 
-def reproduce(mod, seed, points, out, jobs, bench, timeout):
-    """Runs POINTS as one resumable sweep in OUT/sweep (default docs/results/DIR, default_out), writes the report
+def reproduce(mod, name, points, out, jobs, bench, timeout):
+    """Runs POINTS as one resumable sweep in OUT/sweep (default docs/results/NAME, default_out), writes the report
     (write_report) and prints the summary; returns the exit status."""
-    out = os.path.abspath(out or default_out(seed))
+    out = os.path.abspath(out or default_out(name))
     t0 = time.monotonic()
     merged, skipped, failures = sweep.sweep(points, os.path.join(out, "sweep"), jobs, bench, timeout=timeout)
     elapsed = time.monotonic() - t0
     wall = sweep_wall(merged)
-    md = write_report(mod, out, report_path(seed, out), wall, command(seed, out))
+    md = write_report(mod, out, report_path(name, out), wall, command(name, out))
     print(summary(md, len(points), skipped, failures, wall, elapsed))
     return 1 if failures else 0
 
@@ -100,7 +95,7 @@ def run_tiers(mod, out, bench=None, budget=3600, log=sys.stderr, runner=None, jo
         if time.monotonic() - t0 >= budget:
             skipped.append(label)
             continue
-        print(f"{mod.SEED}: {label} ({len(pts)} runs)", file=log)
+        print(f"{mod.NAME}: {label} ({len(pts)} runs)", file=log)
         _, _, fails = runner(pts, sweep_dir, jobs, bench, timeout=mod.TIMEOUT)
         failures += fails
     return sweep.merge([p for _, pts in tiers for p in pts], sweep_dir), skipped, failures
@@ -118,12 +113,12 @@ def tiered_report(mod, out, md_path, cmd):
 
 
 def tiered_main(mod, name, out=None, jobs=1, bench=None, budget=3600):
-    """`papcoll sim reproduce MOD.SEED`: the tiers within BUDGET, then the report docs/results/DIR.md (figures
-    and sweep in docs/results/DIR/, or OUT; DIR: RESULT_DIRS[NAME]); prints a summary line and returns the exit status."""
+    """`papcoll sim reproduce NAME` (MOD.NAME): the tiers within BUDGET, then the report docs/results/NAME.md
+    (figures and sweep in docs/results/NAME/, or OUT); prints a summary line and returns the exit status."""
     out = os.path.abspath(out or default_out(name))
     t0 = time.monotonic()
     _, skipped, failures = run_tiers(mod, out, bench, budget, jobs=jobs)
-    cmd = f"papcoll sim reproduce {mod.SEED}" + (f" --out={out}" if out != default_out(name) else "")
+    cmd = command(name, out)
     md = tiered_report(mod, out, report_path(name, out), cmd)
     print(f"{md}: this call {time.monotonic() - t0:.0f} s" + (f"; tiers not started (budget): {skipped}" if skipped
                                                               else "") + (f"; {len(failures)} FAILED" if failures else ""))

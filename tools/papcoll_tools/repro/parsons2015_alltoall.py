@@ -3,7 +3,7 @@
 Figs. 3.24-3.26).  Every rank has a common.STACK_KIB stack, and a run of common.BIG_WORLD ranks or more first
 takes the machine-wide lock common.BIG_LOCK (common.big_run_settings).
 
-    papcoll sim reproduce seed001-alltoall [--out=DIR] [--budget=SECONDS] [--bench=PATH]
+    papcoll sim reproduce parsons2015_alltoall [--out=DIR] [--budget=SECONDS] [--bench=PATH]
 
 Runs the points as one resumable sweep (DIR/sweep, default docs/results/parsons2015_alltoall/sweep) in
 priority order (TIERS) until the budget is spent (a started tier finishes; a rerun resumes), then writes
@@ -20,7 +20,7 @@ Mapping (the thesis -> papcoll):
   opportunistic message fragmentation)                 Fig. 3.26: the same with a node barrier first)
   Cray's default alltoall                           -> not reproduced (closed source); SMPI's own MPICH
                                                        selection (`native`) is run beside as a second baseline
-  Cray XE6, 32-core nodes; loop iterations          -> as the broadcast part (seed001.py): cluster:Nx32,
+  Cray XE6, 32-core nodes; loop iterations          -> as the broadcast part (parsons2015.py): cluster:Nx32,
                                                        preset=gemini; --pattern=microbench:XTIME
   buffer sizes: the total buffer p m from one        -> per destination m = 4, 16, 64, 256 B (-m 4:256:4), one
   integer per destination upward (section 3.9)         MPI_INT per destination and up; Figs. 3.24/3.26 at 64 B
@@ -36,17 +36,20 @@ import os
 import sys
 
 from .. import report as sweep_report
-from . import common, seed001
+from . import common, parsons2015
 from ..sim import sweep_config
 
-SEED = "seed001-alltoall"
-LEVELS = seed001.LEVELS
+# the sweep's label (column `sweep`), kept from the old command name: every point's key digests it, so a
+# new label would orphan the results in docs/results
+SWEEP = "seed001_alltoall"
+NAME = "parsons2015_alltoall"  # papcoll sim reproduce NAME
+LEVELS = parsons2015.LEVELS
 SIZES = [4, 16, 64, 256]  # bytes per destination
 SIZE_RANGE = "4:256:4"
 FIG_SIZE = 64             # Figs. 3.24 and 3.26 (131 KB total at 2048 ranks)
 FIG_LEVEL = 10000         # Fig. 3.25's level
 WORLDS = [512, 1024, 2048]
-PPN = seed001.PPN
+PPN = parsons2015.PPN
 BASE = "isend"
 SMPI_BASE = "native"      # SMPI's own alltoall under `papcoll sim`'s MPICH selection
 COLUMNS = ["hier", "aware", "aware_barrier"]
@@ -73,7 +76,7 @@ BASE_SIZES = "16:256:16"  # the baseline's sizes: 16 and 256 B
 
 
 def _set(world, levels, sizes=SIZE_RANGE, algos=(OTHERS,)):
-    return {"platforms": [seed001.platform(world)], "patterns": [seed001.pattern(x) for x in levels],
+    return {"platforms": [parsons2015.platform(world)], "patterns": [parsons2015.pattern(x) for x in levels],
             "algos": list(algos), "sizes": [sizes], "iters": ITERS[world]}
 
 
@@ -101,7 +104,7 @@ TIERS = [
 
 
 def config(sets):
-    return {"name": "seed001_alltoall", "colls": ["alltoall"], "warmup": 1, "seed": 1, "env": ENV,
+    return {"name": SWEEP, "colls": ["alltoall"], "warmup": 1, "seed": 1, "env": ENV,
             "bench_args": ["--unit-time=1e-5"], "sweep": sets}
 
 
@@ -120,7 +123,7 @@ def load(csv_path):
     out = {}
     if os.path.exists(csv_path):
         for r in sweep_report.read(csv_path):
-            out[(int(r["p"]), r["algo"], int(r["size"]), seed001._level(r["pattern"]))] = (r["e_bar"], r["after_last"])
+            out[(int(r["p"]), r["algo"], int(r["size"]), parsons2015._level(r["pattern"]))] = (r["e_bar"], r["after_last"])
     return out
 
 
@@ -139,7 +142,7 @@ def covered(res, world, algos=ALGOS):
 
 def speedups(res, world, which=0, algos=ALGOS, levels=None, base=BASE):
     """{algo: (mean over the (size, level) points where both ran of base / algo, points)}."""
-    return seed001.speedups(metric(res, world, which), algos=algos, sizes=SIZES, levels=levels or LEVELS, base=base)
+    return parsons2015.speedups(metric(res, world, which), algos=algos, sizes=SIZES, levels=levels or LEVELS, base=base)
 
 
 def _what(res, world, algos=ALGOS):
@@ -153,12 +156,12 @@ def _what(res, world, algos=ALGOS):
 
 def _cell(sp):
     v, n = sp
-    return f"{seed001._f(v)} ({n})" if n else "-"
+    return f"{parsons2015._f(v)} ({n})" if n else "-"
 
 
 def table_3_8_markdown(res, base=BASE):
     """Table 3.8 over BASE: each cell the mean speedup and, in parentheses, the (size, level) points averaged."""
-    f = seed001._f
+    f = parsons2015._f
     cols = [a for a in COLUMNS + [SMPI_BASE, BASE] if a != base]
     head = ("| cores | " + " | ".join(f"{SHORT[a]} e_bar" for a in cols) + " | "
             + " | ".join(f"{SHORT[a]} after last" for a in cols) + " | thesis Isend Hier. | thesis Hier. aware |")
@@ -266,7 +269,7 @@ def status(sweep_dir):
 
 def comparison(res):
     """The comparison with the thesis: numbers from RES."""
-    f = seed001._f
+    f = parsons2015._f
     L = ["### Comparison with the thesis", ""]
     for w in WORLDS:
         e, al = speedups(res, w, 0, COLUMNS), speedups(res, w, 1, COLUMNS)
@@ -334,7 +337,7 @@ def write(out, md_path, cmd):
 
 def main(out=None, jobs=1, bench=None, budget=3600):
     with common.big_run_settings():
-        return common.tiered_main(sys.modules[__name__], "seed001_alltoall", out, jobs, bench, budget)
+        return common.tiered_main(sys.modules[__name__], NAME, out, jobs, bench, budget)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Patarasuk & Yuan 2008 reproduced: broadcast under process arrival patterns (Patarasuk & Yuan), Figs. 7-10.
 
-    papcoll sim reproduce seed002 [--out=DIR] [--jobs=N]
+    papcoll sim reproduce patarasuk_yuan2008 [--out=DIR] [--jobs=N]
 
 Runs every point of the paper's Figs. 7-10 on both of its clusters as one resumable sweep (DIR/sweep,
 default docs/results/patarasuk_yuan2008/sweep), then writes DIR/../patarasuk_yuan2008.md (tables of our e_bar, the paper's
@@ -70,6 +70,9 @@ from .. import report as sweep_report
 from . import common
 from ..sim import sweep_config
 
+# the sweep's label (column `sweep`), kept from the old command name: every point's key digests it, so a
+# new label would orphan the results in docs/results
+SWEEP = "seed002"
 NATIVE = "native"  # resolved per cluster (Cluster.native)
 # The algorithms of every figure, in legend order; adding one is one entry here (and a label in NAMES).
 # papcoll names, NATIVE, or smpi:NAME for one of SMPI's own broadcasts.
@@ -164,7 +167,7 @@ def config():
     f7 = FIGURES[0]
     sets.append({"platforms": [SINGLE_SPEC], "sizes": [f7.size("draco")],
                  "patterns": [pattern(f7.kind, m) for m in SMALL_IF], "algos": SINGLE_ALGOS})
-    return {"name": "seed002", "iters": ITERS, "warmup": WARMUP, "seed": SEED, "bench_args": [], "sweep": sets}
+    return {"name": SWEEP, "iters": ITERS, "warmup": WARMUP, "seed": SEED, "bench_args": [], "sweep": sets}
 
 
 # ---- the benchmark's arrival patterns, replayed (bench/pattern.c): the lower bound of every repetition ----
@@ -451,7 +454,7 @@ def markdown(res, rel_dir, wall, cmd):
          f"Command: `{cmd}` ({len({r['point'] for r in rows})} simulated runs, one at a time: {wall:.0f} s of wall "
          "time in total on this 2-core machine, shared with other work). Every number below is a SIMULATED time "
          "(SimGrid SMPI 3.32); the paper measured two real clusters. Module: "
-         "`tools/papcoll_tools/repro/seed002.py` (its docstring gives the full mapping).", "",
+         "`tools/papcoll_tools/repro/patarasuk_yuan2008.py` (its docstring gives the full mapping).", "",
          "The copy of the paper we have holds the text and the captions of Figs. 7-10 but not the plots, and its "
          "text gives no number read off them: there is no value of the paper to put beside ours. Instead, every "
          "statement that section 5 makes about these figures is put beside what we measure "
@@ -512,7 +515,7 @@ def write(out, md_path, wall, cmd):
 
 
 def main(out=None, jobs=1, bench=None):
-    return common.reproduce(sys.modules[__name__], "seed002", sweep_config.expand(config()), out, jobs, bench, TIMEOUT)
+    return common.reproduce(sys.modules[__name__], "patarasuk_yuan2008", sweep_config.expand(config()), out, jobs, bench, TIMEOUT)
 
 
 def _gains(res, fig, c):

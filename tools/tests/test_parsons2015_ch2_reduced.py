@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""papcoll sim reproduce seed001-ch2's reduced runs, without the simulator: Alltoallv's flat stand-in and its
+"""papcoll sim reproduce parsons2015_ch2's reduced runs, without the simulator: Alltoallv's flat stand-in and its
 sizes, one size per run for Alltoallv and Reduce-Scatter, the report's "Reduced runs" and "Not run" sections,
 and the stack size and machine-wide lock of big simulations (big_run_settings)."""
 import fcntl
@@ -12,9 +12,9 @@ from unittest import mock
 
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from papcoll_tools.repro import common, seed001_ch2 as ch2  # noqa: E402
+from papcoll_tools.repro import common, parsons2015_ch2 as ch2  # noqa: E402
 from papcoll_tools.sim import run, sweep_config  # noqa: E402
-from test_seed001_alltoall_ch2 import Stand  # noqa: E402
+from test_parsons2015_alltoall_ch2 import Stand  # noqa: E402
 
 
 def tier(label_start):

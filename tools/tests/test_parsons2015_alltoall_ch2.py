@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""papcoll sim reproduce seed001-alltoall and seed001-ch2 without the simulator: the points each runs, the
+"""papcoll sim reproduce parsons2015_alltoall and parsons2015_ch2 without the simulator: the points each runs, the
 budget, and the tables and figures from a stand-in sweep whose times make every ratio known in advance."""
 import os
 import shutil
@@ -9,7 +9,7 @@ import unittest
 from unittest import mock
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from papcoll_tools.repro import seed001, seed001_alltoall as a2a, seed001_ch2 as ch2  # noqa: E402
+from papcoll_tools.repro import parsons2015, parsons2015_alltoall as a2a, parsons2015_ch2 as ch2  # noqa: E402
 from papcoll_tools.sim import run, sweep_config  # noqa: E402
 
 HEADER = ("coll,algo,size,pattern,p,ppn,reps,valid_reps,e_bar,e_bar_lo,e_bar_hi,g,after_last,e_root,root_bound,"
@@ -30,7 +30,7 @@ def fake_output(point):
     for s in sweep_config.range_sizes(point.size):
         for a in point.algo.split(","):
             if point.coll == "alltoall":
-                level = seed001._level(point.pattern)
+                level = parsons2015._level(point.pattern)
                 e, after = E[a] * (1 + level) * 1e-6, AFTER[a] * 1e-6
             else:
                 total = s if point.coll == "bcast" else s * nprocs

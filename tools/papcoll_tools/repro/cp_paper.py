@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The CP paper reproduced: competitive and pipelined (CP) broadcasts against pipelined (P) ones, Figs. 12-17.
 
-    papcoll sim reproduce seed000 [--out=DIR] [--jobs=N]
+    papcoll sim reproduce cp_paper [--out=DIR] [--jobs=N]
 
 Runs every point of the CP paper's Figs. 12-17 as one resumable sweep (DIR/sweep, default
 docs/results/cp_paper/sweep), then writes DIR/../cp_paper.md (tables: ours beside what the paper's OCR
@@ -63,6 +63,9 @@ from .. import report as sweep_report
 from . import common
 from ..sim import run, sweep, sweep_config
 
+# the sweep's label (column `sweep`), kept from the old command name: every point's key digests it, so a
+# new label would orphan the results in docs/results
+SWEEP = "seed000"
 K_MS = ["0", "0.5"]                                   # the paper's K values (ms)
 PATTERN = {"0": "balanced", "0.5": "uniform:500"}     # with --unit-time=1e-6: U(0, 500 us)
 ITERS = {"0": 10, "0.5": 200}
@@ -119,7 +122,7 @@ def config():
                         sets.append({"platforms": [PLATFORMS[plat]], "algos": [algo], "sizes": [str(size)],
                                      "patterns": [PATTERN[k]], "iters": ITERS[k], "warmup": WARMUP[k], "env": env,
                                      "bench_args": BENCH_ARGS + [f"--raw=raw/{name}.csv"]})
-    return {"name": "seed000", "seed": SEED, "sweep": sets}
+    return {"name": SWEEP, "seed": SEED, "sweep": sets}
 
 
 def names(points):
@@ -352,7 +355,7 @@ def markdown(res, rel_dir, wall, cmd, settings, npoints):
          "Metric: the paper's (Fig. 11): per process the mean over repetitions of the time from its own arrival "
          "to its exit from the broadcast, then the maximum over processes (\"average latency\"). We also give "
          "the mean over processes and repetitions (\"mean-e\").", "",
-         "Mapping (details in the module's docstring, tools/papcoll_tools/repro/seed000.py): CP-X = papcoll's "
+         "Mapping (details in the module's docstring, tools/papcoll_tools/repro/cp_paper.py): CP-X = papcoll's "
          "`cp_binomial` / `cp_rdb` / `cp_ring` (the first process of a node to arrive leads it); P-X = the same "
          "algorithm with `PAPCOLL_CP_LEADER=fixed` (the node's lowest rank leads, whenever it arrives: the "
          "paper's P method, same pipelining, fixed leader); P-hier = `hier_nobarrier` with "
@@ -472,7 +475,7 @@ def write(out, md_path, points, wall, cmd):
 
 
 def main(out=None, jobs=1, bench=None):
-    out = os.path.abspath(out or common.default_out("seed000"))
+    out = os.path.abspath(out or common.default_out("cp_paper"))
     sweep_dir = os.path.join(out, "sweep")
     os.makedirs(os.path.join(sweep_dir, "raw"), exist_ok=True)
     bench = run.find_bench(bench)
@@ -484,7 +487,7 @@ def main(out=None, jobs=1, bench=None):
     elapsed = time.monotonic() - t0
     missing = [names(points)[p.key] for p in points if p.key not in summary]
     wall = common.sweep_wall(merged)
-    md = write(out, common.report_path("seed000", out), points, wall, common.command("seed000", out))
+    md = write(out, common.report_path("cp_paper", out), points, wall, common.command("cp_paper", out))
     print(common.summary(md, len(points), skipped, failures, wall, elapsed)
           + (f"; no per-process record for {len(missing)} points (delete their points/*.csv to rerun them)"
              if missing else ""))

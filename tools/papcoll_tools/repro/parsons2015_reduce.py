@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Parsons 2015 reproduced, reductions: Parsons' imbalance-aware reduce (thesis section 3.9.1, Table 3.6,
-Figs. 3.19-3.20).  `papcoll sim reproduce seed001` runs it after the broadcast part (seed001.py) and
+Figs. 3.19-3.20).  `papcoll sim reproduce parsons2015` runs it after the broadcast part (parsons2015.py) and
 appends its section to docs/results/parsons2015.md.
 
 Runs the points as one resumable sweep (DIR/reduce_sweep, default docs/results/parsons2015/reduce_sweep)
@@ -19,7 +19,7 @@ Mapping (the thesis -> papcoll):
                                                      (src/reduce/algorithms.list), in points of its own: the
                                                      arrival noise depends on (seed, repetition, rank) only,
                                                      so its runs see the same arrivals as the others'
-  Cray XE6, 32-core nodes; loop iterations        -> as the broadcast part (seed001.py): cluster:Nx32,
+  Cray XE6, 32-core nodes; loop iterations        -> as the broadcast part (parsons2015.py): cluster:Nx32,
                                                      preset=gemini; --pattern=microbench:XTIME
   buffer sizes 32 B, 512 B, 8 KiB, 128 KiB (A.1-9) -> -m 32:128K:4 (also 128 B, 2 KiB = the figures' size, 32 KiB)
   MPI_INT, MPI_SUM, root 0                         -> the same (papcoll-bench's reduce, --root=fixed:0)
@@ -33,16 +33,19 @@ import os
 import sys
 import time
 
-from . import common, seed001
+from . import common, parsons2015
 from ..sim import sweep, sweep_config
 
-LEVELS = seed001.LEVELS
+# the sweep's label (column `sweep`), kept from the old command name: every point's key digests it, so a
+# new label would orphan the results in docs/results
+SWEEP = "seed001_reduce"
+LEVELS = parsons2015.LEVELS
 SIZES = [32, 512, 8192, 131072]  # appendix A's sizes: Table 3.6's average
 SIZE_RANGE = "32:128K:4"
 FIG_SIZE = 2048   # Figs. 3.19-3.20's buffer
 FIG_LEVEL = 40000  # Fig. 3.20's level
 WORLDS = [512, 1024, 2048, 4096]
-PPN = seed001.PPN
+PPN = parsons2015.PPN
 BASE = "binomial"      # papcoll's MPICH binomial reduce: the thesis's "MPICH" in our tables
 SMPI_BASE = "native"   # SMPI's own reduce (binomial under papcoll sim's settings)
 P2P_ALGOS = ["hier", "hier_nobarrier", "dynleader"]
@@ -143,7 +146,7 @@ def columns(onesided):
 
 
 def _set(world, levels, algos, sizes=SIZE_RANGE):
-    return {"platforms": [seed001.platform(world)], "patterns": [seed001.pattern(x) for x in levels], "algos": algos,
+    return {"platforms": [parsons2015.platform(world)], "patterns": [parsons2015.pattern(x) for x in levels], "algos": algos,
             "sizes": [sizes], "iters": ITERS[world]}
 
 
@@ -167,7 +170,7 @@ def tiers(onesided):
 
 
 def config(sets):
-    return {"name": "seed001_reduce", "colls": ["reduce"], "warmup": 1, "seed": 1,
+    return {"name": SWEEP, "colls": ["reduce"], "warmup": 1, "seed": 1,
             "bench_args": ["--unit-time=1e-5", "--shared-buffer", "--root=fixed:0"], "sweep": sets}
 
 
@@ -181,8 +184,8 @@ def all_points(onesided):
 
 # ---- results --------------------------------------------------------------------------------------------
 
-load = seed001.load  # {(world, algo, size, level): e_bar}
-_f, _ms, _sz = seed001._f, seed001._ms, seed001._sz
+load = parsons2015.load  # {(world, algo, size, level): e_bar}
+_f, _ms, _sz = parsons2015._f, parsons2015._ms, parsons2015._sz
 
 
 def ours_lat(res, world):
@@ -196,7 +199,7 @@ def paper_lat(world):
 
 
 def speedups(lat, algos=COLUMNS, sizes=SIZES, levels=LEVELS, base=BASE):
-    return seed001.speedups(lat, algos=algos, sizes=sizes, levels=levels, base=base)
+    return parsons2015.speedups(lat, algos=algos, sizes=sizes, levels=levels, base=base)
 
 
 def covered(res, world):
@@ -425,8 +428,8 @@ def markdown(res, rows, rel_dir, wall, cmd, sweep_dir, onesided):
          "one simulation at a time on this shared 2-core machine). **Every number of ours is simulated** (SimGrid SMPI "
          "3.32); the thesis's are Cray XE6 measurements (appendix A).", "",
          "### Reduce set-up", "",
-         f"- Platform and imbalance as the broadcast part above: `{seed001.platform(512)}` ... "
-         f"`{seed001.platform(4096)}`, `--pattern=microbench:XTIME` (XTIME loop iterations of 2 us, times 1 + Exp(mean "
+         f"- Platform and imbalance as the broadcast part above: `{parsons2015.platform(512)}` ... "
+         f"`{parsons2015.platform(4096)}`, `--pattern=microbench:XTIME` (XTIME loop iterations of 2 us, times 1 + Exp(mean "
          "0.05) per process and repetition), levels 0, 10k, 20k, 40k, 80k, 160k.",
          f"- SMPI settings (every run): {settings}.",
          "- Benchmark: `papcoll-bench-smpi --coll=reduce --algo=" + MAIN + f" -m {SIZE_RANGE} --pattern=microbench:XTIME "
@@ -606,7 +609,7 @@ def run_tiers(out, bench=None, budget=1500, log=sys.stderr, runner=None, jobs=1,
         if time.monotonic() - t0 >= budget:
             skipped.append(label)
             continue
-        print(f"seed001 reduce: {label} ({len(pts)} runs)", file=log)
+        print(f"parsons2015 reduce: {label} ({len(pts)} runs)", file=log)
         _, _, fails = runner(pts, sweep_dir, jobs, bench, timeout=TIMEOUT)
         failures += fails
     return sweep.merge(all_points(onesided), sweep_dir), skipped, failures

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""papcoll sim reproduce seed001 without the simulator: size ranges and multi-algorithm points in sweeps,
+"""papcoll sim reproduce parsons2015 without the simulator: size ranges and multi-algorithm points in sweeps,
 the tiers and their budget, Table 3.7's averaging checked against the thesis's own appendix, and the
 report's tables from a stand-in sweep."""
 import csv
@@ -11,7 +11,7 @@ import unittest
 from unittest import mock
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from papcoll_tools.repro import seed001  # noqa: E402
+from papcoll_tools.repro import parsons2015  # noqa: E402
 from papcoll_tools.sim import run, sweep, sweep_config  # noqa: E402
 
 HEADER = ("coll,algo,size,pattern,p,ppn,reps,valid_reps,e_bar,e_bar_lo,e_bar_hi,g,after_last,delta_bar,omega,"
@@ -22,7 +22,7 @@ SPEED = {"native": 1.0, "binomial": 0.9, "hier": 4.0, "hier_nobarrier": 0.5, "dy
 def fake_output(point):
     """Rows for every algorithm and size of POINT: e_bar = SPEED[algo] x (1 + level) x 1e-6 (so speedups are
     1 / SPEED whatever the size and level)."""
-    level = seed001._level(point.pattern)
+    level = parsons2015._level(point.pattern)
     algos = ["native"] if point.baseline else point.algo.split(",")
     nprocs = int(point.platform.split(":")[1].split("x")[0]) * 32
     rows = []
@@ -38,7 +38,7 @@ class Stand:
         self.calls = []
 
     def __call__(self, spec, np=None, baseline=None, bench=None, bench_args=(), env=None, timeout=None):
-        point = next(p for p in seed001.all_points() if p.spec == spec and tuple(p.bench_argv()) == tuple(bench_args))
+        point = next(p for p in parsons2015.all_points() if p.spec == spec and tuple(p.bench_argv()) == tuple(bench_args))
         self.calls.append(point.key)
         return run.Outcome(0, fake_output(point), "", 1.0, 1024, 1.0, 1024)
 
@@ -62,9 +62,9 @@ class SizeRangeTest(unittest.TestCase):
 
 class TiersTest(unittest.TestCase):
     def test_points(self):
-        tiers = seed001.tier_points()
+        tiers = parsons2015.tier_points()
         self.assertEqual([len(p) for _, p in tiers], [6, 6, 6, 1, 1, 6, 2, 3])
-        pts = seed001.all_points()
+        pts = parsons2015.all_points()
         self.assertEqual(len(pts), len({p.key for p in pts}))
         for p in pts:
             argv = p.bench_argv()
@@ -76,10 +76,10 @@ class TiersTest(unittest.TestCase):
                                                                  "8192:131072:16"))
 
     def test_table_3_7_is_the_mean_of_ratios(self):
-        # the thesis's appendix B averaged as seed001.speedups does gives back its Table 3.7
+        # the thesis's appendix B averaged as parsons2015.speedups does gives back its Table 3.7
         for w in (512, 2048, 4096):
-            sp = seed001.speedups(seed001.paper_lat(w))
-            for a, paper in zip(seed001.ALGOS, seed001.PAPER_TABLE[w]):
+            sp = parsons2015.speedups(parsons2015.paper_lat(w))
+            for a, paper in zip(parsons2015.ALGOS, parsons2015.PAPER_TABLE[w]):
                 self.assertAlmostEqual(sp[a][0], paper, delta=0.011, msg=(w, a))
                 self.assertEqual(sp[a][1], 24)
 
@@ -92,26 +92,26 @@ class ReportTest(unittest.TestCase):
     def run_budget(self, budget):
         stand = Stand()
         with mock.patch.object(run, "simulate", stand):
-            merged, skipped, failures = seed001.run_tiers(self.dir, budget=budget, log=open(os.devnull, "w"))
+            merged, skipped, failures = parsons2015.run_tiers(self.dir, budget=budget, log=open(os.devnull, "w"))
         return stand, merged, skipped, failures
 
     def test_budget_and_tables(self):
         stand, merged, skipped, failures = self.run_budget(0)
-        self.assertEqual((stand.calls, len(skipped), failures), ([], len(seed001.TIERS), []))
+        self.assertEqual((stand.calls, len(skipped), failures), ([], len(parsons2015.TIERS), []))
         stand, merged, skipped, failures = self.run_budget(1e9)
-        self.assertEqual((len(stand.calls), skipped, failures), (len(seed001.all_points()), [], []))
+        self.assertEqual((len(stand.calls), skipped, failures), (len(parsons2015.all_points()), [], []))
         with open(merged) as f:
             rows = list(csv.DictReader(f))
         # a multi-algorithm point: one row per algorithm and size, named by the benchmark, not the point
         self.assertEqual({r["algo"] for r in rows}, set(SPEED) | {"smpi:mpich"})
-        res = seed001.load(merged)
-        self.assertEqual(seed001.covered(res, 512), (seed001.SIZES, seed001.LEVELS))
-        self.assertEqual(seed001.covered(res, 8192), ([8192, 131072], [80000]))
-        table = seed001.table_3_7(res)
+        res = parsons2015.load(merged)
+        self.assertEqual(parsons2015.covered(res, 512), (parsons2015.SIZES, parsons2015.LEVELS))
+        self.assertEqual(parsons2015.covered(res, 8192), ([8192, 131072], [80000]))
+        table = parsons2015.table_3_7(res)
         self.assertIn("| 512 | all 4 x 6 | 0.25 | 0.49 | 2.00 | 1.66 | 8.00 | 7.53 |", table)
         self.assertIn("| 8192 | 2 x 1: 8K,128K B; 80k |", table)
-        self.assertEqual(seed001.fig_world(res), 4096)
-        text = seed001.markdown(res, seed001.sweep_report.read(merged), "seed001", 10.0, "cmd",
+        self.assertEqual(parsons2015.fig_world(res), 4096)
+        text = parsons2015.markdown(res, parsons2015.sweep_report.read(merged), "parsons2015", 10.0, "cmd",
                                 os.path.join(self.dir, "sweep"))
         self.assertIn("| 4096 ranks, levels 10000, 40000, 160000 | 3 of 3 |  |", text)
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""papcoll sim reproduce seed001, reduce part, without the simulator: Table 3.6's averaging checked against
+"""papcoll sim reproduce parsons2015, reduce part, without the simulator: Table 3.6's averaging checked against
 the thesis's appendix A, the one-sided dynamic leader taken only when the algorithm exists (and its absence
 not changing the other points), the budget, and the table, CSV and figures from a stand-in sweep."""
 import csv
@@ -11,7 +11,7 @@ import unittest
 from unittest import mock
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from papcoll_tools.repro import seed001, seed001_reduce as red  # noqa: E402
+from papcoll_tools.repro import parsons2015, parsons2015_reduce as red  # noqa: E402
 from papcoll_tools.sim import run, sweep_config  # noqa: E402
 
 HEADER = ("coll,algo,size,pattern,p,ppn,reps,valid_reps,e_bar,e_bar_lo,e_bar_hi,g,after_last,e_root,root_bound,"
@@ -22,7 +22,7 @@ SPEED = {"binomial": 1.0, "native": 1.25, "hier": 4.0, "hier_nobarrier": 0.25, "
 
 
 def fake_output(point):
-    level = seed001._level(point.pattern)
+    level = parsons2015._level(point.pattern)
     nprocs = int(point.platform.split(":")[1].split("x")[0]) * 32
     rows = []
     for s in sweep_config.range_sizes(point.size):

@@ -2,7 +2,7 @@
 """Parsons 2015 chapter 2 reproduced: the universal hierarchical algorithm and multi-sender inter-node
 communication (thesis sections 2.3-2.5: Table 2.1, Figs. 2.4-2.5; Table 2.2, Fig. 2.7; Fig. 2.10).
 
-    papcoll sim reproduce seed001-ch2 [--out=DIR] [--budget=SECONDS] [--bench=PATH]
+    papcoll sim reproduce parsons2015_ch2 [--out=DIR] [--budget=SECONDS] [--bench=PATH]
 
 Runs the points as one resumable sweep (DIR/sweep, default docs/results/parsons2015_ch2/sweep) in priority
 order (TIERS) until the budget is spent (a started tier finishes; a rerun resumes), then writes
@@ -38,7 +38,7 @@ Mapping (the thesis -> papcoll), every run balanced (the chapter has no imbalanc
   Reduce-Scatter                 pairwise                hier, REDUCE_SCATTER_INTER=   multisender
                                                          pairwise
   Scatter                        binomial                hier, SCATTER_INTER=binomial  multisender
-  Cray XE6, 32-core nodes, Gemini -> cluster:Nx32,preset=gemini (seed001.py); the Cray library's algorithms are not
+  Cray XE6, 32-core nodes, Gemini -> cluster:Nx32,preset=gemini (parsons2015.py); the Cray library's algorithms are not
                                      reproduced (closed source).
   buffer size = the largest buffer -> -m per process block = total / p (bcast: the message): totals 32 KiB, 128 KiB,
   (scatter: the send buffer,          512 KiB, 2 MiB (Fig. 2.5's size); MPI_INT, MPI_SUM for reduce_scatter; alltoallv
@@ -56,11 +56,14 @@ import os
 import sys
 
 from .. import report as sweep_report
-from . import common, seed001
+from . import common, parsons2015
 from ..sim import sweep_config
 
-SEED = "seed001-ch2"
-PPN = seed001.PPN
+# the sweep's label (column `sweep`), kept from the old command name: every point's key digests it, so a
+# new label would orphan the results in docs/results
+SWEEP = "seed001_ch2"
+NAME = "parsons2015_ch2"  # papcoll sim reproduce NAME
+PPN = parsons2015.PPN
 TOTALS = [32 << 10, 128 << 10, 512 << 10, 2 << 20]  # bytes: the largest buffer
 FIG25_TOTAL = 2 << 20
 WORLDS = [512, 1024, 2048, 4096]
@@ -106,7 +109,7 @@ def _algos(row):
 
 def _set(row, world, totals=TOTALS, env=None, algos=None):
     label, coll, flat, inter, ms = row
-    return {"platforms": [seed001.platform(world)], "colls": [coll], "algos": [algos or _algos(row)],
+    return {"platforms": [parsons2015.platform(world)], "colls": [coll], "algos": [algos or _algos(row)],
             "sizes": [size_range(coll, world, totals)], "iters": 1, "env": {inter: [flat], **(env or {})}}
 
 
@@ -143,7 +146,7 @@ TIERS = [
 
 
 def config(sets):
-    return {"name": "seed001_ch2", "warmup": 1, "seed": 1, "patterns": ["balanced"],
+    return {"name": SWEEP, "warmup": 1, "seed": 1, "patterns": ["balanced"],
             "bench_args": ["--unit-time=1e-5"], "sweep": sets}
 
 
@@ -210,7 +213,7 @@ def tables_markdown(res, world):
 
 
 def latency_markdown(res, world):
-    L = [f"| collective | algorithm | " + " | ".join(seed001._sz(t) + "B" for t in TOTALS) + " |",
+    L = [f"| collective | algorithm | " + " | ".join(parsons2015._sz(t) + "B" for t in TOTALS) + " |",
          "|---|---|" + "---:|" * len(TOTALS)]
     for row in ROWS:
         lat = row_lat(res, row, world)
@@ -222,7 +225,7 @@ def latency_markdown(res, world):
 
 
 def senders_markdown(res):
-    L = ["| collective | senders | " + " | ".join(seed001._sz(t) + "B" for t in TOTALS[1:3]) + " |",
+    L = ["| collective | senders | " + " | ".join(parsons2015._sz(t) + "B" for t in TOTALS[1:3]) + " |",
          "|---|---:|" + "---:|" * 2]
     for name, env in SENDER_ROWS.items():
         _, coll, flat, _, ms = _row(name)
@@ -271,7 +274,7 @@ def figures(res, out):
             pts = [(s, res.get((coll, flat, SENDER_WORLD, ms, t, s))) for s in SENDERS]
             pts = [p for p in pts if p[1]]
             if pts:
-                ax.plot([p[0] for p in pts], [p[1] * 1e6 for p in pts], "o-", label=f"{seed001._sz(t)}B buffer")
+                ax.plot([p[0] for p in pts], [p[1] * 1e6 for p in pts], "o-", label=f"{parsons2015._sz(t)}B buffer")
         ax.set_xscale("log", base=2)
         ax.set_xlabel("senders per node")
         ax.set_ylabel("e_bar (us)")
@@ -294,7 +297,7 @@ def _world(point):
 
 def _describe(point):
     """'512 ranks, alltoallv `pairwise`, 64 B' (the sizes as papcoll-bench's -m: one block, bcast the message)."""
-    sizes = ", ".join(seed001._sz(b) + "B" for b in sweep_config.range_sizes(point.size))
+    sizes = ", ".join(parsons2015._sz(b) + "B" for b in sweep_config.range_sizes(point.size))
     senders = "".join(f", {v} senders" for k, v in point.env if k.endswith("_SENDERS"))
     return f"{_world(point)} ranks, {point.coll} `{point.algo}`, {sizes}{senders}"
 
@@ -334,7 +337,7 @@ def reduced_markdown(rel_dir):
         "by 16 us per 19 s of CPU time: hours for one call. `pairwise` sends the same p^2 messages in p - 1 steps "
         "and ran in 44 s. The hierarchical algorithm uses the same algorithm between nodes "
         f"(ALLTOALL_INTER={flat}).",
-        "- **Alltoallv runs " + ", ".join(seed001._sz(t) + "B" for t in ROW_TOTALS["Alltoallv"]) + " only.** At "
+        "- **Alltoallv runs " + ", ".join(parsons2015._sz(t) + "B" for t in ROW_TOTALS["Alltoallv"]) + " only.** At "
         "2 MiB (4 KiB per destination at 512 ranks) `hier` and `aware` need more than the 10 GB address space one "
         "simulation may take.",
         "- Alltoallv and Reduce-Scatter run one size per simulation, the flat algorithm apart from the others.",
@@ -423,7 +426,7 @@ def comparison_markdown(res):
                          f"{PAPER_T22[name][0]})")
         if w:
             lat = row_lat(res, row, w)
-            by_size = ", ".join(f"{seed001._sz(t)}B {lat[(flat, t)] / lat[('hier', t)]:.1f}" for t in TOTALS
+            by_size = ", ".join(f"{parsons2015._sz(t)}B {lat[(flat, t)] / lat[('hier', t)]:.1f}" for t in TOTALS
                                 if (flat, t) in lat and ("hier", t) in lat)
             parts.append(f"flat -> hier by size: {by_size}")
         if parts or WHY[name]:
@@ -443,7 +446,7 @@ def markdown(res, rel_dir, wall, cmd, sweep_dir):
          f"Command: `{cmd}` ({wall:.0f} s of simulation wall time for the runs done, one at a time on a shared "
          "2-core machine). **Every number here is simulated** (SimGrid SMPI 3.32, `papcoll sim` settings, preset "
          "gemini, 32 ranks per node, balanced arrival, one timed call after one warm-up). The module docstring "
-         "(tools/papcoll_tools/repro/seed001_ch2.py) gives the mapping of the thesis's algorithms to papcoll's.", "",
+         "(tools/papcoll_tools/repro/parsons2015_ch2.py) gives the mapping of the thesis's algorithms to papcoll's.", "",
          "## Reduced runs", "", reduced_markdown(rel_dir)]
     for w in [x for x in (512, 1024) if x in worlds]:
         L += [f"## Tables 2.1 and 2.2 at {w} cores", "",
@@ -475,7 +478,7 @@ def write(out, md_path, cmd):
 
 def main(out=None, jobs=1, bench=None, budget=3600):
     with common.big_run_settings():
-        return common.tiered_main(sys.modules[__name__], "seed001_ch2", out, jobs, bench, budget)
+        return common.tiered_main(sys.modules[__name__], NAME, out, jobs, bench, budget)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Parsons 2015 reproduced: Parsons' imbalance-aware broadcast (thesis section 3.9.2, Table 3.7, Figs. 3.21-3.22);
-its reductions (section 3.9.1, Table 3.6, Figs. 3.19-3.20) are seed001_reduce.py, run after it.
+its reductions (section 3.9.1, Table 3.6, Figs. 3.19-3.20) are parsons2015_reduce.py, run after it.
 
-    papcoll sim reproduce seed001 [--out=DIR] [--budget=SECONDS] [--bench=PATH]
-    papcoll sim reproduce seed001 --budget=0        (no simulation: the report from the runs done)
+    papcoll sim reproduce parsons2015 [--out=DIR] [--budget=SECONDS] [--bench=PATH]
+    papcoll sim reproduce parsons2015 --budget=0        (no simulation: the report from the runs done)
 
 Runs the points as one resumable sweep (DIR/sweep, default docs/results/parsons2015/sweep) in priority
 order (small world sizes first; see TIERS) and stops starting new tiers once BUDGET seconds of this
@@ -42,6 +42,9 @@ from .. import report as sweep_report
 from . import common
 from ..sim import sweep, sweep_config
 
+# the sweep's label (column `sweep`), kept from the old command name: every point's key digests it, so a
+# new label would orphan the results in docs/results
+SWEEP = "seed001"
 LEVELS = [0, 10000, 20000, 40000, 80000, 160000]  # loop iterations (the thesis's levels of imbalance)
 SIZES = [32, 512, 8192, 131072]
 SIZE_RANGE = "32:128K:16"
@@ -141,7 +144,7 @@ TIERS = [
 
 
 def config(sets):
-    return {"name": "seed001", "warmup": 1, "seed": 1,
+    return {"name": SWEEP, "warmup": 1, "seed": 1,
             # T only scales planned delays (none: the microbench pattern delays by computing); one shared
             # buffer for every rank (docs/results/scale.md); root 0 as the thesis
             "bench_args": ["--unit-time=1e-5", "--shared-buffer", "--root=fixed:0"], "sweep": sets}
@@ -447,8 +450,8 @@ def markdown(res, rows, rel_dir, wall, cmd, sweep_dir):
 
 def write(out, md_path, wall, cmd, reduce_wall=None):
     """Figures into OUT, the Markdown into MD_PATH, from OUT/sweep/sweep.csv; then the reduce part's
-    (seed001_reduce, from OUT/reduce_sweep/sweep.csv; REDUCE_WALL: its simulations' wall time) after it."""
-    from . import seed001_reduce
+    (parsons2015_reduce, from OUT/reduce_sweep/sweep.csv; REDUCE_WALL: its simulations' wall time) after it."""
+    from . import parsons2015_reduce
     sweep_dir = os.path.join(out, "sweep")
     csv_path = os.path.join(sweep_dir, "sweep.csv")
     res = load(csv_path)
@@ -460,7 +463,7 @@ def write(out, md_path, wall, cmd, reduce_wall=None):
         reduce_csv = os.path.join(out, "reduce_sweep", "sweep.csv")
         reduce_wall = common.sweep_wall(reduce_csv) if os.path.exists(reduce_csv) and sweep_report.read(reduce_csv) else 0.0
     return common.write_markdown(md_path, text + "\n" + comparison(res, rows, sweep_dir) + "\n"
-                                 + seed001_reduce.write(out, reduce_wall, cmd, md_dir))
+                                 + parsons2015_reduce.write(out, reduce_wall, cmd, md_dir))
 
 
 def _sp(res, world, algos=ALGOS, base=BASE, levels=None, sizes=None):
@@ -601,29 +604,29 @@ def run_tiers(out, bench=None, budget=BUDGET, log=sys.stderr, runner=None, jobs=
         if time.monotonic() - t0 >= budget:
             skipped.append(label)
             continue
-        print(f"seed001: {label} ({len(pts)} runs)", file=log)
+        print(f"parsons2015: {label} ({len(pts)} runs)", file=log)
         _, _, fails = runner(pts, os.path.join(out, "sweep"), jobs, bench, timeout=TIMEOUT)
         failures += fails
     return sweep.merge(all_points(), os.path.join(out, "sweep")), skipped, failures
 
 
 def main(out=None, jobs=1, bench=None, budget=BUDGET):
-    """The broadcast tiers, then the reduce tiers (seed001_reduce), each with BUDGET seconds; then the report."""
-    from . import seed001_reduce
-    out = os.path.abspath(out or common.default_out("seed001"))
+    """The broadcast tiers, then the reduce tiers (parsons2015_reduce), each with BUDGET seconds; then the report."""
+    from . import parsons2015_reduce
+    out = os.path.abspath(out or common.default_out("parsons2015"))
     t0 = time.monotonic()
     merged, skipped, failures = run_tiers(out, bench, budget, jobs=jobs)
-    onesided = seed001_reduce.has_onesided()
-    r_merged, r_skipped, r_failures = seed001_reduce.run_tiers(out, bench, budget, jobs=jobs, onesided=onesided)
+    onesided = parsons2015_reduce.has_onesided()
+    r_merged, r_skipped, r_failures = parsons2015_reduce.run_tiers(out, bench, budget, jobs=jobs, onesided=onesided)
     elapsed = time.monotonic() - t0
     done = len({r["point"] for r in sweep_report.read(merged)}) if os.path.exists(merged) else 0
     r_done = len({r["point"] for r in sweep_report.read(r_merged)}) if os.path.exists(r_merged) else 0
     wall = common.sweep_wall(merged) if done else 0.0
     r_wall = common.sweep_wall(r_merged) if r_done else 0.0
-    md = write(out, common.report_path("seed001", out), wall, common.command("seed001", out), r_wall)
+    md = write(out, common.report_path("parsons2015", out), wall, common.command("parsons2015", out), r_wall)
     skipped += [f"reduce: {label}" for label in r_skipped]
     print(f"{md}: broadcast {done} of {len(all_points())} runs done, reduce {r_done} of "
-          f"{len(seed001_reduce.all_points(onesided))}" + ("" if onesided else " (no dynleader_onesided in this tree)")
+          f"{len(parsons2015_reduce.all_points(onesided))}" + ("" if onesided else " (no dynleader_onesided in this tree)")
           + f"; simulations {wall + r_wall:.0f} s in total, this call {elapsed:.0f} s"
           + (f"; tiers not started (budget): {skipped}" if skipped else "")
           + (f"; {len(failures) + len(r_failures)} FAILED" if failures or r_failures else ""))

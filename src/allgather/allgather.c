@@ -10,7 +10,7 @@
 #include "allgather/allgather.h"
 #include "coll/block_front.h"
 #include "coll/entry.h"
-#include "select/site.h"
+#include "coll/front.h"
 #include "core/args.h"
 #include "core/state.h"
 
@@ -58,38 +58,15 @@ static int allgather(const char *forced, const char *source, int vform, const vo
     return pc_blocks_enter(&a, comm, forced, source);
 }
 
-int papcoll_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                      MPI_Datatype recvtype, MPI_Comm comm)
-{
-    PC_SITE_RETURN(allgather(pc_params()->allgather.algorithm, "PAPCOLL_ALLGATHER", 0, sendbuf, sendcount, sendtype,
-                     recvbuf, recvcount, NULL, NULL, recvtype, comm));
-}
+PC_DEFINE_FRONT(allgather, pc_allgather_coll, allgather, "PAPCOLL_ALLGATHER", allgather,
+                (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                 MPI_Datatype recvtype, MPI_Comm comm),
+                (0, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, comm))
 
-int papcoll_allgather_by_name(const char *algorithm, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                              void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
-{
-    int rc = pc_coll_check_name(&pc_allgather_coll, algorithm, comm);
-    if (rc != MPI_SUCCESS) return rc;
-    PC_SITE_RETURN(allgather(algorithm, "papcoll_allgather_by_name", 0, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                     NULL, NULL, recvtype, comm));
-}
-
-int papcoll_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
-{
-    PC_SITE_RETURN(allgather(pc_params()->allgather.algorithm, "PAPCOLL_ALLGATHER", 1, sendbuf, sendcount, sendtype,
-                     recvbuf, 0, recvcounts, displs, recvtype, comm));
-}
-
-int papcoll_allgatherv_by_name(const char *algorithm, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                               void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                               MPI_Comm comm)
-{
-    int rc = pc_coll_check_name(&pc_allgather_coll, algorithm, comm);
-    if (rc != MPI_SUCCESS) return rc;
-    PC_SITE_RETURN(allgather(algorithm, "papcoll_allgatherv_by_name", 1, sendbuf, sendcount, sendtype, recvbuf, 0,
-                     recvcounts, displs, recvtype, comm));
-}
+PC_DEFINE_FRONT(allgatherv, pc_allgather_coll, allgather, "PAPCOLL_ALLGATHER", allgather,
+                (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                 const int displs[], MPI_Datatype recvtype, MPI_Comm comm),
+                (1, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm))
 
 int pc_allgather_on(const pc_call_t *a, const char *name, char *blocks, const size_t *offset, MPI_Comm comm)
 {

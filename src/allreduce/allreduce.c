@@ -6,10 +6,8 @@
  */
 #include "allreduce/allreduce.h"
 #include "coll/entry.h"
-#include "select/site.h"
+#include "coll/front.h"
 #include "core/state.h"
-
-#include <string.h>
 
 static const char default_rules[] =
 #include "allreduce_default_rules.inc"
@@ -27,17 +25,6 @@ const pc_coll_t pc_allreduce_coll = {
     .single = pc_red_single,
 };
 
-int papcoll_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-    PC_SITE_RETURN(pc_red_enter(&pc_allreduce_coll, pc_params()->allreduce.algorithm, "PAPCOLL_ALLREDUCE", sendbuf, recvbuf, count,
-                        datatype, op, 0, comm));
-}
-
-int papcoll_allreduce_by_name(const char *algorithm, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                          MPI_Op op, MPI_Comm comm)
-{
-    if (!algorithm || (strcmp(algorithm, "auto") && !pc_coll_find(&pc_allreduce_coll, algorithm)))
-        return pc_coll_unknown_name(&pc_allreduce_coll, algorithm, comm);
-    PC_SITE_RETURN(pc_red_enter(&pc_allreduce_coll, algorithm, "papcoll_allreduce_by_name", sendbuf, recvbuf, count, datatype,
-                        op, 0, comm));
-}
+PC_DEFINE_FRONT(allreduce, pc_allreduce_coll, allreduce, "PAPCOLL_ALLREDUCE", pc_red_enter,
+                (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm),
+                (&pc_allreduce_coll, sendbuf, recvbuf, count, datatype, op, 0, comm))

@@ -9,7 +9,7 @@
 #include "alltoall/alltoall.h"
 #include "coll/block_front.h"
 #include "coll/entry.h"
-#include "select/site.h"
+#include "coll/front.h"
 #include "core/state.h"
 
 #include <limits.h>
@@ -53,21 +53,10 @@ static int run_alltoall(const char *forced, const char *source, const void *send
     return pc_blocks_enter(&a, comm, forced, source);
 }
 
-int papcoll_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                     MPI_Datatype recvtype, MPI_Comm comm)
-{
-    PC_SITE_RETURN(run_alltoall(pc_params()->alltoall.algorithm, "PAPCOLL_ALLTOALL", sendbuf, sendcount, sendtype, recvbuf,
-                        recvcount, recvtype, comm));
-}
-
-int papcoll_alltoall_by_name(const char *algorithm, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
-{
-    int rc = pc_coll_check_name(&pc_alltoall_coll, algorithm, comm);
-    if (rc != MPI_SUCCESS) return rc;
-    PC_SITE_RETURN(run_alltoall(algorithm, "papcoll_alltoall_by_name", sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                        recvtype, comm));
-}
+PC_DEFINE_FRONT(alltoall, pc_alltoall_coll, alltoall, "PAPCOLL_ALLTOALL", run_alltoall,
+                (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                 MPI_Datatype recvtype, MPI_Comm comm),
+                (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm))
 
 static int run_alltoallv(const char *forced, const char *source, const void *sendbuf, const int sendcounts[],
                          const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
@@ -79,23 +68,10 @@ static int run_alltoallv(const char *forced, const char *source, const void *sen
     return pc_blocks_enter(&a, comm, forced, source);
 }
 
-int papcoll_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                      void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                      MPI_Comm comm)
-{
-    PC_SITE_RETURN(run_alltoallv(pc_params()->alltoall.algorithm, "PAPCOLL_ALLTOALL", sendbuf, sendcounts, sdispls, sendtype,
-                         recvbuf, recvcounts, rdispls, recvtype, comm));
-}
-
-int papcoll_alltoallv_by_name(const char *algorithm, const void *sendbuf, const int sendcounts[],
-                              const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                              const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
-{
-    int rc = pc_coll_check_name(&pc_alltoall_coll, algorithm, comm);
-    if (rc != MPI_SUCCESS) return rc;
-    PC_SITE_RETURN(run_alltoallv(algorithm, "papcoll_alltoallv_by_name", sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                         recvcounts, rdispls, recvtype, comm));
-}
+PC_DEFINE_FRONT(alltoallv, pc_alltoall_coll, alltoall, "PAPCOLL_ALLTOALL", run_alltoallv,
+                (const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                 void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm),
+                (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm))
 
 int pc_alltoall_on(const pc_call_t *a, const char *name, const pc_blocks_t *send, const pc_blocks_t *recv,
                    MPI_Comm comm)

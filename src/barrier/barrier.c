@@ -11,7 +11,7 @@
 #include "core/args.h"
 #include "core/log.h"
 #include "core/state.h"
-#include "select/site.h"
+#include "coll/front.h"
 
 static const char default_rules[] =
 #include "barrier_default_rules.inc"
@@ -52,14 +52,4 @@ static int barrier(const char *forced, const char *source, MPI_Comm comm)
     return pc_coll_run(&a, comm, forced, source);
 }
 
-int papcoll_barrier(MPI_Comm comm)
-{
-    PC_SITE_RETURN(barrier(pc_params()->barrier.algorithm, "PAPCOLL_BARRIER", comm));
-}
-
-int papcoll_barrier_by_name(const char *algorithm, MPI_Comm comm)
-{
-    int rc = pc_coll_check_name(&pc_barrier_coll, algorithm, comm);
-    if (rc != MPI_SUCCESS) return rc;
-    PC_SITE_RETURN(barrier(algorithm, "papcoll_barrier_by_name", comm));
-}
+PC_DEFINE_FRONT(barrier, pc_barrier_coll, barrier, "PAPCOLL_BARRIER", barrier, (MPI_Comm comm), (comm))

@@ -7,13 +7,12 @@
  */
 #include "bcast/bcast.h"
 #include "coll/entry.h"
-#include "select/site.h"
+#include "coll/front.h"
 #include "core/args.h"
 #include "core/log.h"
 #include "core/state.h"
 
 #include <stddef.h>
-#include <string.h>
 
 /* Built-in selection rules (tune grammar, select/tune.h); measurements behind
  * them: docs/tuning.md. */
@@ -57,15 +56,6 @@ static int bcast(const char *forced, const char *source, void *buf, int count, M
     return pc_coll_run(&a, comm, forced, source);
 }
 
-int papcoll_bcast(void *buf, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
-{
-    PC_SITE_RETURN(bcast(pc_params()->bcast.algorithm, "PAPCOLL_BCAST", buf, count, datatype, root, comm));
-}
-
-int papcoll_bcast_by_name(const char *algorithm, void *buf, int count, MPI_Datatype datatype, int root,
-                          MPI_Comm comm)
-{
-    if (!algorithm || (strcmp(algorithm, "auto") && !pc_coll_find(&pc_bcast_coll, algorithm)))
-        return pc_coll_unknown_name(&pc_bcast_coll, algorithm, comm);
-    PC_SITE_RETURN(bcast(algorithm, "papcoll_bcast_by_name", buf, count, datatype, root, comm));
-}
+PC_DEFINE_FRONT(bcast, pc_bcast_coll, bcast, "PAPCOLL_BCAST", bcast,
+                (void *buf, int count, MPI_Datatype datatype, int root, MPI_Comm comm),
+                (buf, count, datatype, root, comm))

@@ -58,7 +58,7 @@ int pc_red_single(const pc_call_t *a);
  * which; root ignored for allreduce): the MPI argument checks (errors
  * through comm's handler), the MPI library on an intercommunicator, then
  * pc_coll_run with `forced` ("auto" or a name) from `source` (logs). */
-int pc_red_enter(const pc_coll_t *coll, const char *forced, const char *source, const void *sendbuf, void *recvbuf,
+int pc_red_enter(const char *forced, const char *source, const pc_coll_t *coll, const void *sendbuf, void *recvbuf,
                  int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
 /* Runs algorithm `name` (or "auto") of a->coll with a's datatype and op on
  * another communicator (hier: among node leaders): sendbuf -> recvbuf (at

@@ -11,7 +11,7 @@
 #include "core/log.h"
 #include "core/state.h"
 
-int pc_red_enter(const pc_coll_t *coll, const char *forced, const char *source, const void *sendbuf, void *recvbuf,
+int pc_red_enter(const char *forced, const char *source, const pc_coll_t *coll, const void *sendbuf, void *recvbuf,
                  int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
     int rc = pc_check_comm(comm);

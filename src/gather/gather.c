@@ -9,7 +9,7 @@
 #include "gather/gather.h"
 #include "coll/block_front.h"
 #include "coll/entry.h"
-#include "select/site.h"
+#include "coll/front.h"
 #include "core/state.h"
 
 #include <stdlib.h>
@@ -54,21 +54,10 @@ static int run_gather(const char *forced, const char *source, const void *sendbu
     return pc_blocks_enter(&a, comm, forced, source);
 }
 
-int papcoll_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                   MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    PC_SITE_RETURN(run_gather(pc_params()->gather.algorithm, "PAPCOLL_GATHER", sendbuf, sendcount, sendtype, recvbuf,
-                      recvcount, recvtype, root, comm));
-}
-
-int papcoll_gather_by_name(const char *algorithm, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                           void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    int rc = pc_coll_check_name(&pc_gather_coll, algorithm, comm);
-    if (rc != MPI_SUCCESS) return rc;
-    PC_SITE_RETURN(run_gather(algorithm, "papcoll_gather_by_name", sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                      recvtype, root, comm));
-}
+PC_DEFINE_FRONT(gather, pc_gather_coll, gather, "PAPCOLL_GATHER", run_gather,
+                (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                 MPI_Datatype recvtype, int root, MPI_Comm comm),
+                (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm))
 
 static int run_gatherv(const char *forced, const char *source, const void *sendbuf, int sendcount,
                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[],
@@ -80,22 +69,10 @@ static int run_gatherv(const char *forced, const char *source, const void *sendb
     return pc_blocks_enter(&a, comm, forced, source);
 }
 
-int papcoll_gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                    const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    PC_SITE_RETURN(run_gatherv(pc_params()->gather.algorithm, "PAPCOLL_GATHER", sendbuf, sendcount, sendtype, recvbuf,
-                       recvcounts, displs, recvtype, root, comm));
-}
-
-int papcoll_gatherv_by_name(const char *algorithm, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                            int root, MPI_Comm comm)
-{
-    int rc = pc_coll_check_name(&pc_gather_coll, algorithm, comm);
-    if (rc != MPI_SUCCESS) return rc;
-    PC_SITE_RETURN(run_gatherv(algorithm, "papcoll_gatherv_by_name", sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                       displs, recvtype, root, comm));
-}
+PC_DEFINE_FRONT(gatherv, pc_gather_coll, gather, "PAPCOLL_GATHER", run_gatherv,
+                (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm),
+                (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm))
 
 int pc_gather_on(const pc_call_t *a, const char *name, char *blocks, const size_t *offset, int root, MPI_Comm comm)
 {

@@ -6,10 +6,8 @@
  */
 #include "reduce/reduce.h"
 #include "coll/entry.h"
-#include "select/site.h"
+#include "coll/front.h"
 #include "core/state.h"
-
-#include <string.h>
 
 static const char default_rules[] =
 #include "reduce_default_rules.inc"
@@ -28,17 +26,7 @@ const pc_coll_t pc_reduce_coll = {
     .single = pc_red_single,
 };
 
-int papcoll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
-{
-    PC_SITE_RETURN(pc_red_enter(&pc_reduce_coll, pc_params()->reduce.algorithm, "PAPCOLL_REDUCE", sendbuf, recvbuf, count,
-                        datatype, op, root, comm));
-}
-
-int papcoll_reduce_by_name(const char *algorithm, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                          MPI_Op op, int root, MPI_Comm comm)
-{
-    if (!algorithm || (strcmp(algorithm, "auto") && !pc_coll_find(&pc_reduce_coll, algorithm)))
-        return pc_coll_unknown_name(&pc_reduce_coll, algorithm, comm);
-    PC_SITE_RETURN(pc_red_enter(&pc_reduce_coll, algorithm, "papcoll_reduce_by_name", sendbuf, recvbuf, count, datatype,
-                        op, root, comm));
-}
+PC_DEFINE_FRONT(reduce, pc_reduce_coll, reduce, "PAPCOLL_REDUCE", pc_red_enter,
+                (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                 MPI_Comm comm),
+                (&pc_reduce_coll, sendbuf, recvbuf, count, datatype, op, root, comm))

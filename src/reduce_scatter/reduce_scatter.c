@@ -9,7 +9,7 @@
  */
 #include "reduce_scatter/reduce_scatter.h"
 #include "coll/entry.h"
-#include "select/site.h"
+#include "coll/front.h"
 #include "core/args.h"
 #include "core/log.h"
 #include "core/state.h"
@@ -97,34 +97,12 @@ static int reduce_scatter(const char *forced, const char *source, const void *se
     return pc_coll_run(&a, comm, forced, source);
 }
 
-int papcoll_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
-                           MPI_Op op, MPI_Comm comm)
-{
-    PC_SITE_RETURN(reduce_scatter(pc_params()->reduce_scatter.algorithm, "PAPCOLL_REDUCE_SCATTER", sendbuf, recvbuf, 1,
-                          recvcounts, 0, datatype, op, comm));
-}
+PC_DEFINE_FRONT(reduce_scatter, pc_reduce_scatter_coll, reduce_scatter, "PAPCOLL_REDUCE_SCATTER", reduce_scatter,
+                (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                 MPI_Comm comm),
+                (sendbuf, recvbuf, 1, recvcounts, 0, datatype, op, comm))
 
-int papcoll_reduce_scatter_by_name(const char *algorithm, const void *sendbuf, void *recvbuf, const int recvcounts[],
-                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-    int rc = pc_coll_check_name(&pc_reduce_scatter_coll, algorithm, comm);
-    if (rc != MPI_SUCCESS) return rc;
-    PC_SITE_RETURN(reduce_scatter(algorithm, "papcoll_reduce_scatter_by_name", sendbuf, recvbuf, 1, recvcounts, 0, datatype,
-                          op, comm));
-}
-
-int papcoll_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
-                                 MPI_Comm comm)
-{
-    PC_SITE_RETURN(reduce_scatter(pc_params()->reduce_scatter.algorithm, "PAPCOLL_REDUCE_SCATTER", sendbuf, recvbuf, 0, NULL,
-                          recvcount, datatype, op, comm));
-}
-
-int papcoll_reduce_scatter_block_by_name(const char *algorithm, const void *sendbuf, void *recvbuf, int recvcount,
-                                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-    int rc = pc_coll_check_name(&pc_reduce_scatter_coll, algorithm, comm);
-    if (rc != MPI_SUCCESS) return rc;
-    PC_SITE_RETURN(reduce_scatter(algorithm, "papcoll_reduce_scatter_block_by_name", sendbuf, recvbuf, 0, NULL, recvcount,
-                          datatype, op, comm));
-}
+PC_DEFINE_FRONT(reduce_scatter_block, pc_reduce_scatter_coll, reduce_scatter, "PAPCOLL_REDUCE_SCATTER",
+                reduce_scatter,
+                (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm),
+                (sendbuf, recvbuf, 0, NULL, recvcount, datatype, op, comm))

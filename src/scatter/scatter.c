@@ -9,7 +9,7 @@
 #include "scatter/scatter.h"
 #include "coll/block_front.h"
 #include "coll/entry.h"
-#include "select/site.h"
+#include "coll/front.h"
 #include "core/state.h"
 
 #include <stdlib.h>
@@ -53,21 +53,10 @@ static int run_scatter(const char *forced, const char *source, const void *sendb
     return pc_blocks_enter(&a, comm, forced, source);
 }
 
-int papcoll_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                    MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    PC_SITE_RETURN(run_scatter(pc_params()->scatter.algorithm, "PAPCOLL_SCATTER", sendbuf, sendcount, sendtype, recvbuf,
-                       recvcount, recvtype, root, comm));
-}
-
-int papcoll_scatter_by_name(const char *algorithm, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    int rc = pc_coll_check_name(&pc_scatter_coll, algorithm, comm);
-    if (rc != MPI_SUCCESS) return rc;
-    PC_SITE_RETURN(run_scatter(algorithm, "papcoll_scatter_by_name", sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                       recvtype, root, comm));
-}
+PC_DEFINE_FRONT(scatter, pc_scatter_coll, scatter, "PAPCOLL_SCATTER", run_scatter,
+                (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                 MPI_Datatype recvtype, int root, MPI_Comm comm),
+                (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm))
 
 static int run_scatterv(const char *forced, const char *source, const void *sendbuf, const int sendcounts[],
                         const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
@@ -79,22 +68,10 @@ static int run_scatterv(const char *forced, const char *source, const void *send
     return pc_blocks_enter(&a, comm, forced, source);
 }
 
-int papcoll_scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-                     void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    PC_SITE_RETURN(run_scatterv(pc_params()->scatter.algorithm, "PAPCOLL_SCATTER", sendbuf, sendcounts, displs, sendtype,
-                        recvbuf, recvcount, recvtype, root, comm));
-}
-
-int papcoll_scatterv_by_name(const char *algorithm, const void *sendbuf, const int sendcounts[], const int displs[],
-                             MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-                             MPI_Comm comm)
-{
-    int rc = pc_coll_check_name(&pc_scatter_coll, algorithm, comm);
-    if (rc != MPI_SUCCESS) return rc;
-    PC_SITE_RETURN(run_scatterv(algorithm, "papcoll_scatterv_by_name", sendbuf, sendcounts, displs, sendtype, recvbuf,
-                        recvcount, recvtype, root, comm));
-}
+PC_DEFINE_FRONT(scatterv, pc_scatter_coll, scatter, "PAPCOLL_SCATTER", run_scatterv,
+                (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),
+                (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm))
 
 int pc_scatter_on(const pc_call_t *a, const char *name, char *blocks, const size_t *offset, int root, MPI_Comm comm)
 {

@@ -80,6 +80,8 @@ docs: build
 figures: pytools
 	cd tools && nice -n 10 python3 -m papcoll_tools.figures -o $(abspath $(BUILD))/figures
 
+# The libraries, papcoll.h, papcoll-bench and the Python tools' commands into
+# $(PREFIX) (docs/install.md); with PREFIX/bin on PATH the tools need nothing else.
 install: build
 	cmake --install $(BUILD)
 

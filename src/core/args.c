@@ -111,6 +111,12 @@ int pc_check_reduction_args(const void *sendbuf, const void *recvbuf, int count,
     return MPI_SUCCESS;
 }
 
+int pc_check_scan_args(const void *sendbuf, const void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                       MPI_Comm comm)
+{
+    return pc_check_reduction_args(sendbuf, recvbuf, count, type, op, 0, 0, comm);
+}
+
 int pc_op_is_predefined(MPI_Op op)
 {
     const MPI_Op predefined[] = {MPI_MAX,  MPI_MIN,  MPI_SUM,    MPI_PROD,   MPI_LAND,    MPI_BAND,  MPI_LOR,

@@ -43,7 +43,7 @@ static int scan(const char *forced, const char *source, int exclusive, const voi
     int rc = pc_check_comm(comm);
     if (rc != MPI_SUCCESS) return pc_refuse(MPI_COMM_WORLD, pc_call_name(&a), rc);
     if (pc_is_intercomm(comm)) return pc_refuse(comm, pc_call_name(&a), MPI_ERR_COMM);
-    rc = pc_check_scan_args(sendbuf, recvbuf, count, datatype, op, comm);
+    rc = pc_check_scan_args(sendbuf, recvbuf, count, datatype, op, exclusive, comm);
     if (rc != MPI_SUCCESS) return pc_refuse(comm, pc_call_name(&a), rc);
     return pc_coll_run(&a, comm, forced, source);
 }

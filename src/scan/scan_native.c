@@ -2,7 +2,8 @@
 /*
  * native - the MPI library's own MPI_Scan or MPI_Exscan (PMPI_Scan,
  * PMPI_Exscan) on papcoll's private communicator: the baseline every other
- * scan is measured against, and what the rules pick on one node.
+ * scan is measured against, and what the rules pick on one node for a
+ * commutative op.
  *
  *   P0 P1 ... Pp-1 --> PMPI_Scan / PMPI_Exscan(private duplicate) --> prefixes
  *

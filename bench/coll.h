@@ -3,10 +3,11 @@
  * coll.h - the collectives papcoll-bench measures, by the names of --coll,
  * the name of each in papcoll's catalogue (papcoll_algorithm_count) and the
  * classes the benchmark treats alike.  A v form (allgatherv, alltoallv,
- * gatherv, scatterv) and reduce_scatter_block measure another entry point of
- * the same collective, whose algorithms are the same: --coll=allgatherv
- * runs the algorithms of "allgather", --coll=reduce_scatter_block those of
- * "reduce_scatter".  No MPI.
+ * gatherv, scatterv), reduce_scatter_block and exscan measure another entry
+ * point of the same collective, whose algorithms are the same:
+ * --coll=allgatherv runs the algorithms of "allgather",
+ * --coll=reduce_scatter_block those of "reduce_scatter", --coll=exscan those
+ * of "scan".  No MPI.
  */
 #ifndef PB_COLL_H
 #define PB_COLL_H
@@ -28,12 +29,14 @@ typedef enum bench_coll {
     BENCH_SCATTER,
     BENCH_SCATTERV,
     BENCH_BARRIER, /* no data: the message sizes are ignored (one row, size 0) */
+    BENCH_SCAN,    /* MPI_Scan: rank r's result depends on ranks 0..r */
+    BENCH_EXSCAN,  /* MPI_Exscan: on ranks 0..r-1 (rank 0's buffer untouched) */
     BENCH_COLL_COUNT
 } bench_coll_t;
 
 #define BENCH_COLL_NAMES                                                                                               \
     "bcast, reduce, allreduce, allgather, allgatherv, reduce_scatter, reduce_scatter_block, alltoall, alltoallv, "     \
-    "gather, gatherv, scatter, scatterv or barrier"
+    "gather, gatherv, scatter, scatterv, barrier, scan or exscan"
 
 static inline const char *bench_coll_name(bench_coll_t coll)
 {
@@ -51,6 +54,8 @@ static inline const char *bench_coll_name(bench_coll_t coll)
     case BENCH_SCATTER: return "scatter";
     case BENCH_SCATTERV: return "scatterv";
     case BENCH_BARRIER: return "barrier";
+    case BENCH_SCAN: return "scan";
+    case BENCH_EXSCAN: return "exscan";
     default: return "bcast";
     }
 }
@@ -64,6 +69,7 @@ static inline const char *bench_coll_catalogue(bench_coll_t coll)
     case BENCH_ALLTOALLV: return "alltoall";
     case BENCH_GATHERV: return "gather";
     case BENCH_SCATTERV: return "scatter";
+    case BENCH_EXSCAN: return "scan";
     default: return bench_coll_name(coll);
     }
 }
@@ -99,12 +105,16 @@ static inline int bench_coll_fan_out(bench_coll_t coll)
 }
 
 /* 1 for the reductions (MPI_SUM of exact integers): reduce, allreduce,
- * reduce_scatter(_block). */
+ * reduce_scatter(_block), scan, exscan. */
 static inline int bench_coll_reduces(bench_coll_t coll)
 {
     return coll == BENCH_REDUCE || coll == BENCH_ALLREDUCE || coll == BENCH_REDUCE_SCATTER ||
-           coll == BENCH_REDUCE_SCATTER_BLOCK;
+           coll == BENCH_REDUCE_SCATTER_BLOCK || coll == BENCH_SCAN || coll == BENCH_EXSCAN;
 }
+
+/* 1 for the prefix reductions (scan, exscan): rank i needs the inputs of
+ * the ranks below it only (metrics.h). */
+static inline int bench_coll_prefix(bench_coll_t coll) { return coll == BENCH_SCAN || coll == BENCH_EXSCAN; }
 
 /* 1 for the collectives that move blocks of hashed values (blocks.h):
  * allgather(v), alltoall(v), gather(v), scatter(v). */

@@ -108,6 +108,8 @@ static void describe(collective_t *c)
     case BENCH_BARRIER: snprintf(d, len, "MPI_Barrier: no data (the message sizes are ignored: one row, size 0)"); break;
     case BENCH_REDUCE:
     case BENCH_ALLREDUCE:
+    case BENCH_SCAN:
+    case BENCH_EXSCAN:
         snprintf(d, len, "%s, op MPI_SUM, count = floor(size / %zu) (sizes below %zu B: count 0)", type, n, n);
         break;
     case BENCH_REDUCE_SCATTER_BLOCK:
@@ -415,6 +417,8 @@ int collective_run(const collective_t *c, const char *algo, size_t size, int roo
     case BENCH_SCATTERV:
         return papcoll_scatterv_by_name(algo, s, c->send.counts, c->send.displs, t, r, n, t, root, comm);
     case BENCH_BARRIER: return papcoll_barrier_by_name(algo, comm);
+    case BENCH_SCAN: return papcoll_scan_by_name(algo, s, r, n, t, MPI_SUM, comm);
+    case BENCH_EXSCAN: return papcoll_exscan_by_name(algo, s, r, n, t, MPI_SUM, comm);
     default: return papcoll_bcast_by_name(algo, r, n, MPI_BYTE, root, comm);
     }
 }
@@ -432,7 +436,10 @@ long collective_errors(const collective_t *c, size_t size, long rep, int root)
     for (long g = 0; g < c->send.total; g++) bad += get(c, c->sendbuf, (size_t)g) != contribution((size_t)g, rep, root, c->rank);
     if (c->coll == BENCH_REDUCE && c->rank != root) return bad;
     size_t at = result_offset(c);
-    for (int k = 0; k < c->count; k++) bad += get(c, c->recvbuf, (size_t)k) != exact_sum(at + (size_t)k, rep, root, c->nprocs);
+    /* the sum over all ranks, or over the prefix (exscan at rank 0: nothing, its -1s untouched) */
+    int ranks = c->coll == BENCH_SCAN ? c->rank + 1 : c->coll == BENCH_EXSCAN ? c->rank : c->nprocs;
+    for (int k = 0; k < c->count; k++)
+        bad += get(c, c->recvbuf, (size_t)k) != (ranks ? exact_sum(at + (size_t)k, rep, root, ranks) : -1);
     return bad;
 }
 

@@ -173,6 +173,10 @@ static const char *bound_text(bench_coll_t coll)
                      "max_{j!=root} a_j + T - a_root), others 0; bound = root_bound / n";
     case BENCH_ALLREDUCE:
         return "data dependence (holds with eager sends): mean over i of max(0, max_{j!=i} a_j + T - a_i)";
+    case BENCH_SCAN:
+    case BENCH_EXSCAN:
+        return "data dependence (holds with eager sends): rank i needs ranks 0..i-1 only, mean over i of max(0, "
+               "max_{j<i} a_j + T - a_i)";
     case BENCH_BARRIER:
         return "synchronization: nobody leaves before the last arrival has reached it, mean over i of max(0, "
                "max_{j!=i} a_j + T - a_i), T = an empty message's latency";

@@ -46,6 +46,14 @@ static void bounds(bench_coll_t coll, const double *a, int n, int root, double T
     } else if (bench_coll_fan_in(coll)) { /* reduce, gather(v): the root waits for everybody */
         m->root_bound = data_bound(a, root, last, second, T);
         m->bound = m->root_bound / n;
+    } else if (bench_coll_prefix(coll)) { /* scan, exscan: rank i needs ranks 0..i-1 */
+        double sum = 0, below = -INFINITY;
+        for (int i = 0; i < n; i++) {
+            if (i > 0) sum += fmax(0, below + T - a[i]);
+            below = fmax(below, a[i]);
+        }
+        m->root_bound = NAN;
+        m->bound = sum / n;
     } else { /* allreduce, allgather(v), alltoall(v), reduce_scatter(_block): everyone needs every input */
         double sum = 0;
         for (int i = 0; i < n; i++) sum += data_bound(a, i, last, second, T);

@@ -191,10 +191,31 @@ int papcoll_scatterv_by_name(const char *algorithm, const void *sendbuf,
 int papcoll_barrier(MPI_Comm comm);
 int papcoll_barrier_by_name(const char *algorithm, MPI_Comm comm);
 
+/* ---- Prefix reductions ------------------------------------------------- */
+
+/* Same semantics as MPI_Scan and MPI_Exscan (MPI_IN_PLACE allowed; any
+ * datatype and op, always combined in rank order, so non-commutative ops
+ * are right; exscan leaves rank 0's receive buffer untouched).  Both are the
+ * collective "scan" (one algorithm list; PAPCOLL_SCAN chooses for both);
+ * the _by_name forms name it ("auto" allowed; an unknown name returns
+ * MPI_ERR_ARG; all processes must pass the same name).  MPI defines neither
+ * on an intercommunicator: MPI_ERR_COMM, as the MPI libraries give. */
+int papcoll_scan(const void *sendbuf, void *recvbuf, int count,
+                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int papcoll_scan_by_name(const char *algorithm, const void *sendbuf,
+                         void *recvbuf, int count, MPI_Datatype datatype,
+                         MPI_Op op, MPI_Comm comm);
+int papcoll_exscan(const void *sendbuf, void *recvbuf, int count,
+                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int papcoll_exscan_by_name(const char *algorithm, const void *sendbuf,
+                           void *recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm);
+
 /* ---- Algorithm catalogue ----------------------------------------------- */
 
 /* Number of algorithms of a collective ("bcast", "reduce", "allreduce",
- * "allgather", "alltoall", "gather", "scatter", "reduce_scatter", "barrier");
+ * "allgather", "alltoall", "gather", "scatter", "reduce_scatter", "barrier",
+ * "scan": scan and exscan);
  * -1 for an unknown collective. */
 int papcoll_algorithm_count(const char *collective);
 /* Name and one-line description of algorithm i (0-based), or NULL. */

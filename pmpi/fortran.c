@@ -2,7 +2,8 @@
 /*
  * fortran.c - libpapcoll_mpi for Fortran programs: MPI_BCAST, MPI_REDUCE,
  * MPI_ALLREDUCE, MPI_REDUCE_SCATTER(_BLOCK), MPI_ALLGATHER(V), MPI_ALLTOALL(V),
- * MPI_GATHER(V), MPI_SCATTER(V) and MPI_BARRIER called through any binding
+ * MPI_GATHER(V), MPI_SCATTER(V), MPI_BARRIER, MPI_SCAN and MPI_EXSCAN called
+ * through any binding
  * (mpif.h, `use mpi`, `use mpi_f08`) reach the interposer's C functions
  * (interpose.c), so one path serves both languages.
  *
@@ -19,7 +20,8 @@
  *    after converting MPICH's own Fortran sentinels, so interpose.c serves
  *    them already.  One exception: mpi_f08's MPI_Barrier (mpi_barrier_f08_)
  *    calls PMPI_Barrier itself (checked with objdump), so that one name is
- *    defined here.
+ *    defined here.  mpi_scan_f08ts_ and mpi_exscan_f08ts_ call the C
+ *    MPI_Scan / MPI_Exscan (objdump of libmpichfort 4.0.2): nothing to do.
  *  - SimGrid SMPI 3.32 (PAPCOLL_SMPI, the object library papcoll_mpi_smpi
  *    linked into the program): libsimgrid's mpi_bcast_ converts the handles
  *    and calls libsimgrid's own MPI_Bcast, never the program's (checked:
@@ -168,6 +170,20 @@ static void fortran_barrier(MPI_Fint *comm, MPI_Fint *ierror)
     SET_IERROR_FROM_SITE(ierror, MPI_Barrier(PMPI_Comm_f2c(*comm)));
 }
 
+static void fortran_scan(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op,
+                         MPI_Fint *comm, MPI_Fint *ierror)
+{
+    SET_IERROR_FROM_SITE(ierror, MPI_Scan(sendbuf_to_c(sendbuf), bottom_to_c(recvbuf), (int)*count,
+                                          PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op), PMPI_Comm_f2c(*comm)));
+}
+
+static void fortran_exscan(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op,
+                           MPI_Fint *comm, MPI_Fint *ierror)
+{
+    SET_IERROR_FROM_SITE(ierror, MPI_Exscan(sendbuf_to_c(sendbuf), bottom_to_c(recvbuf), (int)*count,
+                                            PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op), PMPI_Comm_f2c(*comm)));
+}
+
 /* The names Open MPI exports for one routine: mpif.h and `use mpi` under the
  * four Fortran name-mangling conventions, and mpi_f08's specific procedure
  * (same arguments: buffers by address, handles as their INTEGER MPI_VAL).
@@ -219,6 +235,12 @@ PC_FORTRAN_NAMES(fortran_scatterv, MPI_SCATTERV, mpi_scatterv,
                  (void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype, void *recvbuf,
                   MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror));
 PC_FORTRAN_NAMES(fortran_barrier, MPI_BARRIER, mpi_barrier, (MPI_Fint *comm, MPI_Fint *ierror));
+PC_FORTRAN_NAMES(fortran_scan, MPI_SCAN, mpi_scan,
+                 (void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm,
+                  MPI_Fint *ierror));
+PC_FORTRAN_NAMES(fortran_exscan, MPI_EXSCAN, mpi_exscan,
+                 (void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm,
+                  MPI_Fint *ierror));
 
 #endif /* OPEN_MPI || PAPCOLL_SMPI */
 

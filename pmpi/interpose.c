@@ -2,7 +2,8 @@
 /*
  * interpose.c - libpapcoll_mpi: routes an unmodified program's MPI_Bcast,
  * MPI_Reduce, MPI_Allreduce, MPI_Reduce_scatter(_block), MPI_Allgather(v),
- * MPI_Alltoall(v), MPI_Gather(v), MPI_Scatter(v) and MPI_Barrier through papcoll (LD_PRELOAD=libpapcoll_mpi.so,
+ * MPI_Alltoall(v), MPI_Gather(v), MPI_Scatter(v), MPI_Barrier, MPI_Scan and
+ * MPI_Exscan through papcoll (LD_PRELOAD=libpapcoll_mpi.so,
  * or link before -lmpi).  papcoll reaches the real MPI through the PMPI_*
  * profiling interface.  Fortran programs reach the same functions
  * (fortran.c).
@@ -115,4 +116,16 @@ PC_INTERPOSE(MPI_Scatterv, (const void *sendbuf, const int sendcounts[], const i
 PC_INTERPOSE(MPI_Barrier, (MPI_Comm comm))
 {
     PC_SITE_RETURN(papcoll_barrier(comm));
+}
+
+PC_INTERPOSE(MPI_Scan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                        MPI_Comm comm))
+{
+    PC_SITE_RETURN(papcoll_scan(sendbuf, recvbuf, count, datatype, op, comm));
+}
+
+PC_INTERPOSE(MPI_Exscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                          MPI_Comm comm))
+{
+    PC_SITE_RETURN(papcoll_exscan(sendbuf, recvbuf, count, datatype, op, comm));
 }

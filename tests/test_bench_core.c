@@ -69,7 +69,7 @@ int main(void)
           "allgatherv runs allgather's algorithms");
     const char *forms[][2] = {{"reduce_scatter", "reduce_scatter"}, {"reduce_scatter_block", "reduce_scatter"},
                               {"alltoallv", "alltoall"}, {"gatherv", "gather"}, {"scatterv", "scatter"}, {"scatter", "scatter"},
-                              {"barrier", "barrier"}};
+                              {"barrier", "barrier"}, {"scan", "scan"}, {"exscan", "scan"}};
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
         CHECK(bench_coll_parse(forms[i][0], &parsed) == 0 && !strcmp(bench_coll_name(parsed), forms[i][0]) &&
               !strcmp(bench_coll_catalogue(parsed), forms[i][1]), "--coll=%s", forms[i][0]);
@@ -79,6 +79,11 @@ int main(void)
     CHECK(!bench_coll_rooted(BENCH_BARRIER) && !bench_coll_vform(BENCH_BARRIER) && !bench_coll_gathers(BENCH_BARRIER) &&
               !bench_coll_reduces(BENCH_BARRIER) && !bench_coll_fan_in(BENCH_BARRIER) && !bench_coll_fan_out(BENCH_BARRIER),
           "barrier: no root, no data, everyone waits for everyone (the all-to-all bound)");
+    /* scan: rank i waits for ranks below it only: arrivals 0, 3, 1 with T = 2 give (0 + 0 + 4) / 3 */
+    const double sa[3] = {0, 3, 1}, sf[3] = {1, 5, 6};
+    metrics_of_call(BENCH_EXSCAN, sa, sf, 3, 0, 2.0, &m);
+    CHECK(bench_coll_prefix(BENCH_SCAN) && bench_coll_reduces(BENCH_EXSCAN) && !bench_coll_rooted(BENCH_SCAN) &&
+              near(m.bound, 4.0 / 3) && isnan(m.root_bound), "scan: the prefix bound %g", m.bound);
 
     /* allgather: 2 ints each, rank order; allgatherv (8 B, ints): 4, 8, 12, 4 bytes = 1, 2, 3, 1 elements,
      * reverse rank order: rank 3 at 0, rank 2 at 1, rank 1 at 4, rank 0 at 6 */

@@ -69,7 +69,8 @@ typedef struct pc_call {
     int sendcount, recvcount;
     MPI_Datatype sendtype, recvtype;
     const int *sendcounts, *sdispls, *recvcounts, *displs;
-    int vform;                   /* the v form (MPI_Allgatherv ...): the arrays apply where MPI reads them */
+    int vform;                   /* the v form (MPI_Allgatherv ...): the arrays apply where MPI reads them;
+                                    the collective's second form (coll->forms[1]: MPI_Exscan for scan) */
     /* block view */
     pc_blocks_t sblocks, rblocks;
 } pc_call_t;

@@ -18,7 +18,7 @@
 
 static const pc_coll_t *const catalogue[] = {&pc_bcast_coll,     &pc_reduce_coll,   &pc_allreduce_coll, &pc_allgather_coll,
                                              &pc_alltoall_coll, &pc_gather_coll,   &pc_scatter_coll,   &pc_reduce_scatter_coll,
-                                             &pc_barrier_coll};
+                                             &pc_barrier_coll,    &pc_scan_coll};
 
 int pc_coll_count(void) { return (int)(sizeof catalogue / sizeof catalogue[0]); }
 

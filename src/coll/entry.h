@@ -28,7 +28,7 @@
 
 /* The catalogue of collectives. */
 extern const pc_coll_t pc_bcast_coll, pc_reduce_coll, pc_allreduce_coll, pc_allgather_coll, pc_alltoall_coll,
-    pc_gather_coll, pc_scatter_coll, pc_reduce_scatter_coll, pc_barrier_coll;
+    pc_gather_coll, pc_scatter_coll, pc_reduce_scatter_coll, pc_barrier_coll, pc_scan_coll;
 const pc_coll_t *pc_coll_by_name(const char *name);
 int pc_coll_count(void);
 /* The MPI function as called, without MPI_: "allgatherv", "reduce_scatter_block". */

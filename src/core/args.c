@@ -111,6 +111,20 @@ int pc_check_reduction_args(const void *sendbuf, const void *recvbuf, int count,
     return MPI_SUCCESS;
 }
 
+/* Open MPI 4.1's MPI_Scan checks the op, then refuses MPI_IN_PLACE as recvbuf
+ * with MPI_ERR_ARG; MPICH gives MPI_ERR_BUFFER, as papcoll does for what
+ * Open MPI does not check at all (aliased buffers; MPI_Exscan's recvbuf). */
+int pc_check_scan_args(const void *sendbuf, const void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                       int exclusive, MPI_Comm comm)
+{
+#ifdef OPEN_MPI
+    if (!exclusive && op != MPI_OP_NULL && recvbuf == MPI_IN_PLACE) return MPI_ERR_ARG;
+#else
+    (void)exclusive;
+#endif
+    return pc_check_reduction_args(sendbuf, recvbuf, count, type, op, 0, 0, comm);
+}
+
 int pc_op_is_predefined(MPI_Op op)
 {
     const MPI_Op predefined[] = {MPI_MAX,  MPI_MIN,  MPI_SUM,    MPI_PROD,   MPI_LAND,    MPI_BAND,  MPI_LOR,

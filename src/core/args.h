@@ -29,6 +29,10 @@ MPI_Comm pc_self_comm(void);
  * allreduce. */
 int pc_check_reduction_args(const void *sendbuf, const void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
                             int rooted, int root, MPI_Comm comm);
+/* MPI_Scan's (exclusive 0) and MPI_Exscan's arguments (those of
+ * MPI_Allreduce, with the class each library gives: see args.c). */
+int pc_check_scan_args(const void *sendbuf, const void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                       int exclusive, MPI_Comm comm);
 /* MPI_SUCCESS when the MPI library takes predefined op on datatype, else the
  * class it gives (MPI_ERR_OP): the standard's list, beyond it the library's
  * answer (op_types.c); logged at debug. */

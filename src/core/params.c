@@ -159,6 +159,11 @@ const pc_param_def_t pc_param_table[] = {
     /* ---- barrier ---- */
     {"PAPCOLL_BARRIER", NULL, PC_PARAM_STRING, "auto", FIELD(barrier.algorithm), NULL,
      "Barrier algorithm: a name from `papcoll-bench --coll=barrier --list`, or auto."},
+    /* ---- scan and exscan ---- */
+    {"PAPCOLL_SCAN", NULL, PC_PARAM_STRING, "auto", FIELD(scan.algorithm), NULL,
+     "Scan and exscan algorithm (one list for both): a name from `papcoll-bench --coll=scan --list`, or auto."},
+    {"PAPCOLL_SCAN_SEGMENT", NULL, PC_PARAM_SIZE, "64K", FIELD(scan.segment), NULL,
+     "Scan and exscan linear: segment of the pipelined chain, in bytes of packed data (whole elements, at least one)."},
 };
 const int pc_param_table_size = (int)(sizeof pc_param_table / sizeof pc_param_table[0]);
 

@@ -67,6 +67,11 @@ typedef struct pc_barrier_params {
     char *algorithm;          /* PAPCOLL_BARRIER */
 } pc_barrier_params_t;
 
+typedef struct pc_scan_params {
+    char *algorithm;          /* PAPCOLL_SCAN (scan and exscan) */
+    size_t segment;           /* PAPCOLL_SCAN_SEGMENT: linear's segment */
+} pc_scan_params_t;
+
 typedef struct pc_params {
     char *tune;             /* PAPCOLL_TUNE: selection rules (tune grammar) */
     long adapt;             /* PAPCOLL_ADAPT: 1 (default) = measure a rule's candidates online and keep the best (adapt.h) */
@@ -104,6 +109,7 @@ typedef struct pc_params {
     pc_allgather_params_t allgather;
     pc_block_params_t alltoall, gather, scatter, reduce_scatter;
     pc_barrier_params_t barrier;
+    pc_scan_params_t scan;
     size_t exchange_area;   /* PAPCOLL_EXCHANGE_AREA: largest exchange area of aware (two banks) */
     size_t alltoall_min_fragment; /* PAPCOLL_ALLTOALL_MIN_FRAGMENT: smallest partial fragment of aware */
     long reduce_scatter_senders;  /* PAPCOLL_REDUCE_SCATTER_SENDERS: multisender's senders per node, 0 = all but one */

@@ -4,7 +4,8 @@
  *
  * One tag per purpose, never shared between purposes, in one block per
  * collective (broadcast 100-399, reduce 400-499, allreduce 500-599, allgather 600-699, alltoall 700-799,
- * gather 800-849, scatter 850-899, barrier 900-949, reduce_scatter 950-999; the windowed tags from 2048), so a
+ * gather 800-849, scatter 850-899, barrier 900-949, reduce_scatter 950-999,
+ * scan 1000-1049; the windowed tags from 2048), so a
  * message can only ever match the receive it was meant for.  Every message
  * a call sends is consumed in that call; control messages matched with
  * MPI_ANY_SOURCE also carry the call's sequence number in their tag
@@ -147,6 +148,11 @@ enum {
     PC_TAG_SCATTER_SHARE = 855,    /* dynleader: the root -> a node's leader, (v form) the block sizes, then the
                                       node's blocks */
     PC_TAG_SCATTER_REST = 856      /* dynleader: a block's bytes beyond PC_MAX_MSG, after its first message */
+};
+
+enum {
+    PC_TAG_SCAN_DATA = 1000,  /* recursive_doubling exchanges of partial results (scan and exscan) */
+    PC_TAG_SCAN_CHAIN = 1001  /* linear: one segment of a prefix, rank i -> rank i + 1 */
 };
 
 /* The window, in calls: set once per process from MPI_TAG_UB (pc_tags_init). */

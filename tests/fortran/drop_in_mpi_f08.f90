@@ -4,14 +4,14 @@
 ! mpi_f08's handle types and its optional IERROR, left out of every call but
 ! the ones whose error code is checked.  Run by expect_log.cmake with
 ! LD_PRELOAD=libpapcoll_mpi.so and PAPCOLL_LOG=debug; argument "bcast",
-! "reduce", "allreduce", "allgather", "blocks" or "barrier".
+! "reduce", "allreduce", "allgather", "blocks", "barrier" or "scan".
 program drop_in_mpi_f08
   use mpi_f08
   implicit none
   character(len=*), parameter :: binding = 'mpi_f08'
   integer, parameter :: n = 1000, nsmall = 100
   integer :: ierr, rank, nprocs, root, i, errclass
-  integer :: nbcast, nreduce, nallreduce, nallgather, nalltoall, ngather, nscatter, nreduce_scatter, nbarrier
+  integer :: nbcast, nreduce, nallreduce, nallgather, nalltoall, ngather, nscatter, nreduce_scatter, nbarrier, nscan, nexscan
   integer, allocatable :: ig(:), counts(:), displs(:)
   integer(kind=MPI_ADDRESS_KIND) :: address(1)
   type(MPI_Datatype) :: abstype
@@ -33,6 +33,8 @@ program drop_in_mpi_f08
   nscatter = 0
   nreduce_scatter = 0
   nbarrier = 0
+  nscan = 0
+  nexscan = 0
 
   ! Reductions: rank r contributes (r + 1) * i and i + r / 4, exact sums in any order.
   iexpect = [(i * nprocs * (nprocs + 1) / 2, i = 1, n)]
@@ -174,16 +176,40 @@ program drop_in_mpi_f08
     call MPI_Barrier(MPI_COMM_SELF, ierr)
     call check(ierr == MPI_SUCCESS, 'MPI_Barrier MPI_COMM_SELF')
     nbarrier = nbarrier + 11
+  else if (mode == 'scan') then
+    ! MPI_Scan and MPI_Exscan: rank r contributes (r + 1) * i; prefixes of exact sums, and a maximum
+    iv = [((rank + 1) * i, i = 1, n)]
+    ir = -1
+    call MPI_Scan(iv, ir, n, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
+    call check(all(ir == [(i * (rank + 1) * (rank + 2) / 2, i = 1, n)]), 'MPI_Scan')
+    ir = iv
+    call MPI_Scan(MPI_IN_PLACE, ir, n, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
+    call check(all(ir == [(i * (rank + 1) * (rank + 2) / 2, i = 1, n)]), &
+               'MPI_Scan MPI_IN_PLACE')
+    dv = [(dble(mod(rank * 7 + i, 5)), i = 1, n)]
+    dr = -1
+    call MPI_Scan(dv, dr, n, MPI_DOUBLE_PRECISION, MPI_MAX, MPI_COMM_WORLD)
+    call check(all(dr >= dv) .and. all(dr <= 4), 'MPI_Scan DOUBLE PRECISION MPI_MAX')
+    ir = -1
+    call MPI_Exscan(iv, ir, n, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
+    call check((rank == 0 .or. all(ir == [(i * rank * (rank + 1) / 2, i = 1, n)])), &
+               'MPI_Exscan')
+    ir = iv
+    call MPI_Exscan(MPI_IN_PLACE, ir, n, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
+    call check(all(ir == merge(iv, [(i * rank * (rank + 1) / 2, i = 1, n)], rank == 0)), &
+               'MPI_Exscan MPI_IN_PLACE')
+    nscan = nscan + 3
+    nexscan = nexscan + 2
   else
-    call check(.false., 'usage: drop_in_* bcast|reduce|allreduce|allgather|blocks|barrier')
+    call check(.false., 'usage: drop_in_* bcast|reduce|allreduce|allgather|blocks|barrier|scan')
   end if
 
   call MPI_Barrier(MPI_COMM_WORLD)
   nbarrier = nbarrier + 1
-  if (rank == 0) write (*, '(a,i0,9(a,i0),a)') 'drop_in ' // binding // ': np=', nprocs, ' bcast=', nbcast, &
+  if (rank == 0) write (*, '(a,i0,11(a,i0),a)') 'drop_in ' // binding // ': np=', nprocs, ' bcast=', nbcast, &
     ' reduce=', nreduce, ' allreduce=', nallreduce, ' allgather=', nallgather, ' alltoall=', nalltoall, &
     ' gather=', ngather, ' scatter=', nscatter, ' reduce_scatter=', nreduce_scatter, &
-    ' barrier=', nbarrier, ': OK'
+    ' barrier=', nbarrier, ' scan=', nscan, ' exscan=', nexscan, ': OK'
   call MPI_Finalize()
 
 contains

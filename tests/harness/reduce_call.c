@@ -85,6 +85,10 @@ static int call_collective(const rc_call_t *call, const void *sendbuf, void *rec
         return papcoll_reduce_by_name(call->algo, sendbuf, recvbuf, total, c->type, c->op, call->root, call->comm);
     if (!strcmp(call->collective, "allreduce"))
         return papcoll_allreduce_by_name(call->algo, sendbuf, recvbuf, total, c->type, c->op, call->comm);
+    if (!strcmp(call->collective, "scan"))
+        return papcoll_scan_by_name(call->algo, sendbuf, recvbuf, total, c->type, c->op, call->comm);
+    if (!strcmp(call->collective, "exscan"))
+        return papcoll_exscan_by_name(call->algo, sendbuf, recvbuf, total, c->type, c->op, call->comm);
     if (call->block_form)
         return papcoll_reduce_scatter_block_by_name(call->algo, sendbuf, recvbuf, call->count, c->type, c->op,
                                                     call->comm);
@@ -110,8 +114,10 @@ void rc_call_checked(const rc_call_t *call, rc_buffers_t *b, rc_result_t *res)
     }
     const size_t ext = (size_t)c->extent, bytes = (size_t)total * ext, guard_end = bytes + HARNESS_GUARD;
     const size_t result_bytes = (size_t)mine * ext;
-    const int gets_result = !is_reduce || call->rank == call->root;
-    const int inplace_here = call->inplace && gets_result;
+    const int is_scan = !strcmp(call->collective, "scan"), is_exscan = !strcmp(call->collective, "exscan");
+    const int gets_result = is_exscan ? call->rank > 0 : !is_reduce || call->rank == call->root;
+    const int inplace_here = call->inplace && (!is_reduce || call->rank == call->root);
+    const int untouched = is_exscan && call->rank == 0; /* its receive buffer, whatever it holds */
     const uint64_t send_salt = call->salt ^ 0x5e5e5eULL, recv_salt = call->salt ^ 0x7e7e7eULL;
     memset(res, 0, sizeof *res);
     reserve(b, guard_end, total);
@@ -132,7 +138,7 @@ void rc_call_checked(const rc_call_t *call, rc_buffers_t *b, rc_result_t *res)
     const void *sendbuf = inplace_here ? MPI_IN_PLACE : b->send;
     long type_errors = rc_user_op_type_errors();
     const int refused = !rc_accepts(call->collective, call->algo, c);
-    if (refused && recvbuf) memcpy(b->ref, b->recv, recv_total); /* it must not run: nothing may change */
+    if ((refused || untouched) && recvbuf) memcpy(b->ref, b->recv, recv_total); /* nothing may change */
 
     harness_watchdog_arm();
     int rc = call_collective(call, sendbuf, recvbuf, total, counts);
@@ -141,9 +147,12 @@ void rc_call_checked(const rc_call_t *call, rc_buffers_t *b, rc_result_t *res)
     if (c->library_ref) { /* every process, whatever its call returned: the library's result of all the input */
         rc_fill_input(c, call->rank, call->size, total, call->salt, b->lib);
         harness_watchdog_arm();
-        int lrc = PMPI_Allreduce(MPI_IN_PLACE, b->lib, total, c->type, c->op, call->comm);
+        int lrc = is_scan     ? PMPI_Scan(MPI_IN_PLACE, b->lib, total, c->type, c->op, call->comm)
+                  : is_exscan ? PMPI_Exscan(MPI_IN_PLACE, b->lib, total, c->type, c->op, call->comm)
+                              : PMPI_Allreduce(MPI_IN_PLACE, b->lib, total, c->type, c->op, call->comm);
         harness_watchdog_call_done();
-        if (lrc != MPI_SUCCESS) HARNESS_PROBLEM(res, "the MPI library's own PMPI_Allreduce returned %s",
+        if (lrc != MPI_SUCCESS) HARNESS_PROBLEM(res, "the MPI library's own PMPI_%s returned %s",
+                                                is_scan ? "Scan" : is_exscan ? "Exscan" : "Allreduce",
                                                 harness_class_name(lrc));
     }
     res->rc = rc;
@@ -173,7 +182,8 @@ void rc_call_checked(const rc_call_t *call, rc_buffers_t *b, rc_result_t *res)
     size_t at = 0;
     long bad;
     if (gets_result) {
-        rc_reference(c, call->size, total, call->salt, b->ref, c->inexact ? b->bound : NULL);
+        int ranks = is_scan ? call->rank + 1 : is_exscan ? call->rank : call->size; /* combined */
+        rc_reference_prefix(c, call->size, ranks, total, call->salt, b->ref, c->inexact ? b->bound : NULL);
         const unsigned char *want = (c->library_ref ? b->lib : b->ref) + (size_t)first_mine * ext;
         const double *bound = c->inexact ? b->bound + first_mine : NULL;
         long first = 0;
@@ -188,6 +198,9 @@ void rc_call_checked(const rc_call_t *call, rc_buffers_t *b, rc_result_t *res)
         if ((bad = sentinel_damage(b->recv, inplace_here ? recv_bytes : result_bytes, recv_total, recv_salt, NULL, 1,
                                    &at)))
             HARNESS_PROBLEM(res, "%ld guard bytes past the receive buffer overwritten", bad);
+    } else if (untouched) {
+        if (memcmp(b->ref, b->recv, recv_total))
+            HARNESS_PROBLEM(res, "rank 0's receive buffer (not significant in MPI_Exscan) changed");
     } else if (recvbuf && (bad = sentinel_damage(b->recv, 0, recv_total, recv_salt, NULL, 1, &at))) {
         HARNESS_PROBLEM(res,
                         "%ld bytes of a non-root's receive buffer (not significant there) overwritten, first at %zu",

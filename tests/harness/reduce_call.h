@@ -7,14 +7,17 @@
  *     forced algorithm does not take the operation (rc_accepts below);
  *   - papcoll_last_algorithm(): the forced name; for "auto" a real name of an
  *     algorithm that takes the operation;
- *   - the result at the root (reduce), everywhere (allreduce), or each
- *     rank's block of it (reduce_scatter), element by element against the
+ *   - the result at the root (reduce), everywhere (allreduce), each
+ *     rank's block of it (reduce_scatter), or each rank's prefix of ranks
+ *     0..i (scan) or 0..i-1 (exscan), element by element against the
  *     reference in rank order (rc_reference), or for cases outside MPI's
- *     list (library_ref) against the MPI library's own PMPI_Allreduce of the
+ *     list (library_ref) against the MPI library's own PMPI_Allreduce (or
+ *     PMPI_Scan / PMPI_Exscan) of the
  *     same inputs, made by every process after the call; the gaps of the
  *     datatype and guard bytes past the end untouched;
  *   - the send buffer unchanged (gaps and guard included);
- *   - reduce: the receive buffer of non-roots untouched (or NULL);
+ *   - reduce: the receive buffer of non-roots untouched (or NULL); exscan:
+ *     rank 0's receive buffer untouched (its input, in place);
  *   - user operations called with the caller's datatype.
  * Thread-safe (all state in the caller's buffers and result).
  */
@@ -37,13 +40,13 @@ typedef struct {
 void rc_buffers_free(rc_buffers_t *b);
 
 typedef struct {
-    const char *collective;  /* "reduce", "allreduce" or "reduce_scatter" */
+    const char *collective;  /* "reduce", "allreduce", "reduce_scatter", "scan" or "exscan" */
     const char *algo;        /* an algorithm name or "auto" */
     const rc_case_t *c;
     int count;               /* reduce_scatter: per block, see rc_block_count */
     int block_form;          /* reduce_scatter: MPI_Reduce_scatter_block (equal blocks), else unequal ones */
     int root;                /* reduce only */
-    int inplace;             /* MPI_IN_PLACE at the root (reduce) or on every process (allreduce) */
+    int inplace;             /* MPI_IN_PLACE at the root (reduce) or on every process (the others) */
     int null_recv;           /* reduce: non-roots pass recvbuf NULL, else a buffer that must stay untouched */
     MPI_Comm comm;
     int rank, size;

@@ -259,13 +259,18 @@ void rc_fill_input(const rc_case_t *c, int rank, int p, int count, uint64_t salt
 
 void rc_reference(const rc_case_t *c, int p, int count, uint64_t salt, void *ref, double *bound)
 {
+    rc_reference_prefix(c, p, p, count, salt, ref, bound);
+}
+
+void rc_reference_prefix(const rc_case_t *c, int p, int ranks, int count, uint64_t salt, void *ref, double *bound)
+{
     unsigned char v[64];
     const rc_kind_t *k = c->kind;
     for (int i = 0; i < count; i++) {
         char *acc = (char *)ref + (size_t)i * (size_t)c->extent;
         k->gen(c->opclass, c->inexact, 0, p, element_hash(salt, 0, (size_t)i) & c->value_mask, acc);
         double sum_abs = c->inexact ? k->magnitude(acc) : 0;
-        for (int r = 1; r < p; r++) {
+        for (int r = 1; r < ranks; r++) {
             k->gen(c->opclass, c->inexact, r, p, element_hash(salt, r, (size_t)i) & c->value_mask, v);
             k->combine(c->opclass, acc, v);
             if (c->inexact) sum_abs += k->magnitude(v);

@@ -68,6 +68,9 @@ void rc_fill_input(const rc_case_t *c, int rank, int p, int count, uint64_t salt
  * cases bound[i] receives the tolerance of element i (bound may be NULL for
  * exact cases). */
 void rc_reference(const rc_case_t *c, int p, int count, uint64_t salt, void *ref, double *bound);
+/* The same over ranks 0..ranks-1 only (the prefix of MPI_Scan / MPI_Exscan;
+ * ranks >= 1), inputs of a call among p processes. */
+void rc_reference_prefix(const rc_case_t *c, int p, int ranks, int count, uint64_t salt, void *ref, double *bound);
 /* Number of elements of got that differ from ref (tolerance bound, or
  * exact); *first receives the index of the first. */
 long rc_compare(const rc_case_t *c, const void *got, const void *ref, const double *bound, int count, long *first);

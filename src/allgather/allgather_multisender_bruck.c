@@ -50,7 +50,7 @@
  * rounds"), results 2.5.2 (Table 2.2, Allgather-Small); Bruck et al., IEEE
  * TPDS 8(11) 1997 (the k-port dissemination this is).
  */
-#include "allgather/allgather_node_share.h"
+#include "allgather/common/node_share.h"
 
 typedef struct {
     int senders, radix, rounds;

@@ -39,7 +39,7 @@
  * but with a two-way ring"), results 2.5.2 (Table 2.2, Allgather-Large);
  * the ring itself: MPICH allgather_intra_ring.c.
  */
-#include "allgather/allgather_node_share.h"
+#include "allgather/common/node_share.h"
 
 /* The process of `node` that runs the leftward direction. */
 static int left_member(const pc_ag_share_t *sh, int node)

@@ -70,7 +70,7 @@
  * 3.24-3.26).
  */
 #include "alltoall/alltoall_aware.h"
-#include "alltoall/alltoall_aware_wake.h"
+#include "alltoall/common/aware_wake.h"
 #include "core/log.h"
 #include "node/node_exchange.h"
 

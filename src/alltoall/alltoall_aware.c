@@ -422,7 +422,7 @@ static int complete(aware_t *s, long r, int block)
 }
 
 /* Waiting for both a flag and a request: SMPI blocks until either comes
- * (alltoall_aware_wake.h), natively one poll pause. */
+ * (alltoall/common/aware_wake.h), natively one poll pause. */
 static int wait_both(aware_t *s, long r)
 {
     if (!s->wake) {

@@ -29,8 +29,8 @@ among node leaders); `datatype` ones get the user's datatype instead of packed b
 
 Broadcast machinery: tree-shaped algorithms are trees (`src/sched/tree.c`) fed to one segmented
 engine (`src/sched/tree_engine.c`); the two scatter-allgather algorithms and the arrival-aware
-algorithms' sub-group broadcasts (`src/bcast/bcast_group.c`) share the binomial scatter and ring
-allgather of `src/bcast/bcast_scatter.c`. Non-contiguous datatypes are packed at the root and
+algorithms' sub-group broadcasts (`src/bcast/common/group.c`) share the binomial scatter and ring
+allgather of `src/bcast/common/scatter.c`. Non-contiguous datatypes are packed at the root and
 unpacked at the receivers; segments are cut on packed bytes. Segment size of the pipelined
 algorithms: `PAPCOLL_BCAST_CHUNKS`, else `PAPCOLL_BCAST_SEGSIZE`, else the SMPI bcast exercise's optimum
 k = sqrt(m (stages - 1) beta / alpha) segments, clamped to [`PAPCOLL_SEGSIZE_MIN`, `PAPCOLL_SEGSIZE_MAX`].

@@ -3,7 +3,7 @@
  * multisender_bruck - the universal hierarchical allgather with a k-ary,
  * multi-sender Bruck among nodes: every process copies its block into its
  * node's share of a node-ordered result held in node shared memory
- * (allgather_node_share.h); then in round i every node sends the shares it
+ * (allgather/common/node_share.h); then in round i every node sends the shares it
  * has gathered so far to the k - 1 nodes at distances j k^i (j = 1 .. k - 1)
  * before it and receives as many from the nodes j k^i after it, S = k - 1
  * processes of the node at once (sender s handles j = s + 1), all sending
@@ -31,7 +31,7 @@
  * ceil(log2 N) rounds; plus m/q mu copy-in and m mu copy-out per process and
  * a node synchronization per round.  A result larger than a bank runs as
  * ceil(largest share / w) such allgathers (chunks, w from the bank size:
- * allgather_node_share.h), each paying the rounds' alphas again.
+ * allgather/common/node_share.h), each paying the rounds' alphas again.
  * Late arrival: nothing leaves a node before all its processes have copied
  * in, and a late sender holds up its node's next round (and so every node
  * after it): like hier, plus the senders' dependence on each other.
@@ -50,7 +50,7 @@
  * rounds"), results 2.5.2 (Table 2.2, Allgather-Small); Bruck et al., IEEE
  * TPDS 8(11) 1997 (the k-port dissemination this is).
  */
-#include "allgather/allgather_node_share.h"
+#include "allgather/common/node_share.h"
 
 typedef struct {
     int senders, radix, rounds;

@@ -3,7 +3,7 @@
  * multisender_ring - the universal hierarchical allgather with a two-way
  * ring of nodes and two senders per node: every process copies its block
  * into its node's share of a node-ordered result held in node shared memory
- * (allgather_node_share.h); node rank 0 passes shares rightwards round the
+ * (allgather/common/node_share.h); node rank 0 passes shares rightwards round the
  * ring of nodes (to node + 1, from node - 1) and node rank 1 leftwards, both
  * sending from the shared buffer and receiving into it, the rightward
  * direction ceil((N - 1)/2) steps, the leftward floor((N - 1)/2); then each
@@ -25,7 +25,7 @@
  * message per direction at a time, the ring's low contention kept: Parsons 2015's
  * reason for this shape); plus m/q mu copy-in and m mu copy-out per
  * process.  A result larger than a bank runs as chunks (each chunk an
- * allgather of one slice of every share: allgather_node_share.h).
+ * allgather of one slice of every share: allgather/common/node_share.h).
  * Late arrival: nothing leaves a node before all its processes have copied
  * in (any late process holds up its node's two senders); a late node then
  * holds up its neighbours and, step by step, everyone, like ring, but with
@@ -39,7 +39,7 @@
  * but with a two-way ring"), results 2.5.2 (Table 2.2, Allgather-Large);
  * the ring itself: MPICH allgather_intra_ring.c.
  */
-#include "allgather/allgather_node_share.h"
+#include "allgather/common/node_share.h"
 
 /* The process of `node` that runs the leftward direction. */
 static int left_member(const pc_ag_share_t *sh, int node)

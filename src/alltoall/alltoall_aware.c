@@ -70,7 +70,7 @@
  * 3.24-3.26).
  */
 #include "alltoall/alltoall_aware.h"
-#include "alltoall/alltoall_aware_wake.h"
+#include "alltoall/common/aware_wake.h"
 #include "core/log.h"
 #include "node/node_exchange.h"
 
@@ -422,7 +422,7 @@ static int complete(aware_t *s, long r, int block)
 }
 
 /* Waiting for both a flag and a request: SMPI blocks until either comes
- * (alltoall_aware_wake.h), natively one poll pause. */
+ * (alltoall/common/aware_wake.h), natively one poll pause. */
 static int wait_both(aware_t *s, long r)
 {
     if (!s->wake) {

@@ -57,7 +57,7 @@ int pc_bcast_scatter(const pc_call_t *a, const pc_bcast_group_t *g);
 int pc_bcast_ring_allgather(const pc_call_t *a, const pc_bcast_group_t *g);
 /* (Byte ranges of the blocks: pc_block_offset / pc_blocks_len, sched/blocks.h.) */
 
-/* Sub-group broadcasts of the arrival-aware algorithms (bcast_group.c).
+/* Sub-group broadcasts of the arrival-aware algorithms (bcast/common/group.c).
  * The root serves n arrived receivers; the data follows a header (MPI_LONG_LONG
  * on PC_TAG_GROUP_HEADER) that tells each member what to do. */
 enum { PC_HDR_SEQ, PC_HDR_KIND, PC_HDR_SEGSIZE, PC_HDR_COUNT, PC_HDR_FIXED }; /* then COUNT ranks */
@@ -93,10 +93,10 @@ double pc_arrival_window(const pc_call_t *a);
 void pc_arrival_pause(const pc_call_t *a, double until);
 
 
-/* The dynamic-leader node tree (bcast_leader_tree.c): segsize 0 = whole
+/* The dynamic-leader node tree (bcast/common/leader_tree.c): segsize 0 = whole
  * message per inter-node hop. */
 int pc_bcast_leader_tree(const pc_call_t *a, pc_tree_shape_t shape, size_t segsize);
-/* Competitive leaders + scatter and allgather among nodes (bcast_cp_allgather.c):
+/* Competitive leaders + scatter and allgather among nodes (bcast/common/cp_allgather.c):
  * recursive doubling if rdb and the node count is a power of two, else ring. */
 int pc_bcast_cp_allgather(const pc_call_t *a, int rdb);
 

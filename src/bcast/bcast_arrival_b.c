@@ -6,7 +6,7 @@
  * call.  The root works in rounds: it waits until at least one receiver has
  * arrived (then, optionally, a short batching window), takes every receiver
  * that has arrived by then as a group, and serves that group with a
- * sub-group broadcast (bcast_group.c): a pipelined chain in arrival order,
+ * sub-group broadcast (bcast/common/group.c): a pipelined chain in arrival order,
  * or a binomial tree below the first member, whichever the alpha-beta model
  * finds faster, or binomial scatter + ring allgather if asked for.  A header
  * travels ahead of the data and tells each member what to do.

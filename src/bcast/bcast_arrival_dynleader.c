@@ -3,7 +3,7 @@
  * arrival_dynleader - arrival_b among nodes whose leaders are dynamic: the
  * first process to arrive on each node claims it and announces itself
  * (ARRIVED) to the root; the root serves the node leaders that have arrived,
- * group after group, with arrival_b's sub-group broadcast (bcast_group.c: a
+ * group after group, with arrival_b's sub-group broadcast (bcast/common/group.c: a
  * pipelined chain in arrival order or a binomial tree below the first
  * member, whichever the alpha-beta model finds faster; the group's list
  * travels in a header ahead of the data); each leader copies the message

@@ -4,7 +4,7 @@
  * model, on MPI.
  *
  * Idea (Patarasuk & Yuan 2008 Fig. 4): as arrival_b, the root serves groups of arrived
- * receivers with sub-group broadcasts (bcast_group.c: chain, tree or
+ * receivers with sub-group broadcasts (bcast/common/group.c: chain, tree or
  * scatter + ring allgather); in addition, while nobody is waiting, it
  * pushes the whole message to a receiver that has not arrived yet, so that
  * this receiver, when it arrives, finds the data already there, receives it

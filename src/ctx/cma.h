@@ -17,7 +17,7 @@
  * ONE copy (pc_shm_charge).  That is the copy model of single-copy
  * transfers, not CMA.
  *
- * The node segment (ctx/shm.c) publishes each process's pid and probe word,
+ * The node segment (ctx/shm_segment.c) publishes each process's pid and probe word,
  * probes every pair when it is created and agrees over the node whether
  * every pair can single-copy; node/node.c builds Morimoto et al. 1999's write protocol
  * on it (the writer writes, or with PAPCOLL_NODE_PROTOCOL=read its posted

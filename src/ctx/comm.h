@@ -32,7 +32,7 @@ typedef struct pc_comm {
     struct pc_shm *shm;    /* node shared-memory segment, created on first use (shm.h) */
     struct pc_inbox *inbox; /* node inbox exposed to one-sided writes, created on first use (inbox.h) */
     struct pc_early *early; /* control messages of later calls that came early (early.h) */
-    struct adapt_table *adapt_table; /* adaptive selection's states (adapt.c; owned by an attribute on comm) */
+    struct adapt_table *adapt_table; /* adaptive selection's states (select/adapt_state.c; owned by an attribute on comm) */
     struct pc_choice_cache *choices; /* memo of automatic selection (coll/choice_cache.h) */
     int finalized;         /* MPI objects released at MPI_Finalize */
     struct pc_comm *next;  /* live contexts */

@@ -29,6 +29,12 @@
  *
  * Under SMPI every copy into or out of the segment is charged as
  * bytes / PAPCOLL_SIM_MEMBW seconds of computation (smpi_execute_flops).
+ *
+ * The implementation, one file per part (layout shared in shm_impl.h):
+ * shm_segment.c (creation, sizes, reduction area, freeing), shm_wait.c
+ * (pc_wait, notify, copy charges: native vs SMPI), shm_ring.c (the ring of
+ * cells), shm_direct.c (direct delivery), shm_sync.c (claim, barriers,
+ * releases, gates).
  */
 #ifndef PC_SHM_H
 #define PC_SHM_H

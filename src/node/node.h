@@ -30,7 +30,7 @@
  * does not lead, always receives one message from the parent's holder: the
  * copy, or an empty one when the leader's REQUEST came first.  Every
  * message of a call is consumed in it.
- * Scatter-allgather leaders (bcast_cp_allgather.c) instead announce
+ * Scatter-allgather leaders (bcast/common/cp_allgather.c) instead announce
  * themselves (READY) to every process of each node that sends to them.
  */
 #ifndef PC_BCAST_NODE_H

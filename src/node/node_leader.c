@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * node_leader.c - how the dynamic node leaders of the broadcast tree
- * engine (bcast_leader_tree.c) find each other without a round trip on the
+ * engine (bcast/common/leader_tree.c) find each other without a round trip on the
  * data's path (see node.h): a child leader's REQUEST to every process of its
  * parent node (to the root alone on the root's node, which the root leads),
  * the first message of a parent -> child stream on a tag carrying the call's

@@ -39,7 +39,7 @@ from . import platform
 # ompi_binomial unless a baseline names another).  SMPI 3.32 has a single MPI_Gatherv and MPI_Scatterv
 # (no smpi/gatherv or smpi/scatterv setting: linear, through its nonblocking versions), so gatherv and
 # scatterv have no baseline.
-# Intra-node copies through papcoll's shared memory are charged at PAPCOLL_SIM_MEMBW bytes/s (src/shm.c,
+# Intra-node copies through papcoll's shared memory are charged at PAPCOLL_SIM_MEMBW bytes/s (src/ctx/shm_wait.c,
 # default of src/params.c); the value in force is recorded with the settings.
 MEMBW_DEFAULT = "5G"
 BCAST_DEFAULT = "binomial_tree"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * bcast_tree_common.c - segment size model and the glue from a tree shape to
+ * bcast/common/tree.c - segment size model and the glue from a tree shape to
  * the segmented tree engine, shared by the tree-shaped broadcasts.
  */
 #include "bcast/bcast.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * allgather_node_share.h - the node-shared result of the multi-sender
+ * allgather/common/node_share.h - the node-shared result of the multi-sender
  * allgathers (multisender_bruck, multisender_ring): every process of a node
  * copies its block into the node's share of a node-ordered result held in
  * the node exchange area (node/node_exchange.h), several processes of the

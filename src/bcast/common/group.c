@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * bcast_group.c - the sub-group broadcast of the arrival-aware algorithms
+ * bcast/common/group.c - the sub-group broadcast of the arrival-aware algorithms
  * (arrival_b, arrival_nb): the root serves a group of receivers that have
  * arrived, which only the root knows.  A header travels ahead of the data
  * and tells each member what to do and whom to serve:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * bcast_shared.c - papcoll_bcast_shared (include/papcoll.h): the broadcast
+ * bcast/common/shared.c - papcoll_bcast_shared (include/papcoll.h): the broadcast
  * whose result stays in node shared memory, Parsons 2015's "shared" copy-out
  * variant.  Outside MPI semantics: every process gets a read-only pointer
  * into memory its node shares, not the data in its own buffer.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * bcast_cp_allgather.c - the engine of cp_rdb and cp_ring: competitive
+ * bcast/common/cp_allgather.c - the engine of cp_rdb and cp_ring: competitive
  * (dynamic) node leaders run a binomial scatter and then an allgather
  * (recursive doubling, or ring) among the nodes; every block a leader
  * receives is copied into its node ring while the next transfer is on the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * bcast_leader_tree.c - the dynamic-leader node tree engine shared by
+ * bcast/common/leader_tree.c - the dynamic-leader node tree engine shared by
  * dynleader (whole message per hop), cp_binomial and cp_chain (segmented,
  * pipelined).
  *

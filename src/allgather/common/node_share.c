@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * allgather_node_share.c - the node-shared result of the multi-sender
+ * allgather/common/node_share.c - the node-shared result of the multi-sender
  * allgathers: layout, chunks, copy-in, signals, copy-out (see
- * allgather_node_share.h).
+ * node_share.h).
  */
-#include "allgather/allgather_node_share.h"
+#include "allgather/common/node_share.h"
 #include "core/log.h"
 
 #include <stdatomic.h>

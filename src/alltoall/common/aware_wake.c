@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * alltoall_aware_wake.c - waking aware's sleepers under SMPI (see
- * alltoall_aware_wake.h).
+ * alltoall/common/aware_wake.c - waking aware's sleepers under SMPI (see
+ * aware_wake.h).
  */
-#include "alltoall/alltoall_aware_wake.h"
+#include "alltoall/common/aware_wake.h"
 #include "core/progress.h"
 #include "ctx/node_window.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * bcast_scatter.c - the binomial scatter and the ring allgather shared by
+ * bcast/common/scatter.c - the binomial scatter and the ring allgather shared by
  * scatter_rdb_allgather, scatter_ring_allgather and the arrival-aware
  * algorithms' sub-group broadcasts, and the block arithmetic of all of them.
  *

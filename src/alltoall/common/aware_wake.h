@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * alltoall_aware_wake.h - waking a node process of alltoall aware that waits
+ * alltoall/common/aware_wake.h - waking a node process of alltoall aware that waits
  * for a shared-memory event and an MPI request at the same time.
  *
  * aware's sender and receiver processes wait on two kinds of events at once:

@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * adapt_agree.c - the adaptive selection's agreement (see adapt.h,
+ * "Consistency"): every period-th call of a group, a snapshot of each
+ * state's measurements goes into two nonblocking reductions to rank 0 and a
+ * broadcast back; once complete, on every process at the same call, the
+ * agreed sums decide: exploration, choice, re-exploration, the period's
+ * backoff, and the call sites' agreement.
+ */
+#include "select/adapt_impl.h"
+#include "select/site.h"
+#include "core/log.h"
+#include "core/progress.h"
+#include "core/params.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void split_hash(uint64_t h, double *hi, double *lo)
+{
+    *hi = (double)(h >> 32);
+    *lo = (double)(h & 0xffffffffu);
+}
+
+/* Snapshot of the periods since the last one, and the nonblocking allreduces. */
+int pc_adapt_post_agreement(adapt_group_t *g, MPI_Comm comm)
+{
+    double *chk = g->check_send;
+    split_hash(g->key, &chk[0], &chk[1]);
+    split_hash(g->sites == SITES_OFF ? 0 : g->seq_hash, &chk[2], &chk[3]);
+    chk[4] = g->sites == SITES_OFF ? 0 : g->nstates;
+    for (int i = 0; i < CHECK_N; i++) chk[CHECK_N + i] = -chk[i];
+    g->seq_hash = PC_FNV_START;
+    g->snap_nstates = g->nstates;
+    g->agreements++;
+    memset(g->data_send, 0, sizeof g->data_send);
+    for (int i = 0; i < g->nstates; i++) {
+        adapt_state_t *s = g->state[i];
+        double *d = &g->data_send[i * PER_STATE];
+        double sum = 0;
+        long n = 0;
+        s->snap_agreed = s->agreed;
+        for (int c = 0; c < g->ncand; c++) {
+            d[c] = s->win_cost[c];
+            d[CALL_AT + c] = s->win_sum[c];
+            s->snap_n[c] = s->win_n[c];
+            sum += s->win_sum[c];
+            n += s->win_n[c];
+        }
+        double mean = n ? sum / (double)n : 0;
+        d[MEAN_AT] = mean;
+        d[MEAN_AT + 1] = mean * mean;
+        memset(s->win_sum, 0, sizeof s->win_sum);
+        memset(s->win_cost, 0, sizeof s->win_cost);
+        memset(s->win_n, 0, sizeof s->win_n);
+    }
+    /* reduce to rank 0, then broadcast (next stage): 3 (p - 1) messages where
+     * SMPI 3.32's MPI_Iallreduce sends p (p - 1) */
+    int rc = PMPI_Ireduce(g->check_send, g->agreed, 2 * CHECK_N, MPI_DOUBLE, MPI_MAX, 0, comm, &g->req[0]);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Ireduce(g->data_send, g->agreed + 2 * CHECK_N, MAX_STATES * PER_STATE, MPI_DOUBLE, MPI_SUM, 0, comm, &g->req[1]);
+    else g->req[1] = MPI_REQUEST_NULL;
+    g->pending = rc == MPI_SUCCESS ? REDUCING : IDLE;
+    return rc;
+}
+
+static int agreed_part(const double *recv, int from, int to)
+{
+    for (int i = from; i < to; i++)
+        if (recv[i] != -recv[CHECK_N + i]) return 0;
+    return 1;
+}
+
+/* The candidate another must beat by PAPCOLL_ADAPT_MARGIN: `native` where
+ * the rule counts it (select.c adds it to built-in and file rules), else the
+ * rule's first. */
+static int reference_candidate(const adapt_group_t *g)
+{
+    for (int c = 0; c < g->ncand; c++)
+        if (!strcmp(g->cand[c], "native")) return c;
+    return 0;
+}
+
+/* One state's agreed period: sums, decision or re-exploration. */
+static void update_state(adapt_state_t *s, const double *d, int p, int log)
+{
+    const pc_params_t *prm = pc_params();
+    adapt_group_t *g = s->group;
+    long period_calls = 0;
+    for (int c = 0; c < g->ncand; c++) {
+        s->tot_sum[c] += d[c];
+        s->tot_call[c] += d[CALL_AT + c];
+        s->tot_n[c] += s->snap_n[c];
+        period_calls += s->snap_n[c];
+    }
+    double mean = d[MEAN_AT] / p;
+    double spread = sqrt(fmax(0.0, d[MEAN_AT + 1] / p - mean * mean));
+    if (period_calls) s->last_spread = spread;
+    char what[160], means[512];
+    if (s->phase == WAIT) {
+        if (s->calls < pc_adapt_start_calls()) return;
+        pc_adapt_reset_exploration(s); /* at an agreement, so on every process at the same call */
+        if (log) {
+            pc_adapt_describe_state(s, what, sizeof what);
+            pc_log(PC_LOG_DEBUG, "adapt: %s: exploring %d candidates after %lu calls of %s", what, g->ncand, s->calls,
+                   g->cand[0]);
+        }
+        return;
+    }
+    if (s->phase == EXPLORE) {
+        long need = prm->adapt_explore > 0 ? prm->adapt_explore : 1;
+        int best = -1;
+        for (int c = 0; c < g->ncand; c++) {
+            if (s->tot_n[c] < need) return;
+            double m = s->tot_sum[c] / (double)s->tot_n[c];
+            if (best < 0 || m < s->tot_sum[best] / (double)s->tot_n[best]) best = c;
+        }
+        /* the reference (the MPI library's own collective, else the rule's
+         * first) stays unless another is clearly faster: a few calls under
+         * random arrival measure mostly noise, and in a tie doing what the
+         * MPI library does is no harm.  "Clearly": by PAPCOLL_ADAPT_MARGIN of
+         * the reference's time in the call (its cost, unless the cost is the
+         * iteration's) */
+        int ref = reference_candidate(g);
+        double margin = prm->adapt_margin; /* >= 0 (params.c); >= 1: the reference always stays */
+        double ref_cost = s->tot_sum[ref] / (double)s->tot_n[ref];
+        double margin_of = prm->adapt_cost[0] == 'i' ? s->tot_call[ref] / (double)s->tot_n[ref] : ref_cost;
+        if (best != ref && s->tot_sum[best] / (double)s->tot_n[best] > ref_cost - margin * margin_of) best = ref;
+        /* re-explorations by count that confirm the choice come less and less often */
+        unsigned long every = prm->adapt_reexplore > 0 ? (unsigned long)prm->adapt_reexplore : 0;
+        int confirmed = s->by_count && best == s->chosen && s->reexplore_after < 1024 * every;
+        s->reexplore_after = confirmed ? 2 * s->reexplore_after : every;
+        s->by_count = 0;
+        s->phase = EXPLOIT;
+        s->chosen = best;
+        s->since_decision = 0;
+        s->exploit_periods = 0;
+        s->decided_cost = s->tot_sum[best] / ((double)s->tot_n[best] * p);
+        if (log) {
+            pc_adapt_describe_state(s, what, sizeof what);
+            pc_adapt_format_means(s, p, means, sizeof means);
+            pc_log(PC_LOG_DEBUG, "adapt: %s: chose %s after %lu calls (mean time in call: %s)", what, g->cand[best],
+                   s->explore_calls, means);
+        }
+        return;
+    }
+    const char *why = NULL;
+    if (period_calls) {
+        double level = spread + s->decided_cost;
+        if (++s->exploit_periods == 2) s->ref_level = level; /* the first period may hold exploration calls */
+        else if (s->exploit_periods > 2 && s->ref_level > 0) {
+            double f = prm->adapt_spread_factor > 1 ? prm->adapt_spread_factor : 1;
+            if (level > f * s->ref_level || level * f < s->ref_level) why = "the arrival spread changed";
+        }
+    }
+    if (!why && s->reexplore_after > 0 && s->since_decision >= s->reexplore_after) {
+        why = "PAPCOLL_ADAPT_REEXPLORE calls since the decision (doubled per confirmation)";
+        s->by_count = 1;
+    }
+    if (why) {
+        if (log) {
+            pc_adapt_describe_state(s, what, sizeof what);
+            pc_log(PC_LOG_DEBUG, "adapt: %s: exploring again after %lu calls of %s: %s (spread %.2f us, was %.2f us + cost)",
+                   what, s->since_decision, g->cand[s->chosen], why, 1e6 * spread, 1e6 * (s->ref_level - s->decided_cost));
+        }
+        pc_adapt_reset_exploration(s);
+    }
+}
+
+/* Completes the reduction of the group's agreement and broadcasts its result. */
+int pc_adapt_broadcast_agreement(adapt_group_t *g, MPI_Comm comm)
+{
+    MPI_Status statuses[2];
+    int rc = pc_waitall(2, g->req, statuses);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Ibcast(g->agreed, 2 * CHECK_N + MAX_STATES * PER_STATE, MPI_DOUBLE, 0, comm, &g->req[0]);
+    g->req[1] = MPI_REQUEST_NULL;
+    g->pending = rc == MPI_SUCCESS ? BROADCASTING : IDLE;
+    return rc;
+}
+
+/* The period until the next agreement, from what is the same on every
+ * process (agreed decisions, the calls each state received): doubled, up to
+ * PAPCOLL_ADAPT_PERIOD_MAX, when every state that calls reached since the
+ * last agreement has settled (agreed site, decided, its reference spread
+ * taken) and no site waits to be agreed on, so that a settled call site pays
+ * for agreements less and less often; back to PAPCOLL_ADAPT_PERIOD as soon as
+ * anything explores.  A change of the arrival spread is then seen at most one
+ * period late. */
+static void backoff(adapt_group_t *g)
+{
+    int settled = g->sites != SITES_PENDING;
+    for (int i = 0; i < g->nstates; i++) {
+        adapt_state_t *s = g->state[i];
+        int waits = s->phase == WAIT, decided = s->phase == EXPLOIT && s->exploit_periods >= 2;
+        if (s->calls > s->calls_seen && (!s->agreed || !(waits || decided))) settled = 0;
+        s->calls_seen = s->calls; /* a state no call reached since (an old site) does not hold the group back */
+    }
+    unsigned long longer = 2 * g->period;
+    g->period = settled ? (longer < pc_adapt_max_period() ? longer : pc_adapt_max_period()) : pc_adapt_base_period();
+}
+
+/* Completes the group's agreement and applies it (same call on every process). */
+int pc_adapt_complete_agreement(adapt_group_t *g)
+{
+    MPI_Status statuses[2];
+    int rc = pc_waitall(2, g->req, statuses);
+    g->pending = IDLE;
+    if (rc != MPI_SUCCESS) return rc;
+    const adapt_table_t *t = g->table;
+    int log = t->rank == 0 && pc_log_enabled(PC_LOG_DEBUG);
+    char what[160];
+    if (!agreed_part(g->agreed, 0, 2)) {
+        /* the processes put this call in different groups: only PAPCOLL_TUNE
+         * rules conditioned on inplace can (MPI_IN_PLACE at a reduce's root) */
+        if (!g->disabled && t->rank == 0)
+            pc_log(PC_LOG_WARN, "adapt: %s: processes disagree on the rule or candidates; static choice %s from now on",
+                   g->coll, g->cand[0]);
+        g->disabled = 1;
+        return MPI_SUCCESS;
+    }
+    if (!agreed_part(g->agreed, 2, CHECK_N)) {
+        /* different call sites: key by (communicator, collective, size) only */
+        if (log) {
+            pc_adapt_describe_state(g->state[0], what, sizeof what);
+            pc_log(PC_LOG_DEBUG, "adapt: %s: processes call from different sites; deciding without the call site", what);
+        }
+        for (int i = 1; i < g->nstates; i++) free(g->state[i]);
+        g->nstates = 1;
+        adapt_state_t *s0 = g->state[0];
+        unsigned explorations = s0->explorations;
+        memset(s0, 0, sizeof *s0);
+        s0->group = g;
+        s0->agreed = 1;
+        s0->explorations = explorations;
+        pc_adapt_start_waiting(s0);
+        g->sites = SITES_OFF;
+        return MPI_SUCCESS;
+    }
+    for (int i = 0; i < g->snap_nstates; i++)
+        if (g->state[i]->snap_agreed) update_state(g->state[i], &g->agreed[2 * CHECK_N + i * PER_STATE], t->size, log);
+    backoff(g);
+    if (g->sites != SITES_OFF) {
+        if (g->sites == SITES_PENDING && g->snap_nstates == 2) {
+            /* one site in the first period: it takes over state 0 (what was
+             * measured, the period in progress), state 0 starts afresh */
+            adapt_state_t *s0 = g->state[0], *s1 = g->state[1];
+            uint64_t site = s1->site;
+            uintptr_t offset = s1->offset;
+            char module[sizeof s1->module];
+            memcpy(module, s1->module, sizeof module);
+            *s1 = *s0;
+            s1->site = site;
+            s1->offset = offset;
+            memcpy(s1->module, module, sizeof module);
+            memset(s0, 0, sizeof *s0);
+            s0->group = g;
+            s0->agreed = 1;
+            pc_adapt_start_waiting(s0);
+        }
+        g->sites = SITES_ON;
+        for (int i = 1; i < g->snap_nstates; i++) g->state[i]->agreed = 1;
+    }
+    return MPI_SUCCESS;
+}

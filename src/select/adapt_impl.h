@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * adapt_impl.h - private to src/select/adapt*.c: the adaptive selection's
+ * tables, groups and states (the design is in adapt.h), and the functions
+ * its files share.
+ *
+ *   adapt.c         the entry points: pc_adapt_choose(), pc_adapt_record()
+ *   adapt_state.c   tables (one per communicator), groups, states
+ *   adapt_agree.c   the agreement: snapshot, nonblocking reductions, decisions
+ *   adapt_report.c  PAPCOLL_ADAPT_REPORT at MPI_Finalize
+ */
+#ifndef PC_ADAPT_IMPL_H
+#define PC_ADAPT_IMPL_H
+
+#include "select/adapt.h"
+
+#include <mpi.h>
+#include <stdint.h>
+
+enum { NCAND = PC_TUNE_MAX_CANDIDATES, MAX_SITES = 8, MAX_STATES = MAX_SITES + 1 };
+enum { SITES_PENDING, SITES_ON, SITES_OFF };   /* a group's call-site keying */
+enum { WAIT, EXPLORE, EXPLOIT };                /* a state's phase: WAIT runs the static choice unmeasured */
+enum { IDLE, REDUCING, BROADCASTING };          /* a group's agreement in flight */
+enum { CHECK_N = 5 };                           /* group key hi/lo, site sequence hi/lo, sites */
+/* per state: cost sums per candidate, time-in-call sums per candidate, mean e_i, mean e_i^2 */
+enum { CALL_AT = NCAND, MEAN_AT = 2 * NCAND, PER_STATE = 2 * NCAND + 2 };
+#define SIZE_CLASS_VARY 255
+
+typedef struct adapt_state {
+    struct adapt_group *group;
+    uint64_t site;                  /* 0: state 0 (no call site) */
+    char module[40];                /* the site, for logs: module name + offset */
+    uintptr_t offset;
+    int agreed;                     /* processes agree on this site: calls run here */
+    int phase;
+    int chosen;                     /* EXPLOIT: the candidate */
+    unsigned long explore_calls;    /* calls since the exploration began */
+    unsigned long since_decision;   /* calls since the decision */
+    unsigned long reexplore_after;  /* since_decision that explores again: PAPCOLL_ADAPT_REEXPLORE, doubled
+                                       each time such an exploration confirmed the choice */
+    int by_count;                   /* the exploration in progress came from reexplore_after */
+    unsigned long calls;            /* all calls routed here */
+    unsigned explorations;          /* explorations begun */
+    /* this process, since the last snapshot */
+    double win_sum[NCAND];          /* time in the call */
+    double win_cost[NCAND];         /* the cost (PAPCOLL_ADAPT_COST), the root's weighed (pc_adapt_weigh_root) */
+    long win_n[NCAND];
+    double last_exit;               /* this process's exit from the last call here (0: none yet) */
+    int last_cand;                  /* that call's candidate */
+    /* the snapshot in flight */
+    long snap_n[NCAND];
+    int snap_agreed;
+    /* agreed: sums over the processes since the exploration began */
+    double tot_sum[NCAND];          /* of the costs */
+    double tot_call[NCAND];         /* of the times in the call */
+    long tot_n[NCAND];
+    double decided_cost;            /* the choice's mean at the decision */
+    int exploit_periods;            /* agreements since the decision with calls here */
+    unsigned long calls_seen;       /* calls at the last backoff(): it had calls since if fewer than calls */
+    double ref_level, last_spread;  /* spread + cost after the decision; the last spread */
+} adapt_state_t;
+
+typedef struct adapt_group {
+    struct adapt_group *next;
+    struct adapt_table *table;
+    uint64_t key;
+    int coll_id, size_class;
+    const char *coll;
+    unsigned rule_id;
+    int ncand;
+    char cand[NCAND][64];
+    const char *cand_name[NCAND];   /* the last selection's pointers to those names (group_of's cache) */
+    unsigned long calls;
+    int sites, disabled;
+    uint64_t seq_hash;              /* call sites since the last snapshot */
+    int nstates, snap_nstates;
+    adapt_state_t *state[MAX_STATES];
+    int pending;                    /* agreement in flight: REDUCING, then BROADCASTING */
+    unsigned long complete_at;      /* the call that completes the current stage */
+    unsigned long period;           /* calls between agreements now (base_period() .. PAPCOLL_ADAPT_PERIOD_MAX) */
+    unsigned long stage;            /* calls per stage of the agreement in flight: its period / 4 */
+    unsigned long posted_at, next_post; /* the call that posted the last agreement; that of the next */
+    unsigned long agreements;       /* posted so far */
+    MPI_Request req[2];
+    double check_send[2 * CHECK_N], data_send[MAX_STATES * PER_STATE];
+    /* the agreed values: reduced at rank 0, then broadcast (one message) */
+    double agreed[2 * CHECK_N + MAX_STATES * PER_STATE]; /* the checks, then the data */
+} adapt_group_t;
+
+typedef struct adapt_table {
+    struct adapt_table *next;
+    int id, rank, size;
+    MPI_Comm comm;
+    adapt_group_t *groups;
+    adapt_group_t *last;            /* the group of the last call */
+} adapt_table_t;
+
+/* Every live table (under pc_lock), for the report at MPI_Finalize. */
+extern adapt_table_t *pc_adapt_live_tables;
+
+/* ---- tables, groups, states (adapt_state.c) ---- */
+
+/* The adaptation table of ctx's communicator, made on first use. */
+int pc_adapt_table_of(pc_comm_t *ctx, adapt_table_t **out);
+/* The group of a call (made on first use); NULL when out of memory. */
+adapt_group_t *pc_adapt_group_of(adapt_table_t *t, int coll_id, const char *coll, size_t bytes,
+                                 const pc_selection_t *sel);
+/* A new state of g for a call site (NULL when g is full). */
+adapt_state_t *pc_adapt_new_state(adapt_group_t *g, uint64_t site, const char *module, uintptr_t offset);
+/* PAPCOLL_ADAPT_START */
+unsigned long pc_adapt_start_calls(void);
+/* A new or reset state runs the static choice until it has made
+ * PAPCOLL_ADAPT_START calls (explores at once when that is 0). */
+void pc_adapt_start_waiting(adapt_state_t *s);
+/* PAPCOLL_ADAPT_PERIOD, PAPCOLL_ADAPT_PERIOD_MAX (see backoff(), adapt_agree.c). */
+unsigned long pc_adapt_base_period(void);
+unsigned long pc_adapt_max_period(void);
+/* A state for logs and the report: collective, size class, rule, site. */
+void pc_adapt_describe_state(const adapt_state_t *s, char *buf, size_t len);
+/* Each candidate's agreed mean time in the call, microseconds. */
+void pc_adapt_format_means(const adapt_state_t *s, int p, char *buf, size_t len);
+/* Starts an exploration of every candidate afresh. */
+void pc_adapt_reset_exploration(adapt_state_t *s);
+
+/* ---- the agreement (adapt_agree.c) ---- */
+
+/* Snapshot of the periods since the last one, and the nonblocking allreduces. */
+int pc_adapt_post_agreement(adapt_group_t *g, MPI_Comm comm);
+/* Completes the reduction of the group's agreement and broadcasts its result. */
+int pc_adapt_broadcast_agreement(adapt_group_t *g, MPI_Comm comm);
+/* Completes the group's agreement and applies it (same call on every process). */
+int pc_adapt_complete_agreement(adapt_group_t *g);
+
+/* ---- PAPCOLL_ADAPT_REPORT (adapt_report.c) ---- */
+
+/* Keeps the report of a table freed before MPI_Finalize. */
+void pc_adapt_retire(adapt_table_t *t);
+/* Writes every table's states (at MPI_Finalize). */
+void pc_adapt_write_report(void);
+
+#endif

@@ -319,7 +319,7 @@ def markdown(res, rel_dir, wall, cmd, sweep_dir):
           "p ranks is p^2 simulated messages per call (4 M at 2048 ranks; at 512 ranks a run of two calls took "
           "4-13 min here; at 1024 ranks one run of two sizes, 16 and 256 B, took 80 min), and a 1024-rank "
           "run of the four other algorithms (4 sizes, 3 calls each) takes 11-13 min. (`aware` blocks in "
-          "MPI_Waitany under SMPI instead of polling, src/alltoall/alltoall_aware_wake.h; before its wake-up words "
+          "MPI_Waitany under SMPI instead of polling, src/alltoall/common/aware_wake.h; before its wake-up words "
           "stopped aliasing, it deadlocked the simulation under imbalance from 18 nodes of 32.) Rerunning the "
           "command resumes.", ""]
     return "\n".join(L) + "\n" + comparison(res)

@@ -55,7 +55,7 @@ Scan and exscan (`src/scan/`): one collective with two forms (`PAPCOLL_SCAN` cho
 the reduction machinery; every algorithm combines in rank order, lower ranks on the left, so any op
 is taken, and exscan leaves rank 0's receive buffer untouched. Rank i's result depends on ranks
 0..i only: an algorithm in which no rank waits for a higher one (`linear`) lets the ranks below a
-late process leave without it. No hierarchical algorithm yet (issue 31).
+late process leave without it. No hierarchical algorithm yet.
 """
 
 

@@ -14,7 +14,7 @@
  *   MPI_MAXLOC, MPI_MINLOC      the pair types
  *
  * Every other pair is the MPI library's to decide, and libraries take more
- * (issue 28): Open MPI 4.1 and MPICH 4.0.2 take MPI_CHAR, MPI_CHARACTER and
+ * (measured): Open MPI 4.1 and MPICH 4.0.2 take MPI_CHAR, MPI_CHARACTER and
  * MPI_INTEGER1..8 with all ten arithmetic, logical and bitwise ops (MPICH's
  * test/mpi/coll/op*.c reduce MPI_CHAR); Open MPI MPI_BYTE with all ten,
  * MPICH the floating-point types with MPI_LAND, MPI_LOR, MPI_LXOR; both

@@ -16,7 +16,7 @@ platforms: the platform named in a simulated file's #@smpi_settings line):
     maximised over the scenarios; an algorithm not measured in every scenario
     is not a candidate.  Times within --slack seconds of a scenario's best
     count as regret 1 (sub-microsecond differences are ties).
-  --criterion=balanced (the rules before issue 16): among the algorithms
+  --criterion=balanced (the earlier rules' criterion): among the algorithms
     within --balanced-tolerance (10%) of the fastest balanced one, the one
     whose worst ratio to the fastest over the imbalanced patterns is smallest.
 
@@ -281,7 +281,7 @@ def main(argv=None):
                          "sub-microsecond e_bar differences, as in reductions, are ties)")
     ap.add_argument("--criterion", choices=("regret", "balanced"), default="regret",
                     help="regret (default): smallest worst-case regret over the scenarios (patterns x platforms); "
-                         "balanced: the balanced-tolerance choice of the rules before issue 16 (module doc)")
+                         "balanced: the balanced-tolerance choice of the earlier rules (module doc)")
     ap.add_argument("--slack", type=float, default=None,
                     help="seconds: with --criterion=regret, a time within this much of a scenario's best has "
                          "regret 1 (default: --balanced-slack)")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# Issue 4's performance comparison (simulated): every papcoll broadcast and
+# The broadcast performance comparison (simulated): every papcoll broadcast and
 # auto, plus SMPI's own broadcasts (mpich, ompi, mvapich2, binomial_tree,
 # arrival_pattern_aware, run as 'native' with --cfg=smpi/bcast:NAME), on
 # cluster:NODESxCORES (preset ib-ddr), sizes 8 KiB..32 KiB and 1 MiB, under

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# Issue 16's sweep (simulated): the rules chosen by worst-case regret across arrival patterns AND
+# The regret sweep (simulated): the rules chosen by worst-case regret across arrival patterns AND
 # platform families, and auto's regret in every cell.
 #   tools/sweeps/regret_sweep.sh NODES CORES OUTDIR
 # For each collective of COLLS (default "bcast reduce allreduce") and each platform of PLATFORMS

@@ -98,8 +98,8 @@
  *   empty ones send nothing).  No bound on messages in flight beyond one
  *   vector's bytes per process.  The flat form's 2 (p-1) messages per
  *   process make it slow for many processes per node (non-commutative ops
- *   only) and for short vectors on many processes.  Not in the built-in
- *   selection rules yet.
+ *   only) and for short vectors on many processes.  The built-in rules
+ *   name it only as a PAPCOLL_ADAPT candidate (see above).
  * Memory: (q + 1) ranges and N blocks (about 2 m / q + m N / p), flat p
  *   blocks (about m), plus a copy of the input (m) with MPI_IN_PLACE.
  * Parameters: PAPCOLL_REPRODUCIBLE (and PAPCOLL_PPN for the nodes).

@@ -240,15 +240,10 @@ int pc_coll_call_on(pc_call_t *a, const char *name, MPI_Comm comm)
     return rc;
 }
 
-int pc_coll_unknown_name(const pc_coll_t *coll, const char *algorithm, MPI_Comm comm)
-{
-    pc_log(PC_LOG_WARN, "papcoll_%s_by_name: unknown algorithm \"%s\"", coll->name, algorithm ? algorithm : "(null)");
-    int rc = pc_check_comm(comm);
-    return pc_error(rc == MPI_SUCCESS ? comm : MPI_COMM_WORLD, MPI_ERR_ARG);
-}
-
-int pc_coll_check_name(const pc_coll_t *coll, const char *algorithm, MPI_Comm comm)
+int pc_coll_check_name(const pc_coll_t *coll, const char *caller, const char *algorithm, MPI_Comm comm)
 {
     if (algorithm && (!strcmp(algorithm, "auto") || pc_coll_find(coll, algorithm))) return MPI_SUCCESS;
-    return pc_coll_unknown_name(coll, algorithm, comm);
+    pc_log(PC_LOG_WARN, "%s: unknown %s algorithm \"%s\"", caller, coll->name, algorithm ? algorithm : "(null)");
+    int rc = pc_check_comm(comm);
+    return pc_error(rc == MPI_SUCCESS ? comm : MPI_COMM_WORLD, MPI_ERR_ARG);
 }

@@ -49,11 +49,9 @@ int pc_coll_call_on(pc_call_t *a, const char *name, MPI_Comm comm);
  * (commutative, predefined). */
 void pc_call_describe(pc_call_t *a);
 
-/* An unknown algorithm name given to papcoll_<coll>_by_name: logs and
+/* MPI_SUCCESS when `algorithm` is "auto" or one of coll's; else logs the
+ * unknown name as the argument of `caller` (papcoll_exscan_by_name ...) and
  * returns MPI_ERR_ARG through comm's error handler. */
-int pc_coll_unknown_name(const pc_coll_t *coll, const char *algorithm, MPI_Comm comm);
-/* MPI_SUCCESS when `algorithm` is "auto" or one of coll's, else as
- * pc_coll_unknown_name. */
-int pc_coll_check_name(const pc_coll_t *coll, const char *algorithm, MPI_Comm comm);
+int pc_coll_check_name(const pc_coll_t *coll, const char *caller, const char *algorithm, MPI_Comm comm);
 
 #endif

@@ -34,7 +34,7 @@
     }                                                                                        \
     int papcoll_##NAME##_by_name(const char *algorithm, PC_UNPAREN PARAMS)                   \
     {                                                                                        \
-        int pc_front_rc_ = pc_coll_check_name(&COLL, algorithm, comm);                       \
+        int pc_front_rc_ = pc_coll_check_name(&COLL, "papcoll_" #NAME "_by_name", algorithm, comm); \
         if (pc_front_rc_ != MPI_SUCCESS) return pc_front_rc_;                                \
         PC_SITE_RETURN(RUN(algorithm, "papcoll_" #NAME "_by_name", PC_UNPAREN ARGS));        \
     }

@@ -245,6 +245,12 @@ static void list_algorithms(const char *name, const char *catalogue)
 
 int main(int argc, char **argv)
 {
+    /* `auto` here is the static rule: the default's online selection needs
+     * PAPCOLL_ADAPT_START calls per site before it measures anything, and
+     * runs the MPI library's collective until then, so in a run of a few
+     * repetitions per size `auto` would be `native` (tools/sweeps/adapt_steady.sh
+     * sets PAPCOLL_ADAPT=1 to measure it in steady state) */
+    setenv("PAPCOLL_ADAPT", "0", 0);
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);

@@ -33,6 +33,10 @@
  *                    posted (fewer calls per site than PAPCOLL_ADAPT_START:
  *                    the static choice, at no cost), and one broadcast
  *                    algorithm ran per size
+ *   --expect-first=native|rule   and that every waiting state ran the MPI
+ *                    library's own collective (native: PAPCOLL_ADAPT_FIRST's
+ *                    default; every broadcast then ran `native`) or the
+ *                    rule's first candidate (rule)
  * With PAPCOLL_ADAPT=1 in the environment it also checks that adaptation
  * ran: more than one broadcast algorithm was used (exploration).
  */
@@ -135,6 +139,7 @@ int main(int argc, char **argv)
     const char *expect = NULL;
     long period_above = 0;
     int expect_native = 0, expect_waiting = 0, free_every = 0;
+    const char *expect_first = NULL; /* --expect-first: native or rule */
     for (int i = 1; i < argc; i++) {
         if (!strncmp(argv[i], "--calls=", 8)) calls = atoi(argv[i] + 8);
         else if (!strcmp(argv[i], "--split-sites")) split = 1;
@@ -144,10 +149,11 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--expect-native")) expect_native = 1;
         else if (!strncmp(argv[i], "--free-comm-every=", 18)) free_every = atoi(argv[i] + 18);
         else if (!strcmp(argv[i], "--expect-waiting")) expect_waiting = 1;
+        else if (!strncmp(argv[i], "--expect-first=", 15)) expect_first = argv[i] + 15;
         else {
             if (rank == 0)
                 fprintf(stderr, "usage: test_adapt [--calls=N] [--split-sites] [--delays] [--expect-report=site|any|unagreed]\n"
-                                "       [--expect-period-above=N] [--expect-native] [--expect-waiting]\n"
+                                "       [--expect-period-above=N] [--expect-native] [--expect-waiting] [--expect-first=native|rule]\n"
                                 "       [--free-comm-every=N]\n");
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
@@ -180,6 +186,9 @@ int main(int argc, char **argv)
         CHECK(nalgos > 1, "adaptive selection on but every broadcast ran %s: no exploration", nalgos ? algos[0] : "?");
     if (expect_waiting && rank == 0)
         CHECK(nalgos <= 2, "fewer calls than PAPCOLL_ADAPT_START but %d broadcast algorithms ran", nalgos);
+    if (expect_first && !strcmp(expect_first, "native") && rank == 0)
+        for (int i = 0; i < nalgos; i++)
+            CHECK(!strcmp(algos[i], "native"), "a broadcast before PAPCOLL_ADAPT_START calls ran %s, not native", algos[i]);
     MPI_Op_free(&user_op);
     MPI_Comm_free(&work);
     int all = 0;
@@ -188,7 +197,7 @@ int main(int argc, char **argv)
     MPI_Finalize();
     if (expect && rank == 0) { /* the report is written in MPI_Finalize */
         char line[1024];
-        int site = 0, any = 0, lines = 0, native = 0, waiting = 0;
+        int site = 0, any = 0, lines = 0, native = 0, waiting = 0, first_wrong = 0;
         long longest = 0, agreements = 0;
         FILE *f = report ? fopen(report, "r") : NULL;
         while (f && fgets(line, sizeof line, f)) {
@@ -201,7 +210,17 @@ int main(int argc, char **argv)
             const char *tail = every ? every : line;
             while (tail > line && tail[-1] != ' ') tail--;
             agreements += every ? atol(tail) : 0;
-            waiting += strstr(line, "static, waiting: ") != NULL;
+            const char *run = strstr(line, "waiting, running ");
+            waiting += run != NULL;
+            if (run && expect_first) { /* the name run, against native or the first of the means' list "us: NAME -" */
+                const char *name = run + strlen("waiting, running "), *first = strstr(line, " us: ");
+                size_t len = strcspn(name, ",");
+                const char *want = !strcmp(expect_first, "native") ? "native" : first ? first + 5 : "";
+                if (len != strcspn(want, " ") || strncmp(name, want, len)) {
+                    fprintf(stderr, "FAIL: waiting state ran %.*s, expected %s: %s", (int)len, name, expect_first, line);
+                    first_wrong++;
+                }
+            }
             native += strstr(line, " native ") != NULL && strstr(line, " native -") == NULL; /* measured */
         }
         if (f) fclose(f);
@@ -217,6 +236,7 @@ int main(int argc, char **argv)
                     report ? report : "(unset)", waiting, lines, agreements);
             ok = 0;
         }
+        if (first_wrong || (expect_first && !waiting)) ok = 0;
         if (period_above > 0 && longest <= period_above) {
             fprintf(stderr, "FAIL: PAPCOLL_ADAPT_REPORT %s: longest agreement period %ld calls, expected above %ld\n",
                     report ? report : "(unset)", longest, period_above);

@@ -91,8 +91,8 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
     }
     int c, block_start = 0;
     if (s->phase == WAIT) {
-        c = 0;
-        if (whylen) snprintf(why + used, whylen - used, "static until PAPCOLL_ADAPT_START calls here");
+        c = pc_adapt_first_choice(g);
+        if (whylen) snprintf(why + used, whylen - used, "%s until PAPCOLL_ADAPT_START calls here", g->cand[c]);
     } else if (s->phase == EXPLOIT) {
         c = s->chosen;
         s->since_decision++;

@@ -72,16 +72,6 @@ static int agreed_part(const double *recv, int from, int to)
     return 1;
 }
 
-/* The candidate another must beat by PAPCOLL_ADAPT_MARGIN: `native` where
- * the rule counts it (select.c adds it to built-in and file rules), else the
- * rule's first. */
-static int reference_candidate(const adapt_group_t *g)
-{
-    for (int c = 0; c < g->ncand; c++)
-        if (!strcmp(g->cand[c], "native")) return c;
-    return 0;
-}
-
 /* One state's agreed period: sums, decision or re-exploration. */
 static void update_state(adapt_state_t *s, const double *d, int p, int log)
 {
@@ -104,7 +94,7 @@ static void update_state(adapt_state_t *s, const double *d, int p, int log)
         if (log) {
             pc_adapt_describe_state(s, what, sizeof what);
             pc_log(PC_LOG_DEBUG, "adapt: %s: exploring %d candidates after %lu calls of %s", what, g->ncand, s->calls,
-                   g->cand[0]);
+                   g->cand[pc_adapt_first_choice(g)]);
         }
         return;
     }
@@ -122,7 +112,7 @@ static void update_state(adapt_state_t *s, const double *d, int p, int log)
          * MPI library does is no harm.  "Clearly": by PAPCOLL_ADAPT_MARGIN of
          * the reference's time in the call (its cost, unless the cost is the
          * iteration's) */
-        int ref = reference_candidate(g);
+        int ref = pc_adapt_reference(g);
         double margin = prm->adapt_margin; /* >= 0 (params.c); >= 1: the reference always stays */
         double ref_cost = s->tot_sum[ref] / (double)s->tot_n[ref];
         double margin_of = prm->adapt_cost[0] == 'i' ? s->tot_call[ref] / (double)s->tot_n[ref] : ref_cost;

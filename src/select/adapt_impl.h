@@ -109,9 +109,15 @@ adapt_group_t *pc_adapt_group_of(adapt_table_t *t, int coll_id, const char *coll
 adapt_state_t *pc_adapt_new_state(adapt_group_t *g, uint64_t site, const char *module, uintptr_t offset);
 /* PAPCOLL_ADAPT_START */
 unsigned long pc_adapt_start_calls(void);
-/* A new or reset state runs the static choice until it has made
+/* A new or reset state runs pc_adapt_first_choice() until it has made
  * PAPCOLL_ADAPT_START calls (explores at once when that is 0). */
 void pc_adapt_start_waiting(adapt_state_t *s);
+/* The candidate another must beat by PAPCOLL_ADAPT_MARGIN: `native` where
+ * the rule counts it, else the rule's first. */
+int pc_adapt_reference(const adapt_group_t *g);
+/* What a state runs before PAPCOLL_ADAPT_START calls (PAPCOLL_ADAPT_FIRST):
+ * the reference, or the rule's first candidate. */
+int pc_adapt_first_choice(const adapt_group_t *g);
 /* PAPCOLL_ADAPT_PERIOD, PAPCOLL_ADAPT_PERIOD_MAX (see backoff(), adapt_agree.c). */
 unsigned long pc_adapt_base_period(void);
 unsigned long pc_adapt_max_period(void);

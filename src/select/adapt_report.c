@@ -47,8 +47,8 @@ static void render(const adapt_table_t *t, char **buf, size_t *len)
                      "papcoll adapt: comm %d (p=%d) %s: %lu calls, %s%s, explorations %u, spread %.2f us: %s; "
                      "%lu agreements, the last every %lu calls\n",
                      t->id, t->size, what, s->calls,
-                     g->disabled ? "static " : s->phase == EXPLOIT ? "choice " : s->phase == WAIT ? "static, waiting: " : "exploring",
-                     g->disabled || s->phase == WAIT ? g->cand[0] : s->phase == EXPLOIT ? g->cand[s->chosen] : "", s->explorations,
+                     g->disabled ? "static " : s->phase == EXPLOIT ? "choice " : s->phase == WAIT ? "waiting, running " : "exploring",
+                     g->disabled ? g->cand[0] : s->phase == WAIT ? g->cand[pc_adapt_first_choice(g)] : s->phase == EXPLOIT ? g->cand[s->chosen] : "", s->explorations,
                      1e6 * s->last_spread, means, g->agreements, g->period);
             append(buf, len, line);
         }

@@ -112,12 +112,30 @@ unsigned long pc_adapt_start_calls(void)
     return n > 0 ? (unsigned long)n : 0;
 }
 
-/* A new or reset state runs the static choice until it has made
- * PAPCOLL_ADAPT_START calls (explores at once when that is 0). */
 void pc_adapt_start_waiting(adapt_state_t *s)
 {
     s->phase = WAIT;
     if (!pc_adapt_start_calls()) pc_adapt_reset_exploration(s);
+}
+
+/* `native` (select.c adds it to built-in and file rules) is the reference:
+ * in a tie, doing what the MPI library does is no harm. */
+int pc_adapt_reference(const adapt_group_t *g)
+{
+    for (int c = 0; c < g->ncand; c++)
+        if (!strcmp(g->cand[c], "native")) return c;
+    return 0;
+}
+
+/* Before a site has made PAPCOLL_ADAPT_START calls nothing is measured, so
+ * nothing says the rule's choice beats the MPI library's here: by default
+ * the site runs the library's own collective (a program with few calls per
+ * site runs what it would without papcoll); PAPCOLL_ADAPT_FIRST=rule runs
+ * the static choice instead.  Every process of the group has the same
+ * candidates, so every process picks the same one. */
+int pc_adapt_first_choice(const adapt_group_t *g)
+{
+    return pc_params()->adapt_first[0] == 'n' ? pc_adapt_reference(g) : 0; /* "native" or "rule" (params.c checks) */
 }
 
 adapt_state_t *pc_adapt_new_state(adapt_group_t *g, uint64_t site, const char *module, uintptr_t offset)

@@ -11,11 +11,13 @@
  * PAPCOLL_TUNE_FILE rule), measure each online, keep the cheapest, and
  * measure again when the pattern changes.
  *
- * Do no harm.  A call site runs the rule's first candidate, unmeasured and
- * with no agreement message, until it has made PAPCOLL_ADAPT_START calls
- * (phase WAIT; like MVAPICH's online tuning after a call-count threshold):
- * a program with few calls per site pays nothing for exploration it could
- * not recover.  Then it explores; the decision keeps `native` unless another
+ * Do no harm.  A call site runs the MPI library's own collective (`native`,
+ * where the rule counts it; PAPCOLL_ADAPT_FIRST=rule: the rule's first
+ * candidate), unmeasured and with no agreement message, until it has made
+ * PAPCOLL_ADAPT_START calls (phase WAIT; like MVAPICH's online tuning after a
+ * call-count threshold, which runs the library's tables until then): a
+ * program with few calls per site runs what it would without papcoll and
+ * pays nothing for exploration it could not recover.  Then it explores; the decision keeps `native` unless another
  * candidate measures PAPCOLL_ADAPT_MARGIN faster, so in steady state `auto`
  * is not measurably slower than the MPI library at that site.  For reduce and
  * gather the root's time weighs as much as all the other processes' together

@@ -8,6 +8,7 @@
 #include "core/args.h"
 #include "core/log.h"
 #include "core/p2p.h"
+#include "core/phase.h"
 #include "core/state.h"
 #include "select/adapt.h"
 #include "select/select.h"
@@ -185,11 +186,13 @@ int pc_coll_run(pc_call_t *a, MPI_Comm comm, const char *forced, const char *sou
                bytes_text(a, bytes, sizeof bytes), a->ctx->size, a->ctx->nnodes, root, algo->name, why);
     }
     if (a->bytes == 0 && !a->coll->synchronizes) return MPI_SUCCESS;
-    double start = ticket.state ? PMPI_Wtime() : 0;
+    double start = ticket.state ? PMPI_Wtime() : 0, phase_start = 0;
+    int phases = pc_phase_call_begin(&phase_start);
     if (a->ctx->size == 1) rc = a->coll->single ? a->coll->single(a) : MPI_SUCCESS;
     else if (a->coll->moves_bytes) rc = run_bytes(algo, a, a->contiguous);
     else if (a->coll->blocks) rc = pc_blocks_run(algo, a);
     else rc = algo->fn(a);
+    pc_phase_call_end(phases, phase_start, a->coll->name, algo->name, a->coll->rooted && a->ctx->rank == a->root);
     if (ticket.state && rc == MPI_SUCCESS) pc_adapt_record(&ticket, start, PMPI_Wtime());
     return rc == MPI_SUCCESS ? rc : pc_error(comm, rc);
 }

@@ -44,6 +44,8 @@ const pc_param_def_t pc_param_table[] = {
      "PAPCOLL_ADAPT: what a candidate costs: call = each process's time in the call (arrival to exit); iteration = the time from its exit from the previous call at the same site to its exit from this one (the program's computation between the calls included: it sees how an algorithm shapes the next call's arrivals), and another candidate must beat the reference by PAPCOLL_ADAPT_MARGIN of the reference's time in the call."},
     {"PAPCOLL_ADAPT_REPORT", NULL, PC_PARAM_STRING, "", FIELD(adapt_report), NULL,
      "PAPCOLL_ADAPT: at MPI_Finalize (or when a communicator is freed) the lowest rank of each communicator writes its states (candidates' mean costs, choice): 1 = to stderr, a path = appended to that file; empty = no report."},
+    {"PAPCOLL_PHASE_REPORT", NULL, PC_PARAM_STRING, "", FIELD(phase_report), NULL,
+     "Where each collective's time goes: every process splits its time in each call into copies through the node's shared memory (under SMPI their modelled time), waits on the node's shared memory, and the rest (MPI messages, reductions), sums them per collective, algorithm and role (root or not), and at MPI_Finalize appends one line per sum: 1 = to stderr, a path = to that file; empty = off. `papcoll phases FILE` summarises the file."},
     {"PAPCOLL_TUNE_FILE", NULL, PC_PARAM_STRING, "", FIELD(tune_file), NULL,
      "File of selection rules (PAPCOLL_TUNE's grammar, one or more per line, # comments), tried after PAPCOLL_TUNE and before the built-in rules; a file that cannot be read or has a syntax error is ignored with a warning naming FILE:LINE; `papcoll-bench --check-tune FILE` checks one (docs/tuning.md)."},
     {"PAPCOLL_SEGSIZE_MIN", NULL, PC_PARAM_SIZE, "1K", FIELD(segsize_min), NULL,

@@ -85,6 +85,7 @@ typedef struct pc_params {
     double adapt_spread_factor; /* PAPCOLL_ADAPT_SPREAD_FACTOR: arrival-spread change that re-explores */
     long adapt_sites;       /* PAPCOLL_ADAPT_SITES: 1 = key decisions by call site too */
     char *adapt_cost;       /* PAPCOLL_ADAPT_COST: "call" (time in the call) or "iteration" (exit to exit) */
+    char *phase_report;     /* PAPCOLL_PHASE_REPORT: "" off, 1 = stderr, else a file appended to at finalize */
     char *adapt_report;     /* PAPCOLL_ADAPT_REPORT: "" off, 1 = stderr, else a file appended to at finalize */
     char *tune_file;        /* PAPCOLL_TUNE_FILE: file of selection rules */
     size_t segsize_min;     /* PAPCOLL_SEGSIZE_MIN */

@@ -5,6 +5,7 @@
 #include "ctx/comm.h"
 #include "core/lock.h"
 #include "core/params.h"
+#include "core/phase.h"
 #include "core/progress.h"
 #include "core/tags.h"
 #include "ctx/early.h"
@@ -62,6 +63,7 @@ static int delete_context(MPI_Comm comm, int keyval, void *value, void *extra)
 static int at_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
 {
     (void)comm; (void)keyval; (void)value; (void)extra;
+    pc_phase_report();
     /* releasing a context may destroy another (hier's context on the leaders
      * communicator): restart the walk after each release */
     pc_lock();

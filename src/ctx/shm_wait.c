@@ -8,6 +8,7 @@
  * SMPI the node's SimGrid condition and smpi_execute_flops.
  */
 #include "ctx/shm_impl.h"
+#include "core/phase.h"
 
 #include <sched.h>
 #include <stdatomic.h>
@@ -56,6 +57,7 @@ void pc_poll_pause(pc_shm_t *shm)
 void pc_wait(pc_shm_t *shm, int (*ready)(void *arg), void *arg)
 {
     if (ready(arg)) return;
+    double t0 = pc_phase_enabled ? pc_phase_now() : 0;
 #ifdef PAPCOLL_SMPI
     sg_mutex_lock(shm->hdr->mutex);
     while (!ready(arg)) sg_cond_wait(shm->hdr->changed, shm->hdr->mutex);
@@ -70,6 +72,7 @@ void pc_wait(pc_shm_t *shm, int (*ready)(void *arg), void *arg)
         }
     }
 #endif
+    if (pc_phase_enabled) pc_phase_add(PC_PHASE_SHM_WAIT, t0);
 }
 
 typedef struct {
@@ -101,7 +104,7 @@ void pc_wait_equal(pc_shm_t *shm, _Atomic uint64_t *word, uint64_t target)
     pc_wait(shm, word_equal, &w);
 }
 
-void pc_shm_charge(const pc_shm_t *shm, size_t len)
+static void charge(const pc_shm_t *shm, size_t len)
 {
 #ifdef PAPCOLL_SMPI
     /* the memory-bandwidth model: len / membw seconds of this rank's core */
@@ -112,8 +115,17 @@ void pc_shm_charge(const pc_shm_t *shm, size_t len)
 #endif
 }
 
+void pc_shm_charge(const pc_shm_t *shm, size_t len)
+{
+    double t0 = pc_phase_enabled ? pc_phase_now() : 0;
+    charge(shm, len);
+    if (pc_phase_enabled) pc_phase_add(PC_PHASE_SHM_COPY, t0);
+}
+
 void pc_shm_copy(void *dst, const void *src, size_t len, const pc_shm_t *shm)
 {
+    double t0 = pc_phase_enabled ? pc_phase_now() : 0;
     memcpy(dst, src, len);
-    pc_shm_charge(shm, len);
+    charge(shm, len);
+    if (pc_phase_enabled) pc_phase_add(PC_PHASE_SHM_COPY, t0);
 }

@@ -32,6 +32,9 @@
                                                  and write a PAPCOLL_TUNE_FILE chosen by regret, with a Markdown report
                                                  (site_tune.py; `papcoll tune --help`)
 
+    papcoll phases FILE [--csv=OUT]             where each collective's time goes (shared-memory copies, waits, the
+                                                 rest), from a run with PAPCOLL_PHASE_REPORT=FILE (phases.py)
+
 SPEC: see papcoll_tools.sim.platform (cluster:16x8, cluster:16x8,preset=gige, ring:100, fattree:..., a file.xml).
 """
 from __future__ import annotations
@@ -175,7 +178,13 @@ def main(argv=None):
                         "choose rules by regret, write a PAPCOLL_TUNE_FILE and a report",
                         description=site_tune.__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     site_tune.add_arguments(tu)
+    from . import phases
+    ph = sub.add_parser("phases", help="where each collective's time goes, from PAPCOLL_PHASE_REPORT's file",
+                        description=phases.__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    phases.add_arguments(ph)
     args = ap.parse_args(argv)
+    if args.group == "phases":
+        return phases.main(args)
     if args.group == "tune":
         if bench_args:
             sys.exit("papcoll tune: give benchmark options with --bench-args, not after --")

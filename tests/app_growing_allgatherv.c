@@ -10,7 +10,7 @@
  * [step]]; last line "app_growing_allgatherv: np=P calls=N time=T s: OK".
  *
  * Run oversubscribed (10 processes on 2 cores) with multisender_* forced, it
- * guards issue 28 item 3: each call grew papcoll's node exchange area, and
+ * guards a fixed leak: each call grew papcoll's node exchange area, and
  * every remake (MPI_Win_free + MPI_Win_allocate_shared, blocking node
  * collectives) cost about 0.45 s under MPICH, whose blocking calls poll
  * without yielding: 100 calls took over 40 s, about 2 s after the fix.

@@ -6,7 +6,7 @@
  * handler, without crash or hang (every call runs under the watchdog), for
  * "auto" and, where the fault is in the datatype or the operation, for every
  * algorithm forced by name (pairs of predefined op and datatype outside
- * MPI's list get the library's answer, taken or refused: issue 28); forced
+ * MPI's list get the library's answer, taken or refused); forced
  * algorithms that do not take an operation
  * return MPI_ERR_OP; valid edge cases (count 0 with NULL buffers,
  * MPI_COMM_SELF, one-process communicators, MPI_IN_PLACE) work, and every

@@ -10,7 +10,7 @@
  * with gaps (vector(2,3,5,unsigned)), a non-commutative one (2x2 matrix
  * product) on a contiguous and on a gappy derived datatype; MPI_CHAR, which
  * the standard leaves out but Open MPI and MPICH take, with each predefined
- * operation the library's MPI_Reduce takes (issue 28: papcoll refused them),
+ * operation the library's MPI_Reduce takes (papcoll once refused them),
  * checked against the library's own result and run only when --cases names
  * them (weight 0).  (Predefined
  * operations on derived datatypes are not MPI: the libraries return

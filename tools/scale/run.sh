@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# The cost of simulating at scale (issue 5): tools/sweeps/scale.toml one point at a time, then
+# The cost of simulating at scale: tools/sweeps/scale.toml one point at a time, then
 # docs/results/scale.md's table (wall time, CPU time, peak memory per point).
 #   tools/scale/run.sh          (OUT=DIR: where the sweep goes, default docs/results/scale)
 # Each point is killed after TIMEOUT seconds (default 5400: 16384 ranks need about an hour of a

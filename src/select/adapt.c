@@ -29,6 +29,16 @@ static long explore_block(void)
     return 1 + (e > 0 ? e : 1);
 }
 
+/* Whether every candidate of s has had PAPCOLL_ADAPT_EXPLORE measured calls
+ * in this exploration (the agreement that follows can decide). */
+static int explored(const adapt_group_t *g, const adapt_state_t *s)
+{
+    long need = pc_params()->adapt_explore > 0 ? pc_params()->adapt_explore : 1;
+    for (int c = 0; c < g->ncand; c++)
+        if (s->explore_n[c] < need) return 0;
+    return 1;
+}
+
 /* ---- the entry points ---- */
 
 int pc_adapt_applies(const pc_comm_t *ctx, const pc_selection_t *sel)
@@ -89,7 +99,7 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
         if (!found) found = pc_adapt_new_state(g, site, module, offset); /* NULL when full: state 0 */
         if (found && found->agreed && g->sites == SITES_ON) s = found;
     }
-    int c, block_start = 0;
+    int c, block_start = 0, idle = 0;
     if (s->phase == WAIT) {
         c = pc_adapt_first_choice(g);
         if (whylen) snprintf(why + used, whylen - used, "%s until PAPCOLL_ADAPT_START calls here", g->cand[c]);
@@ -97,6 +107,13 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
         c = s->chosen;
         s->since_decision++;
         if (whylen) snprintf(why + used, whylen - used, "exploit %s", g->cand[c]);
+    } else if (explored(g, s)) {
+        /* every candidate has its measured calls: the reference, unmeasured,
+         * until the agreement that decides (up to a period and a half away),
+         * rather than more rounds of candidates that may cost twice as much */
+        c = pc_adapt_reference(g);
+        idle = 1;
+        if (whylen) snprintf(why + used, whylen - used, "explored, %s until the decision", g->cand[c]);
     } else {
         /* blocks of consecutive calls per candidate, the first unmeasured:
          * a call's cost spills into the next (processes an algorithm lets go
@@ -112,7 +129,7 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
     ticket->state = s;
     ticket->candidate = c;
     /* a candidate's first call here always starts a block: first-use costs are never measured */
-    ticket->measured = s->phase != WAIT && !block_start && !agreement_call;
+    ticket->measured = s->phase != WAIT && !idle && !block_start && !agreement_call;
     ticket->weight = 1;
     ticket->iteration_cost = pc_params()->adapt_cost[0] == 'i'; /* "iteration" (params.c checks the choices) */
     return MPI_SUCCESS;
@@ -127,6 +144,7 @@ void pc_adapt_record(const pc_adapt_ticket_t *ticket, double start, double end)
     s->last_exit = end;
     s->last_cand = ticket->candidate;
     if (!ticket->measured) return;
+    if (s->phase == EXPLORE) s->explore_n[ticket->candidate]++;
     s->win_sum[ticket->candidate] += in_call;
     s->win_cost[ticket->candidate] += cost * ticket->weight;
     s->win_n[ticket->candidate]++;

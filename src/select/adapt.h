@@ -81,7 +81,10 @@
  * processes it let go early wait longer here; nor are the calls that post or
  * complete agreement messages) then PAPCOLL_ADAPT_EXPLORE measured calls,
  * round after round until each has them (measured 1.4-2x off when candidates
- * alternated call by call in a back-to-back loop); at the first agreement where
+ * alternated call by call in a back-to-back loop), then the reference,
+ * unmeasured, until the next agreement (rather than more rounds: the decision
+ * can be up to a period and a half away, and the candidates may cost twice
+ * the reference); at the first agreement where
  * every candidate has them, the lowest mean wins if it is more than
  * PAPCOLL_ADAPT_MARGIN (5%) below the mean of the reference (`native` where
  * the rule counts it, else the rule's first), which wins otherwise.  Explore

@@ -19,7 +19,7 @@
 
 enum { NCAND = PC_TUNE_MAX_CANDIDATES, MAX_SITES = 8, MAX_STATES = MAX_SITES + 1 };
 enum { SITES_PENDING, SITES_ON, SITES_OFF };   /* a group's call-site keying */
-enum { WAIT, EXPLORE, EXPLOIT };                /* a state's phase: WAIT runs the static choice unmeasured */
+enum { WAIT, EXPLORE, EXPLOIT };                /* a state's phase: WAIT runs pc_adapt_first_choice() unmeasured */
 enum { IDLE, REDUCING, BROADCASTING };          /* a group's agreement in flight */
 enum { CHECK_N = 5 };                           /* group key hi/lo, site sequence hi/lo, sites */
 /* per state: cost sums per candidate, time-in-call sums per candidate, mean e_i, mean e_i^2 */
@@ -35,6 +35,8 @@ typedef struct adapt_state {
     int phase;
     int chosen;                     /* EXPLOIT: the candidate */
     unsigned long explore_calls;    /* calls since the exploration began */
+    long explore_n[NCAND];          /* this process's measured calls per candidate since then (the same on
+                                       every process: which calls are measured depends on the call count) */
     unsigned long since_decision;   /* calls since the decision */
     unsigned long reexplore_after;  /* since_decision that explores again: PAPCOLL_ADAPT_REEXPLORE, doubled
                                        each time such an exploration confirmed the choice */

@@ -249,6 +249,7 @@ void pc_adapt_reset_exploration(adapt_state_t *s)
 {
     s->phase = EXPLORE;
     s->explore_calls = 0;
+    memset(s->explore_n, 0, sizeof s->explore_n);
     s->explorations++;
     memset(s->tot_sum, 0, sizeof s->tot_sum);
     memset(s->tot_call, 0, sizeof s->tot_call);

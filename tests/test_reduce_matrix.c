@@ -23,9 +23,11 @@
  * (tests/harness/reduce_cases.h; --list prints them).  Arrival: together, or
  * each process delayed by a random 0..--delay-us (per call and rank).
  *
- * Not run: native where the MPI library itself is wrong (library_known_wrong:
- * MPICH's MPI_Reduce_scatter_block with a non-commutative op on a gappy type;
- * SimGrid SMPI's MPI_Scan and MPI_Exscan with a non-commutative op).
+ * native is run everywhere: where the MPI library itself is wrong (MPICH
+ * 4.0.2's MPI_Reduce_scatter_block with a non-commutative op on a gappy
+ * type, SimGrid SMPI's MPI_Scan and MPI_Exscan with a non-commutative op)
+ * papcoll's `native` takes another route (reduce_scatter.c, scan_native.c),
+ * since adaptive selection runs `native` first.
  *
  * Sampling: each combination is kept with probability --sample x its case's
  * weight (user operations and derived datatypes 4, inexact cases 2), decided
@@ -97,25 +99,6 @@ static void print_list(void)
 /* Runs point p of the matrix if the sample draws it, and reports problems.
  * Its root: every root of reduce (p->root % size), the form of
  * reduce_scatter (1: MPI_Reduce_scatter_block). */
-/* What the MPI library itself gets wrong, so its own algorithm (native) is
- * not run there: MPICH 4.0.2's MPI_Reduce_scatter_block combines a
- * non-commutative user op on a datatype with gaps wrongly and then corrupts
- * memory (papcoll's auto runs reduce_scatterv for such ops). */
-static int library_known_wrong(const char *collective, const char *algo, const rc_case_t *c, int block_form)
-{
-#ifdef PAPCOLL_SMPI /* SimGrid 3.32's MPI_Scan and MPI_Exscan combine a non-commutative op out of rank order */
-    if ((!strcmp(collective, "scan") || !strcmp(collective, "exscan")) && !strcmp(algo, "native") && !c->commutative)
-        return 1;
-#endif
-#ifdef MPICH_VERSION
-    return !strcmp(collective, "reduce_scatter") && block_form && !strcmp(algo, "native") &&
-           !strcmp(c->name, "mat2x2_gappy/user_noncommutative");
-#else
-    (void)collective, (void)algo, (void)c, (void)block_form;
-    return 0;
-#endif
-}
-
 static void run_combination(const matrix_point_t *p)
 {
     const char *collective = collectives[p->group], *algo = algos[p->group][p->algo];
@@ -126,7 +109,6 @@ static void run_combination(const matrix_point_t *p)
     int weight = c->weight ? c->weight : m.opt.cases != NULL;
     if (!matrix_point_drawn(&m, p, collective, algo, c->name, weight, &salt)) return;
     int is_rs = p->group == 2;
-    if (library_known_wrong(collective, algo, c, is_rs && p->root)) return;
     rc_call_t call = {.collective = collective, .algo = algo, .c = c, .count = p->count,
                       .root = p->group == 0 ? p->root % size : 0, .inplace = p->inplace,
                       .null_recv = p->group == 0 && (int)(salt >> 63),

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * native - the MPI library's own MPI_Alltoall / MPI_Alltoallv (PMPI_*) on papcoll's
+ * native - the MPI library's own MPI_Alltoall / MPI_Alltoallv / MPI_Alltoallw (PMPI_*) on papcoll's
  * private communicator, with the caller's arguments: the baseline every
  * other alltoall is measured against, and what the rules pick where the library
  * does best.
  * One adjustment: MPICH 4.0.2 rejects sendbuf == recvbuf with
- * MPI_ERR_BUFFER even when this process sends nothing (alltoallv with zero
+ * MPI_ERR_BUFFER even when this process sends nothing (alltoallv/w with zero
  * send counts, NULL buffers); the front has already refused real aliasing
  * (bytes to send from the receive buffer), so then the library gets a
  * distinct empty send buffer, which it never reads.

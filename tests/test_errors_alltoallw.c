@@ -199,10 +199,17 @@ static void valid_calls(MPI_Comm comm)
         MPI_Type_commit(&sabs[r]);
         MPI_Type_commit(&rabs[r]);
     }
-    clear();
-    CHECK(papcoll_alltoallw(MPI_BOTTOM, one, zeros, sabs, MPI_BOTTOM, one, zeros, rabs, comm) == MPI_SUCCESS &&
-              exchanged_ok(2 * size + 8),
-          "alltoallw: MPI_BOTTOM with datatypes of absolute addresses");
+    int n = papcoll_algorithm_count("alltoall");
+    for (int i = 0; i <= n; i++) { /* the receive blocks in reverse rank order: packed, unpacked at MPI_BOTTOM */
+        const char *algo = i < n ? papcoll_algorithm_name("alltoall", i) : "auto";
+        char what[120];
+        snprintf(what, sizeof what, "alltoallw (%s): MPI_BOTTOM with datatypes of absolute addresses", algo);
+        clear();
+        CHECK(papcoll_alltoallw_by_name(algo, MPI_BOTTOM, one, zeros, sabs, MPI_BOTTOM, one, zeros, rabs, comm) ==
+                      MPI_SUCCESS &&
+                  exchanged_ok(2 * size + 8),
+              what);
+    }
     for (int r = 0; r < size; r++) MPI_Type_free(&sabs[r]), MPI_Type_free(&rabs[r]);
     /* one process, receive displacement 12 bytes */
     int self_at[1] = {12}, four[1] = {4}, zero_at[1] = {0};

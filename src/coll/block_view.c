@@ -131,15 +131,41 @@ static void view_free(view_t *v)
     free(v->packed);
 }
 
+/* MPICH 4.0.2's MPI_Pack and MPI_Unpack refuse a NULL buffer, MPI_BOTTOM
+ * included (the w form's datatypes of absolute addresses): the same bytes
+ * through the datatype shifted back by its first byte's address, from that
+ * address. */
+static int bottom_convert(int pack, char *packed, size_t bytes, int count, MPI_Datatype type, MPI_Comm comm)
+{
+    MPI_Aint true_lb, true_extent;
+    PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
+    MPI_Aint shift = -true_lb;
+    MPI_Datatype shifted;
+    int rc = PMPI_Type_create_hindexed(1, &count, &shift, type, &shifted);
+    if (rc != MPI_SUCCESS) return rc;
+    if ((rc = PMPI_Type_commit(&shifted)) == MPI_SUCCESS) {
+        char *at = (char *)MPI_BOTTOM + true_lb;
+        rc = pack ? pc_pack(at, 1, shifted, packed, bytes, comm) : pc_unpack(packed, bytes, at, 1, shifted, comm);
+    }
+    PMPI_Type_free(&shifted);
+    return rc;
+}
+
 /* Packs block i of the caller's layout into block i of a packed view. */
 static int pack_block(const pc_call_t *a, const user_side_t *u, const view_t *v, const pc_blocks_t *b, int i)
 {
+    if (!user_block(u, v, i) && count_of(u, i) > 0)
+        return bottom_convert(1, pc_blocks_at(b, i), pc_blocks_span(b, i, i), count_of(u, i), type_of(u, i),
+                              a->ctx->comm);
     return pc_pack(user_block(u, v, i), count_of(u, i), type_of(u, i), pc_blocks_at(b, i), pc_blocks_span(b, i, i),
                    a->ctx->comm);
 }
 
 static int unpack_block(const pc_call_t *a, const user_side_t *u, const view_t *v, const pc_blocks_t *b, int i)
 {
+    if (!user_block(u, v, i) && count_of(u, i) > 0)
+        return bottom_convert(0, pc_blocks_at(b, i), pc_blocks_span(b, i, i), count_of(u, i), type_of(u, i),
+                              a->ctx->comm);
     return pc_unpack(pc_blocks_at(b, i), pc_blocks_span(b, i, i), user_block(u, v, i), count_of(u, i), type_of(u, i),
                      a->ctx->comm);
 }

@@ -4,7 +4,8 @@
  * the name of each in papcoll's catalogue (papcoll_algorithm_count) and the
  * classes the benchmark treats alike.  A v form (allgatherv, alltoallv,
  * gatherv, scatterv), reduce_scatter_block and exscan measure another entry
- * point of the same collective, whose algorithms are the same:
+ * point of the same collective, whose algorithms are the same (alltoallw:
+ * alltoallv's blocks with byte displacements and one datatype per peer):
  * --coll=allgatherv runs the algorithms of "allgather",
  * --coll=reduce_scatter_block those of "reduce_scatter", --coll=exscan those
  * of "scan".  No MPI.
@@ -24,6 +25,7 @@ typedef enum bench_coll {
     BENCH_REDUCE_SCATTER_BLOCK, /* MPI_Reduce_scatter_block */
     BENCH_ALLTOALL,
     BENCH_ALLTOALLV,
+    BENCH_ALLTOALLW,            /* MPI_Alltoallw: alltoallv's blocks, byte displacements, a datatype per peer */
     BENCH_GATHER,
     BENCH_GATHERV,
     BENCH_SCATTER,
@@ -35,7 +37,7 @@ typedef enum bench_coll {
 } bench_coll_t;
 
 #define BENCH_COLL_NAMES                                                                                               \
-    "bcast, reduce, allreduce, allgather, allgatherv, reduce_scatter, reduce_scatter_block, alltoall, alltoallv, "     \
+    "bcast, reduce, allreduce, allgather, allgatherv, reduce_scatter, reduce_scatter_block, alltoall, alltoallv, alltoallw, "     \
     "gather, gatherv, scatter, scatterv, barrier, scan or exscan"
 
 static inline const char *bench_coll_name(bench_coll_t coll)
@@ -49,6 +51,7 @@ static inline const char *bench_coll_name(bench_coll_t coll)
     case BENCH_REDUCE_SCATTER_BLOCK: return "reduce_scatter_block";
     case BENCH_ALLTOALL: return "alltoall";
     case BENCH_ALLTOALLV: return "alltoallv";
+    case BENCH_ALLTOALLW: return "alltoallw";
     case BENCH_GATHER: return "gather";
     case BENCH_GATHERV: return "gatherv";
     case BENCH_SCATTER: return "scatter";
@@ -67,6 +70,7 @@ static inline const char *bench_coll_catalogue(bench_coll_t coll)
     case BENCH_ALLGATHERV: return "allgather";
     case BENCH_REDUCE_SCATTER_BLOCK: return "reduce_scatter";
     case BENCH_ALLTOALLV: return "alltoall";
+    case BENCH_ALLTOALLW: return "alltoall";
     case BENCH_GATHERV: return "gather";
     case BENCH_SCATTERV: return "scatter";
     case BENCH_EXSCAN: return "scan";
@@ -75,10 +79,10 @@ static inline const char *bench_coll_catalogue(bench_coll_t coll)
 }
 
 /* 1 for the forms with unequal counts (blocks.h): allgatherv, reduce_scatter
- * (MPI_Reduce_scatter's recvcounts), alltoallv, gatherv, scatterv. */
+ * (MPI_Reduce_scatter's recvcounts), alltoallv, alltoallw, gatherv, scatterv. */
 static inline int bench_coll_vform(bench_coll_t coll)
 {
-    return coll == BENCH_ALLGATHERV || coll == BENCH_REDUCE_SCATTER || coll == BENCH_ALLTOALLV ||
+    return coll == BENCH_ALLGATHERV || coll == BENCH_REDUCE_SCATTER || coll == BENCH_ALLTOALLV || coll == BENCH_ALLTOALLW ||
            coll == BENCH_GATHERV || coll == BENCH_SCATTERV;
 }
 
@@ -117,10 +121,11 @@ static inline int bench_coll_reduces(bench_coll_t coll)
 static inline int bench_coll_prefix(bench_coll_t coll) { return coll == BENCH_SCAN || coll == BENCH_EXSCAN; }
 
 /* 1 for the collectives that move blocks of hashed values (blocks.h):
- * allgather(v), alltoall(v), gather(v), scatter(v). */
+ * allgather(v), alltoall(v,w), gather(v), scatter(v). */
 static inline int bench_coll_gathers(bench_coll_t coll)
 {
     return coll == BENCH_ALLGATHER || coll == BENCH_ALLGATHERV || coll == BENCH_ALLTOALL || coll == BENCH_ALLTOALLV ||
+           coll == BENCH_ALLTOALLW ||
            coll == BENCH_GATHER || coll == BENCH_GATHERV || coll == BENCH_SCATTER || coll == BENCH_SCATTERV;
 }
 

@@ -138,6 +138,11 @@ static void describe(collective_t *c)
                  "block: s sends d floor(size (1 + (s + 2 d) mod 3) / 2 / %zu) elements, displacements in reverse "
                  "order of the peer (send and receive side)", type, n);
         break;
+    case BENCH_ALLTOALLW:
+        snprintf(d, len, "%s blocks of unequal counts (MPI_Alltoallw: alltoallv's blocks, displacements in bytes, one "
+                 "datatype per peer, all %s); size = the base bytes per (sender, receiver) block: s sends d "
+                 "floor(size (1 + (s + 2 d) mod 3) / 2 / %zu) elements", type, type, n);
+        break;
     case BENCH_GATHER:
         snprintf(d, len, "%s blocks; size = the bytes EACH process contributes (OSU convention): sendcount = recvcount = "
                  "floor(size / %zu) elements, the root receives p x that", type, n);
@@ -162,13 +167,19 @@ static void describe(collective_t *c)
 static int send_has_blocks(bench_coll_t coll)
 {
     return coll == BENCH_SCATTER || coll == BENCH_SCATTERV || coll == BENCH_ALLTOALL || coll == BENCH_ALLTOALLV ||
-           coll == BENCH_REDUCE_SCATTER || coll == BENCH_REDUCE_SCATTER_BLOCK;
+           coll == BENCH_ALLTOALLW || coll == BENCH_REDUCE_SCATTER || coll == BENCH_REDUCE_SCATTER_BLOCK;
 }
 
 static int recv_has_blocks(bench_coll_t coll)
 {
     return coll == BENCH_ALLGATHER || coll == BENCH_ALLGATHERV || coll == BENCH_GATHER || coll == BENCH_GATHERV ||
-           coll == BENCH_ALLTOALL || coll == BENCH_ALLTOALLV;
+           coll == BENCH_ALLTOALL || coll == BENCH_ALLTOALLV || coll == BENCH_ALLTOALLW;
+}
+
+/* alltoallw: a layout's displacements in bytes, and its datatypes. */
+static void w_layout(const collective_t *c, block_layout_t *l)
+{
+    for (int j = 0; j < c->nprocs; j++) l->byte_displs[j] = l->displs[j] * (int)c->elem_size, l->types[j] = c->type;
 }
 
 /* The layouts and this rank's own block at message size `size`; -1 when a count or a buffer exceeds INT_MAX
@@ -189,8 +200,10 @@ static int make_layouts(collective_t *c, size_t size)
         break;
     case BENCH_ALLTOALL:
     case BENCH_ALLTOALLV:
+    case BENCH_ALLTOALLW:
         c->send.total = blocks_pair_layout(v, size, n, p, c->rank, 1, c->send.counts, c->send.displs);
         c->recv.total = blocks_pair_layout(v, size, n, p, c->rank, 0, c->recv.counts, c->recv.displs);
+        if (c->coll == BENCH_ALLTOALLW) w_layout(c, &c->send), w_layout(c, &c->recv);
         break;
     case BENCH_ALLGATHER:
     case BENCH_ALLGATHERV:
@@ -201,10 +214,15 @@ static int make_layouts(collective_t *c, size_t size)
     return c->send.total < 0 || c->recv.total < 0 ? -1 : 0;
 }
 
-static int alloc_layout(block_layout_t *l, int p)
+static int alloc_layout(block_layout_t *l, int p, int w)
 {
     l->counts = malloc((size_t)p * sizeof *l->counts);
     l->displs = malloc((size_t)p * sizeof *l->displs);
+    if (w) {
+        l->byte_displs = malloc((size_t)p * sizeof *l->byte_displs);
+        l->types = malloc((size_t)p * sizeof *l->types);
+        if (!l->byte_displs || !l->types) return -1;
+    }
     return l->counts && l->displs ? 0 : -1;
 }
 
@@ -218,8 +236,9 @@ int collective_init(collective_t *c, bench_coll_t coll, const char *dtype, size_
     MPI_Comm_size(comm, &c->nprocs);
     if (choose_type(c, dtype, err, errlen)) return -1;
     describe(c);
-    if ((send_has_blocks(coll) && alloc_layout(&c->send, c->nprocs)) ||
-        (recv_has_blocks(coll) && alloc_layout(&c->recv, c->nprocs))) {
+    int w = coll == BENCH_ALLTOALLW;
+    if ((send_has_blocks(coll) && alloc_layout(&c->send, c->nprocs, w)) ||
+        (recv_has_blocks(coll) && alloc_layout(&c->recv, c->nprocs, w))) {
         snprintf(err, errlen, "cannot allocate the counts of %d processes", c->nprocs);
         collective_free(c);
         return -2;
@@ -229,7 +248,7 @@ int collective_init(collective_t *c, bench_coll_t coll, const char *dtype, size_
         snprintf(err, errlen, "%s of %zu bytes on %d processes: counts beyond INT_MAX elements", bench_coll_name(coll),
                  max_size, c->nprocs);
         collective_free(c);
-        return coll == BENCH_ALLTOALLV ? -2 : -1;
+        return coll == BENCH_ALLTOALLV || coll == BENCH_ALLTOALLW ? -2 : -1;
     }
     size_t send_bytes = (size_t)c->send.total * c->elem_size, recv_bytes = (size_t)c->recv.total * c->elem_size;
     if (send_bytes == 0) send_bytes = 1;
@@ -251,7 +270,10 @@ static void free_layout(block_layout_t *l)
 {
     free(l->counts);
     free(l->displs);
-    l->counts = l->displs = NULL;
+    free(l->byte_displs);
+    free(l->types);
+    l->counts = l->displs = l->byte_displs = NULL;
+    l->types = NULL;
 }
 
 void collective_free(collective_t *c)
@@ -331,7 +353,7 @@ static long fill_errors(const collective_t *c, const void *buf, long n)
 /* The seed of the block at position j of a buffer of many blocks on this rank. */
 static unsigned long long seed_of(const collective_t *c, int sending, int j, long rep)
 {
-    if (c->coll == BENCH_ALLTOALL || c->coll == BENCH_ALLTOALLV)
+    if (c->coll == BENCH_ALLTOALL || c->coll == BENCH_ALLTOALLV || c->coll == BENCH_ALLTOALLW)
         return sending ? blocks_pair_seed(c->rank, j, rep) : blocks_pair_seed(j, c->rank, rep);
     return blocks_seed(j, rep);
 }
@@ -410,6 +432,9 @@ int collective_run(const collective_t *c, const char *algo, size_t size, int roo
     case BENCH_ALLTOALLV:
         return papcoll_alltoallv_by_name(algo, s, c->send.counts, c->send.displs, t, r, c->recv.counts, c->recv.displs,
                                          t, comm);
+    case BENCH_ALLTOALLW:
+        return papcoll_alltoallw_by_name(algo, s, c->send.counts, c->send.byte_displs, c->send.types, r, c->recv.counts,
+                                         c->recv.byte_displs, c->recv.types, comm);
     case BENCH_GATHER: return papcoll_gather_by_name(algo, s, n, t, r, n, t, root, comm);
     case BENCH_GATHERV:
         return papcoll_gatherv_by_name(algo, s, n, t, r, c->recv.counts, c->recv.displs, t, root, comm);

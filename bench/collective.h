@@ -55,6 +55,8 @@ typedef enum { ELEM_BYTE, ELEM_INT, ELEM_DOUBLE, ELEM_CHAR } elem_kind_t;
 typedef struct block_layout {
     int *counts, *displs;
     long total;
+    int *byte_displs;      /* alltoallw: displs in bytes */
+    MPI_Datatype *types;   /* alltoallw: the datatype of each block (all the collective's type) */
 } block_layout_t;
 
 typedef struct collective {

@@ -127,7 +127,7 @@ int papcoll_allgatherv_by_name(const char *algorithm, const void *sendbuf,
 
 /* ---- All-to-all, gather, scatter --------------------------------------- */
 
-/* Same semantics as MPI_Alltoall(v), MPI_Gather(v) and MPI_Scatter(v)
+/* Same semantics as MPI_Alltoall(v,w), MPI_Gather(v) and MPI_Scatter(v)
  * (MPI_IN_PLACE where MPI allows it, send and receive datatypes with
  * matching signatures, zero counts in the v forms).  Each pair is one
  * collective ("alltoall", "gather", "scatter"); PAPCOLL_ALLTOALL,
@@ -149,6 +149,18 @@ int papcoll_alltoallv_by_name(const char *algorithm, const void *sendbuf,
                               MPI_Datatype sendtype, void *recvbuf,
                               const int recvcounts[], const int rdispls[],
                               MPI_Datatype recvtype, MPI_Comm comm);
+/* MPI_Alltoallw: sdispls/rdispls in bytes, one datatype per peer; the
+ * third form of "alltoall" (every alltoall algorithm serves it). */
+int papcoll_alltoallw(const void *sendbuf, const int sendcounts[],
+                      const int sdispls[], const MPI_Datatype sendtypes[],
+                      void *recvbuf, const int recvcounts[],
+                      const int rdispls[], const MPI_Datatype recvtypes[],
+                      MPI_Comm comm);
+int papcoll_alltoallw_by_name(const char *algorithm, const void *sendbuf,
+                              const int sendcounts[], const int sdispls[],
+                              const MPI_Datatype sendtypes[], void *recvbuf,
+                              const int recvcounts[], const int rdispls[],
+                              const MPI_Datatype recvtypes[], MPI_Comm comm);
 int papcoll_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                    void *recvbuf, int recvcount, MPI_Datatype recvtype,
                    int root, MPI_Comm comm);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fortran.c - libpapcoll_mpi for Fortran programs: MPI_BCAST, MPI_REDUCE,
- * MPI_ALLREDUCE, MPI_REDUCE_SCATTER(_BLOCK), MPI_ALLGATHER(V), MPI_ALLTOALL(V),
+ * MPI_ALLREDUCE, MPI_REDUCE_SCATTER(_BLOCK), MPI_ALLGATHER(V), MPI_ALLTOALL(V,W),
  * MPI_GATHER(V), MPI_SCATTER(V), MPI_BARRIER, MPI_SCAN and MPI_EXSCAN called
  * through any binding
  * (mpif.h, `use mpi`, `use mpi_f08`) reach the interposer's C functions
@@ -36,6 +36,7 @@
 #include <mpi.h>
 
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "select/site.h"
 
@@ -131,6 +132,40 @@ static void fortran_alltoallv(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdi
                                      (const int *)rdispls, PMPI_Type_f2c(*recvtype), PMPI_Comm_f2c(*comm)));
 }
 
+/* alltoallw's datatype handles, converted: n of them (malloc'd). */
+static MPI_Datatype *types_f2c(const MPI_Fint *types, int n)
+{
+    MPI_Datatype *c = malloc((size_t)(n > 0 ? n : 1) * sizeof *c);
+    for (int i = 0; c && i < n; i++) c[i] = PMPI_Type_f2c(types[i]);
+    return c;
+}
+
+/* The datatype arrays have one handle per process of comm (of the remote
+ * group of an intercommunicator); the send ones are ignored in place.  An
+ * invalid communicator goes to MPI_Alltoallw with no arrays, which reports it. */
+static void fortran_alltoallw(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes,
+                              void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes,
+                              MPI_Fint *comm, MPI_Fint *ierror)
+{
+    MPI_Comm c = PMPI_Comm_f2c(*comm);
+    const void *sbuf = sendbuf_to_c(sendbuf);
+    int n = 0, inter = 0;
+    if (c != MPI_COMM_NULL) {
+        PMPI_Comm_test_inter(c, &inter);
+        if (inter) PMPI_Comm_remote_size(c, &n);
+        else PMPI_Comm_size(c, &n);
+    }
+    MPI_Datatype *stypes = sbuf != MPI_IN_PLACE && sendtypes && n ? types_f2c(sendtypes, n) : NULL;
+    MPI_Datatype *rtypes = recvtypes && n ? types_f2c(recvtypes, n) : NULL;
+    if ((sbuf != MPI_IN_PLACE && sendtypes && n && !stypes) || (recvtypes && n && !rtypes)) set_ierror(ierror, MPI_ERR_NO_MEM);
+    else
+        SET_IERROR_FROM_SITE(ierror, MPI_Alltoallw(sbuf, (const int *)sendcounts, (const int *)sdispls, stypes,
+                                                   bottom_to_c(recvbuf), (const int *)recvcounts, (const int *)rdispls,
+                                                   rtypes, c));
+    free(stypes);
+    free(rtypes);
+}
+
 static void fortran_gather(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
                            MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror)
 {
@@ -222,6 +257,9 @@ PC_FORTRAN_NAMES(fortran_alltoall, MPI_ALLTOALL, mpi_alltoall,
 PC_FORTRAN_NAMES(fortran_alltoallv, MPI_ALLTOALLV, mpi_alltoallv,
                  (void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf,
                   MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror));
+PC_FORTRAN_NAMES(fortran_alltoallw, MPI_ALLTOALLW, mpi_alltoallw,
+                 (void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf,
+                  MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierror));
 PC_FORTRAN_NAMES(fortran_gather, MPI_GATHER, mpi_gather,
                  (void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount,
                   MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror));

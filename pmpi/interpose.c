@@ -2,7 +2,7 @@
 /*
  * interpose.c - libpapcoll_mpi: routes an unmodified program's MPI_Bcast,
  * MPI_Reduce, MPI_Allreduce, MPI_Reduce_scatter(_block), MPI_Allgather(v),
- * MPI_Alltoall(v), MPI_Gather(v), MPI_Scatter(v), MPI_Barrier, MPI_Scan and
+ * MPI_Alltoall(v,w), MPI_Gather(v), MPI_Scatter(v), MPI_Barrier, MPI_Scan and
  * MPI_Exscan through papcoll (LD_PRELOAD=libpapcoll_mpi.so,
  * or link before -lmpi).  papcoll reaches the real MPI through the PMPI_*
  * profiling interface.  Fortran programs reach the same functions
@@ -86,6 +86,14 @@ PC_INTERPOSE(MPI_Alltoallv, (const void *sendbuf, const int sendcounts[], const 
                              MPI_Datatype recvtype, MPI_Comm comm))
 {
     PC_SITE_RETURN(papcoll_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm));
+}
+
+PC_INTERPOSE(MPI_Alltoallw, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                             const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm))
+{
+    PC_SITE_RETURN(papcoll_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                                     comm));
 }
 
 PC_INTERPOSE(MPI_Gather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,

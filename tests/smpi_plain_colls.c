@@ -5,11 +5,11 @@
  * "Unmodified programs under SMPI"): built with smpicc and linked with
  * papcoll_mpi_smpi, run under smpirun with PAPCOLL_LOG=debug.  It calls
  * every collective papcoll serves -- MPI_Bcast, MPI_Reduce, MPI_Allreduce,
- * MPI_Reduce_scatter(_block), MPI_Allgather(v), MPI_Alltoall(v),
+ * MPI_Reduce_scatter(_block), MPI_Allgather(v), MPI_Alltoall(v,w),
  * MPI_Gather(v), MPI_Scatter(v), MPI_Barrier -- at a small and a larger count, from a few
  * roots, in place where MPI allows it, and checks every result on every
  * rank.  Its last line counts the calls by the name papcoll logs them under
- * (a v form or reduce_scatter_block under its base collective), for
+ * (a v or w form or reduce_scatter_block under its base collective), for
  * tests/fortran/expect_log.cmake:
  *   "smpi_plain_colls: np=P bcast=B reduce=R ... reduce_scatter=S barrier=N: OK"
  * Exit status 1 on a wrong result.
@@ -142,6 +142,20 @@ static void unrooted(int n, int *a, int *b, int *counts, int *displs)
     for (int r = 0; r < size; r++)
         for (long i = 0; i < rcounts[r]; i++) ok &= b[rdispls[r] + i] == val(r, (long)rank * n + i);
     expect(ok, "MPI_Alltoallv", n);
+    /* alltoallw: the same blocks, byte displacements, one datatype per peer */
+    MPI_Datatype *types = malloc((size_t)size * sizeof *types);
+    for (int r = 0; r < size; r++) {
+        displs[r] *= (int)sizeof(int), rdispls[r] *= (int)sizeof(int);
+        types[r] = MPI_INT;
+    }
+    for (long i = 0; i < (long)n * size; i++) b[i] = -1;
+    MPI_Alltoallw(a, counts, displs, types, b, rcounts, rdispls, types, MPI_COMM_WORLD);
+    calls[C_ALLTOALL]++;
+    ok = 1;
+    for (int r = 0; r < size; r++)
+        for (long i = 0; i < rcounts[r]; i++) ok &= b[rdispls[r] / (int)sizeof(int) + i] == val(r, (long)rank * n + i);
+    expect(ok, "MPI_Alltoallw", n);
+    free(types);
     /* reduce_scatter_block and reduce_scatter (rank r gets n - r % 3 of the sums) */
     for (long i = 0; i < (long)n * size; i++) a[i] = val(rank, i);
     MPI_Reduce_scatter_block(a, b, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

@@ -45,7 +45,7 @@ int main(void)
      * alltoall(v), reduce_scatter(_block) like allgather (4.5); e_root for the rooted ones only */
     const bench_coll_t fan_in[] = {BENCH_REDUCE, BENCH_GATHER, BENCH_GATHERV},
                        fan_out[] = {BENCH_BCAST, BENCH_SCATTER, BENCH_SCATTERV},
-                       all_to_all[] = {BENCH_ALLREDUCE, BENCH_ALLTOALL, BENCH_ALLTOALLV, BENCH_REDUCE_SCATTER,
+                       all_to_all[] = {BENCH_ALLREDUCE, BENCH_ALLTOALL, BENCH_ALLTOALLV, BENCH_ALLTOALLW, BENCH_REDUCE_SCATTER,
                                        BENCH_REDUCE_SCATTER_BLOCK};
     for (int i = 0; i < 3; i++) {
         metrics_of_call(fan_in[i], a, f, 4, 1, 2.0, &m);
@@ -55,7 +55,7 @@ int main(void)
         CHECK(near(m.bound, 3) && isnan(m.root_bound) && near(m.e_root, 5), "%s: bound %g",
               bench_coll_name(fan_out[i]), m.bound);
     }
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < (int)(sizeof all_to_all / sizeof all_to_all[0]); i++) {
         metrics_of_call(all_to_all[i], a, f, 4, 1, 2.0, &m);
         CHECK(near(m.bound, 4.5) && isnan(m.root_bound) && isnan(m.e_root), "%s: bound %g",
               bench_coll_name(all_to_all[i]), m.bound);

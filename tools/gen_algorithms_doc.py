@@ -13,7 +13,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 COLLECTIVES = [("bcast", "Broadcast"), ("reduce", "Reduce"), ("allreduce", "Allreduce"), ("allgather", "Allgather and allgatherv"),
-               ("alltoall", "Alltoall and alltoallv"), ("gather", "Gather and gatherv"), ("scatter", "Scatter and scatterv"),
+               ("alltoall", "Alltoall, alltoallv and alltoallw"), ("gather", "Gather and gatherv"), ("scatter", "Scatter and scatterv"),
                ("reduce_scatter", "Reduce_scatter and reduce_scatter_block"), ("barrier", "Barrier"),
                ("scan", "Scan and exscan")]
 INTRO = """# papcoll algorithms
@@ -44,7 +44,9 @@ Block machinery (`src/coll/block_view.h`): allgather, alltoall, gather, scatter 
 (each pair one collective) see one block of bytes per process on each side that has one, in rank
 order without gaps (the user's buffer when its layout allows, else a packed copy), their own data
 already in place, so any range of consecutive ranks' blocks is one byte range; blocks may differ in
-size and be empty. `native` gets the caller's arguments unchanged.
+size and be empty. `native` gets the caller's arguments unchanged. Alltoallw is alltoall's third
+form: its per-peer datatypes and byte displacements are packed into the same view, so every alltoall
+algorithm serves it; `typed` (like `native`) uses the caller's datatypes without packing.
 
 Barrier (`src/barrier/`): no data; its metric is the time after the last arrival. The node-aware
 barriers count arrivals in the node segment's monotonic counter and release a node through a word

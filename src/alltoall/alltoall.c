@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * alltoall.c - papcoll_alltoall and papcoll_alltoallv: the block front
- * (coll/block_front.c: MPI's argument checks, the MPI library on an
- * intercommunicator) then the one entry path with the block view.  Both
- * forms are one collective.  Algorithms: algorithms.list (the build
+ * alltoall.c - papcoll_alltoall, papcoll_alltoallv and papcoll_alltoallw:
+ * the block front (coll/block_front.c: MPI's argument checks, the MPI
+ * library on an intercommunicator) then the one entry path with the block
+ * view.  The three forms are one collective: the w form's per-peer datatypes
+ * are packed into the block view (or used in place when they have no gaps),
+ * so every algorithm moves the same blocks of bytes as for alltoallv.  Algorithms: algorithms.list (the build
  * generates their table); built-in rules: alltoall_default_rules.inc.
  */
 #include "alltoall/alltoall.h"
@@ -24,6 +26,9 @@ static const pc_block_shape_t shape = {PC_SIDE_ALL, PC_SIDE_ALL};
 
 static int library(const pc_call_t *a, MPI_Comm comm)
 {
+    if (a->wform)
+        return PMPI_Alltoallw(a->sendbuf, a->sendcounts, a->sdispls, a->sendtypes, a->recvbuf, a->recvcounts,
+                              a->displs, a->recvtypes, comm);
     if (a->vform)
         return PMPI_Alltoallv(a->sendbuf, a->sendcounts, a->sdispls, a->sendtype, a->recvbuf, a->recvcounts,
                               a->displs, a->recvtype, comm);
@@ -32,7 +37,7 @@ static int library(const pc_call_t *a, MPI_Comm comm)
 
 const pc_coll_t pc_alltoall_coll = {
     .name = "alltoall",
-    .forms = {"alltoall", "alltoallv"},
+    .forms = {"alltoall", "alltoallv", "alltoallw"},
     .id = 4,
     .algorithms = pc_alltoall_algorithms,
     .nalgorithms = PC_ALLTOALL_ALGORITHM_COUNT,
@@ -73,6 +78,24 @@ PC_DEFINE_FRONT(alltoallv, pc_alltoall_coll, alltoall, "PAPCOLL_ALLTOALL", run_a
                  void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm),
                 (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm))
 
+/* sdispls/rdispls in bytes, one datatype per peer: a->wform */
+static int run_alltoallw(const char *forced, const char *source, const void *sendbuf, const int sendcounts[],
+                         const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                         const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    pc_call_t a = {.coll = &pc_alltoall_coll, .sendbuf = sendbuf, .sendcounts = sendcounts, .sdispls = sdispls,
+                   .sendtypes = sendtypes, .sendtype = MPI_DATATYPE_NULL, .recvbuf = recvbuf,
+                   .recvcounts = recvcounts, .displs = rdispls, .recvtypes = recvtypes,
+                   .recvtype = MPI_DATATYPE_NULL, .vform = 1, .wform = 1};
+    return pc_blocks_enter(&a, comm, forced, source);
+}
+
+PC_DEFINE_FRONT(alltoallw, pc_alltoall_coll, alltoall, "PAPCOLL_ALLTOALL", run_alltoallw,
+                (const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                 void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                 MPI_Comm comm),
+                (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm))
+
 int pc_alltoall_on(const pc_call_t *a, const char *name, const pc_blocks_t *send, const pc_blocks_t *recv,
                    MPI_Comm comm)
 {
@@ -99,6 +122,8 @@ int pc_alltoall_on(const pc_call_t *a, const char *name, const pc_blocks_t *send
     inner.displs = fits ? rdispls : NULL;
     inner.sendtype = inner.recvtype = inner.datatype = MPI_BYTE;
     inner.vform = 1;
+    inner.wform = 0;
+    inner.sendtypes = inner.recvtypes = NULL;
     inner.inplace = 0;
     inner.sblocks = *send;
     inner.rblocks = *recv;

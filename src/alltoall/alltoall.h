@@ -2,10 +2,13 @@
 /*
  * alltoall.h - what alltoall algorithms share.  Every algorithm is
  * pc_alltoall_<name>(const pc_call_t *a) (generated prototypes, from
- * algorithms.list).  MPI_Alltoall and MPI_Alltoallv are both this collective:
- * every process sends one block to every process and receives one from each.  The algorithms see the block view
- * (coll/block_view.h: a->sblocks, a->rblocks; blocks may differ in size in
- * the v form, and may be empty; my own data already in place).
+ * algorithms.list).  MPI_Alltoall, MPI_Alltoallv and MPI_Alltoallw are all this
+ * collective: every process sends one block to every process and receives
+ * one from each.  The algorithms see the block view (coll/block_view.h:
+ * a->sblocks, a->rblocks; blocks may differ in size in the v and w forms,
+ * and may be empty; the w form's per-peer datatypes are packed there; my own
+ * data already in place).  a->vform is set in the w form too: what the
+ * algorithms do for alltoallv they do for alltoallw.
  */
 #ifndef PC_ALLTOALL_H
 #define PC_ALLTOALL_H

@@ -95,6 +95,34 @@ static int check_block_args(const pc_call_t *a, MPI_Comm comm)
     return MPI_SUCCESS;
 }
 
+/* The w form (alltoallw): one datatype per block, displacements in bytes.
+ * No NULL-buffer check: with byte displacements and absolute datatypes
+ * MPI_BOTTOM (NULL) is a valid buffer.  The order is Open MPI 4.1's: the
+ * arrays, then each peer's send and receive (count, datatype), then my block
+ * for myself. */
+static int check_w_args(const pc_call_t *a, MPI_Comm comm)
+{
+    int rank, size, rc;
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
+    int send_in_place = a->sendbuf == MPI_IN_PLACE;
+    if (a->recvbuf == MPI_IN_PLACE) return PC_ERR_MISPLACED_IN_PLACE;
+    if (!a->recvcounts || !a->displs || !a->recvtypes) return MPI_ERR_ARG;
+    if (!send_in_place && (!a->sendcounts || !a->sdispls || !a->sendtypes)) return MPI_ERR_ARG;
+    long long sent = 0;
+    for (int i = 0; i < size; i++) {
+        if (!send_in_place && (rc = pc_check_type_count(a->sendcounts[i], a->sendtypes[i])) != MPI_SUCCESS) return rc;
+        if ((rc = pc_check_type_count(a->recvcounts[i], a->recvtypes[i])) != MPI_SUCCESS) return rc;
+        if (!send_in_place) sent += block_bytes(a->sendcounts[i], NULL, 0, a->sendtypes[i]);
+    }
+    if (send_in_place) return MPI_SUCCESS;
+    if (a->sendbuf == a->recvbuf && a->sendbuf != NULL && sent > 0) return MPI_ERR_BUFFER;
+    if (block_bytes(a->sendcounts[rank], NULL, 0, a->sendtypes[rank]) >
+        block_bytes(a->recvcounts[rank], NULL, 0, a->recvtypes[rank]))
+        return MPI_ERR_TRUNCATE;
+    return MPI_SUCCESS;
+}
+
 int pc_blocks_enter(pc_call_t *a, MPI_Comm comm, const char *forced, const char *source)
 {
     int rc = pc_check_comm(comm);
@@ -104,7 +132,8 @@ int pc_blocks_enter(pc_call_t *a, MPI_Comm comm, const char *forced, const char 
         pc_set_last_algorithm("native");
         return a->coll->library(a, comm);
     }
-    if ((rc = check_block_args(a, comm)) != MPI_SUCCESS) return pc_refuse(comm, pc_call_name(a), rc);
+    if ((rc = a->wform ? check_w_args(a, comm) : check_block_args(a, comm)) != MPI_SUCCESS)
+        return pc_refuse(comm, pc_call_name(a), rc);
     a->op = MPI_OP_NULL;
     a->inplace = a->sendbuf == MPI_IN_PLACE || a->recvbuf == MPI_IN_PLACE;
     return pc_coll_run(a, comm, forced, source);

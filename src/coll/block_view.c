@@ -16,6 +16,7 @@ typedef struct {
     const int *counts, *displs; /* the v forms */
     MPI_Datatype type;
     int n;
+    const MPI_Datatype *types;  /* the w form: block i's datatype, displs in bytes (type unused) */
 } user_side_t;
 
 /* The memory behind one side's view. */
@@ -26,15 +27,19 @@ typedef struct {
 } view_t;
 
 static int count_of(const user_side_t *u, int i) { return u->counts ? u->counts[i] : u->count; }
+static MPI_Datatype type_of(const user_side_t *u, int i) { return u->types ? u->types[i] : u->type; }
 static MPI_Aint displ_of(const user_side_t *u, int i) { return u->displs ? u->displs[i] : (MPI_Aint)i * u->count; }
-static char *user_block(const user_side_t *u, const view_t *v, int i) { return u->buf + displ_of(u, i) * v->extent; }
+static char *user_block(const user_side_t *u, const view_t *v, int i)
+{
+    return u->types ? u->buf + u->displs[i] : u->buf + displ_of(u, i) * v->extent;
+}
 
 /* all: one block per process (the arrays apply), else my one block */
 static user_side_t send_side(const pc_call_t *a, int all)
 {
     int arrays = all && a->vform && a->sendcounts; /* allgatherv / gatherv send one count */
     user_side_t u = {(char *)a->sendbuf, a->sendcount, arrays ? a->sendcounts : NULL, arrays ? a->sdispls : NULL,
-                     a->sendtype, all ? a->ctx->size : 1};
+                     a->sendtype, all ? a->ctx->size : 1, arrays && a->wform ? a->sendtypes : NULL};
     return u;
 }
 
@@ -42,14 +47,60 @@ static user_side_t recv_side(const pc_call_t *a, int all)
 {
     int arrays = all && a->vform && a->recvcounts; /* scatterv receives one count */
     user_side_t u = {a->recvbuf, a->recvcount, arrays ? a->recvcounts : NULL, arrays ? a->displs : NULL, a->recvtype,
-                     all ? a->ctx->size : 1};
+                     all ? a->ctx->size : 1, arrays && a->wform ? a->recvtypes : NULL};
     return u;
+}
+
+/* The w form's direct view: the base that makes every non-empty block the
+ * caller's bytes (its datatype without gaps, the blocks back to back in rank
+ * order), or NULL when there is none. */
+static char *w_direct_base(const user_side_t *u, const size_t *offset)
+{
+    char *base = NULL;
+    for (int i = 0; i < u->n; i++) {
+        if (offset[i + 1] == offset[i]) continue;
+        int size;
+        MPI_Aint lb, extent, true_lb, true_extent;
+        PMPI_Type_size(u->types[i], &size);
+        PMPI_Type_get_extent(u->types[i], &lb, &extent);
+        PMPI_Type_get_true_extent(u->types[i], &true_lb, &true_extent);
+        if ((MPI_Aint)size != extent || true_extent != extent) return NULL;
+        char *at = u->buf + u->displs[i] + true_lb;
+        if (!base) base = at - offset[i];
+        else if (at != base + offset[i]) return NULL;
+    }
+    return base ? base : u->buf;
+}
+
+/* view_build's w form: per-block datatypes. */
+static int w_view_build(const user_side_t *u, int copy, pc_blocks_t *b, view_t *v)
+{
+    v->packed = NULL;
+    v->extent = 1;
+    v->offset = malloc((size_t)(u->n + 1) * sizeof *v->offset);
+    if (!v->offset) return MPI_ERR_NO_MEM;
+    v->offset[0] = 0;
+    for (int i = 0; i < u->n; i++) {
+        int type_size;
+        PMPI_Type_size(u->types[i], &type_size);
+        v->offset[i + 1] = v->offset[i] + (size_t)u->counts[i] * (size_t)type_size;
+    }
+    b->offset = v->offset;
+    char *direct = copy ? NULL : w_direct_base(u, v->offset);
+    if (direct) {
+        b->base = direct;
+        return MPI_SUCCESS;
+    }
+    v->packed = malloc(v->offset[u->n] ? v->offset[u->n] : 1);
+    b->base = v->packed;
+    return v->packed ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 }
 
 /* Builds the view of u: the caller's buffer when its blocks are gapless
  * and consecutive (and copy is 0), else a packed buffer (not filled). */
 static int view_build(const user_side_t *u, int copy, pc_blocks_t *b, view_t *v)
 {
+    if (u->types) return w_view_build(u, copy, b, v);
     int type_size;
     MPI_Aint lb, true_lb, true_extent;
     PMPI_Type_size(u->type, &type_size);
@@ -80,16 +131,42 @@ static void view_free(view_t *v)
     free(v->packed);
 }
 
+/* MPICH 4.0.2's MPI_Pack and MPI_Unpack refuse a NULL buffer, MPI_BOTTOM
+ * included (the w form's datatypes of absolute addresses): the same bytes
+ * through the datatype shifted back by its first byte's address, from that
+ * address. */
+static int bottom_convert(int pack, char *packed, size_t bytes, int count, MPI_Datatype type, MPI_Comm comm)
+{
+    MPI_Aint true_lb, true_extent;
+    PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
+    MPI_Aint shift = -true_lb;
+    MPI_Datatype shifted;
+    int rc = PMPI_Type_create_hindexed(1, &count, &shift, type, &shifted);
+    if (rc != MPI_SUCCESS) return rc;
+    if ((rc = PMPI_Type_commit(&shifted)) == MPI_SUCCESS) {
+        char *at = (char *)MPI_BOTTOM + true_lb;
+        rc = pack ? pc_pack(at, 1, shifted, packed, bytes, comm) : pc_unpack(packed, bytes, at, 1, shifted, comm);
+    }
+    PMPI_Type_free(&shifted);
+    return rc;
+}
+
 /* Packs block i of the caller's layout into block i of a packed view. */
 static int pack_block(const pc_call_t *a, const user_side_t *u, const view_t *v, const pc_blocks_t *b, int i)
 {
-    return pc_pack(user_block(u, v, i), count_of(u, i), u->type, pc_blocks_at(b, i), pc_blocks_span(b, i, i),
+    if (!user_block(u, v, i) && count_of(u, i) > 0)
+        return bottom_convert(1, pc_blocks_at(b, i), pc_blocks_span(b, i, i), count_of(u, i), type_of(u, i),
+                              a->ctx->comm);
+    return pc_pack(user_block(u, v, i), count_of(u, i), type_of(u, i), pc_blocks_at(b, i), pc_blocks_span(b, i, i),
                    a->ctx->comm);
 }
 
 static int unpack_block(const pc_call_t *a, const user_side_t *u, const view_t *v, const pc_blocks_t *b, int i)
 {
-    return pc_unpack(pc_blocks_at(b, i), pc_blocks_span(b, i, i), user_block(u, v, i), count_of(u, i), u->type,
+    if (!user_block(u, v, i) && count_of(u, i) > 0)
+        return bottom_convert(0, pc_blocks_at(b, i), pc_blocks_span(b, i, i), count_of(u, i), type_of(u, i),
+                              a->ctx->comm);
+    return pc_unpack(pc_blocks_at(b, i), pc_blocks_span(b, i, i), user_block(u, v, i), count_of(u, i), type_of(u, i),
                      a->ctx->comm);
 }
 
@@ -119,25 +196,27 @@ void pc_blocks_describe(pc_call_t *a)
  * view when an enclosing algorithm built one, else from the caller's counts;
  * none for an MPI_IN_PLACE side. */
 static size_t side_bytes(const pc_call_t *a, pc_side_t side, const void *buf, const pc_blocks_t *view, int count,
-                         const int *counts, MPI_Datatype type)
+                         const int *counts, MPI_Datatype type, const MPI_Datatype *types)
 {
     int p = a->ctx->size, n = side == PC_SIDE_ONE ? 1 : side == PC_SIDE_ALL || a->ctx->rank == a->root ? p : 0;
     if (n == 0 || buf == MPI_IN_PLACE) return 0;
     if (view->offset) return pc_blocks_span(view, 0, n - 1);
     int type_size;
-    PMPI_Type_size(type, &type_size);
-    size_t elements = 0;
-    for (int i = 0; i < n; i++) elements += (size_t)(n > 1 && counts ? counts[i] : count);
-    return elements * (size_t)type_size;
+    size_t bytes = 0;
+    for (int i = 0; i < n; i++) {
+        PMPI_Type_size(n > 1 && types ? types[i] : type, &type_size);
+        bytes += (size_t)(n > 1 && counts ? counts[i] : count) * (size_t)type_size;
+    }
+    return bytes;
 }
 
 size_t pc_blocks_own_bytes(const pc_call_t *a)
 {
     const pc_block_shape_t *shape = a->coll->blocks;
     return side_bytes(a, shape->send, a->sendbuf, &a->sblocks, a->sendcount, a->vform ? a->sendcounts : NULL,
-                      a->sendtype) +
+                      a->sendtype, a->wform ? a->sendtypes : NULL) +
            side_bytes(a, shape->recv, a->recvbuf, &a->rblocks, a->recvcount, a->vform ? a->recvcounts : NULL,
-                      a->recvtype);
+                      a->recvtype, a->wform ? a->recvtypes : NULL);
 }
 
 int pc_blocks_run(const pc_algorithm_t *algo, pc_call_t *a)

@@ -71,6 +71,10 @@ typedef struct pc_call {
     const int *sendcounts, *sdispls, *recvcounts, *displs;
     int vform;                   /* the v form (MPI_Allgatherv ...): the arrays apply where MPI reads them;
                                     the collective's second form (coll->forms[1]: MPI_Exscan for scan) */
+    /* the w form (MPI_Alltoallw; vform is 1 too, coll->forms[2]): one datatype per block, sdispls/displs
+       in bytes; sendtype/recvtype unused */
+    const MPI_Datatype *sendtypes, *recvtypes;
+    int wform;
     /* block view */
     pc_blocks_t sblocks, rblocks;
 } pc_call_t;
@@ -96,8 +100,8 @@ typedef struct pc_algorithm {
  * built-in rules, parameter and behaviour of the entry path. */
 typedef struct pc_coll {
     const char *name;                 /* "bcast": rule grammar, logs, catalogue */
-    const char *forms[2];             /* the MPI function as called, by a->vform ("allgather", "allgatherv");
-                                         NULL: name (the debug line, coll/entry.h) */
+    const char *forms[3];             /* the MPI function as called, by a->vform ("allgather", "allgatherv")
+                                         and a->wform ("alltoallw"); NULL: name (the debug line, coll/entry.h) */
     int id;                           /* index in the catalogue (rule caches) */
     const pc_algorithm_t *algorithms;
     int nalgorithms;

@@ -39,7 +39,7 @@ const pc_algorithm_t *pc_coll_find(const pc_coll_t *coll, const char *name)
 
 const char *pc_call_name(const pc_call_t *a)
 {
-    const char *form = a->coll->forms[a->vform != 0];
+    const char *form = a->coll->forms[a->wform ? 2 : a->vform != 0];
     return form ? form : a->coll->name;
 }
 

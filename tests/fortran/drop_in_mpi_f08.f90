@@ -15,6 +15,10 @@ program drop_in_mpi_f08
   integer, allocatable :: ig(:), counts(:), displs(:)
   integer(kind=MPI_ADDRESS_KIND) :: address(1)
   type(MPI_Datatype) :: abstype
+  type(MPI_Datatype) :: pairtype
+  type(MPI_Datatype), allocatable :: wstypes(:), wrtypes(:)
+  integer :: isz
+  integer, allocatable :: wscounts(:), wrcounts(:), wdispls(:)
   integer :: iv(n), ir(n), iexpect(n)
   integer, volatile :: ibottom(n)     ! written by MPI_Bcast(MPI_BOTTOM, ...) behind the compiler's back
   double precision :: dv(n), dr(n), dexpect(n)
@@ -135,6 +139,27 @@ program drop_in_mpi_f08
     call MPI_Alltoallv(iv, counts, displs, MPI_INTEGER, ig, counts, displs, MPI_INTEGER, MPI_COMM_WORLD)
     call check(all(ig(1::2) == [(100 * root + rank, root = 0, nprocs - 1)]) .and. all(ig(2::2) == -1), &
                'MPI_Alltoallv')
+    ! alltoallw: to each peer 2 INTEGER or 1 pair (contiguous 2 INTEGER), received as the other
+    ! (same signature), byte displacements; then in place (the receive datatypes both ways)
+    call MPI_Type_contiguous(2, MPI_INTEGER, pairtype)
+    call MPI_Type_commit(pairtype)
+    call MPI_Type_size(MPI_INTEGER, isz)
+    allocate(wstypes(nprocs), wrtypes(nprocs), wscounts(nprocs), wrcounts(nprocs), wdispls(nprocs))
+    do root = 0, nprocs - 1
+      wstypes(root + 1) = merge(pairtype, MPI_INTEGER, mod(root + rank, 2) == 1)
+      wscounts(root + 1) = merge(1, 2, mod(root + rank, 2) == 1)
+      wrtypes(root + 1) = merge(pairtype, MPI_INTEGER, mod(root + rank, 2) == 0)
+      wrcounts(root + 1) = merge(1, 2, mod(root + rank, 2) == 0)
+      wdispls(root + 1) = 2 * root * isz
+    end do
+    ig = -1
+    call MPI_Alltoallw(iv, wscounts, wdispls, wstypes, ig, wrcounts, wdispls, wrtypes, MPI_COMM_WORLD, ierr)
+    call check(ierr == MPI_SUCCESS .and. all(ig == [((100 * root + rank, i = 1, 2), root = 0, nprocs - 1)]), 'MPI_Alltoallw')
+    ig = iv(:2 * nprocs)
+    call MPI_Alltoallw(MPI_IN_PLACE, wscounts, wdispls, wstypes, ig, wrcounts, wdispls, wrtypes, MPI_COMM_WORLD, ierr)
+    call check(ierr == MPI_SUCCESS .and. all(ig == [((100 * root + rank, i = 1, 2), root = 0, nprocs - 1)]), &
+               'MPI_Alltoallw MPI_IN_PLACE')
+    call MPI_Type_free(pairtype)
     ig = -1
     call MPI_Gather(iv, 2, MPI_INTEGER, ig, 2, MPI_INTEGER, nprocs - 1, MPI_COMM_WORLD)
     call check((rank /= nprocs - 1 .or. all(ig == [((100 * root, i = 1, 2), root = 0, nprocs - 1)])), &
@@ -163,7 +188,7 @@ program drop_in_mpi_f08
     ir(:2) = -1
     call MPI_Reduce_scatter(iv, ir, counts, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
     call check(all(ir(:2) == 50 * nprocs * (nprocs - 1) + nprocs * rank), 'MPI_Reduce_scatter')
-    nalltoall = nalltoall + 2
+    nalltoall = nalltoall + 4
     ngather = ngather + 2
     nscatter = nscatter + 2
     nreduce_scatter = nreduce_scatter + 2

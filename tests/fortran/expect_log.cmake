@@ -9,8 +9,8 @@
 # allreduce=A ...: OK" (how many calls of each collective every rank made).  For
 # each collective C of COLLECTIVES and each rank r < NP, the output must hold
 # exactly that many lines "papcoll[r] debug: C seq=" (papcoll's one debug line
-# per call, which names the function as called: Cv and C_block lines, the v
-# and block forms, count for C; "bcast (inner)" lines of hierarchical
+# per call, which names the function as called: Cv, Cw and C_block lines,
+# the v, w and block forms, count for C; "bcast (inner)" lines of hierarchical
 # algorithms do not match).  Every debug line's byte count must be a
 # non-negative number, and each regex of EXPECT must match the output.
 # With -DALGORITHMS=bcast:dynleader[,reduce:binomial...], every such line of
@@ -57,7 +57,7 @@ foreach(collective ${COLLECTIVES})
     message(FATAL_ERROR "expect_log: the program made no ${collective} call to check")
   endif()
   foreach(rank RANGE ${last_rank})
-    string(REGEX MATCHALL "papcoll\\[${rank}\\] debug: ${collective}(v|_block)? seq=" lines "${out}")
+    string(REGEX MATCHALL "papcoll\\[${rank}\\] debug: ${collective}(v|w|_block)? seq=" lines "${out}")
     list(LENGTH lines logged)
     if(NOT logged EQUAL calls_${collective})
       string(APPEND missing "\n  rank ${rank}: ${logged} papcoll debug lines for ${calls_${collective}} ${collective} calls")
@@ -82,8 +82,8 @@ if(DEFINED ALGORITHMS)
     list(GET pair 0 collective)
     list(GET pair 1 algorithm)
     string(TOUPPER ${collective} upper)
-    string(REGEX MATCHALL "debug: ${collective}(v|_block)? seq=[^\n]*" lines "${out}")
-    string(REGEX MATCHALL "debug: ${collective}(v|_block)? seq=[^\n]* algorithm=${algorithm} \\(forced by PAPCOLL_${upper}\\)"
+    string(REGEX MATCHALL "debug: ${collective}(v|w|_block)? seq=[^\n]*" lines "${out}")
+    string(REGEX MATCHALL "debug: ${collective}(v|w|_block)? seq=[^\n]* algorithm=${algorithm} \\(forced by PAPCOLL_${upper}\\)"
       forced "${out}")
     list(LENGTH lines all)
     list(LENGTH forced good)

@@ -134,11 +134,22 @@ static void log_fallback(const char *name, const char *why)
     pc_log(PC_LOG_DEBUG, "%s: %s: the MPI library's %s runs it", name, why, name);
 }
 
+/* The debug line of a call papcoll runs (before papcoll's own line). */
+static void log_served(const char *name, const char *how)
+{
+    if (pc_log_enabled(PC_LOG_DEBUG)) pc_log(PC_LOG_DEBUG, "%s: %s", name, how);
+}
+
+#define WITHIN_INT "counts within int: papcoll's path"
+
 /* Bcast: fold. */
 
 static int bcast_c(void *buf, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm)
 {
-    if (fits(count) || count < 0) return papcoll_bcast(buf, clamp(count), type, root, comm);
+    if (fits(count) || count < 0) {
+        log_served("MPI_Bcast_c", WITHIN_INT);
+        return papcoll_bcast(buf, clamp(count), type, root, comm);
+    }
     if (inter(comm)) {
         log_fallback("MPI_Bcast_c", "intercommunicator");
         return PMPI_Bcast_c(buf, count, type, root, comm);
@@ -146,6 +157,7 @@ static int bcast_c(void *buf, MPI_Count count, MPI_Datatype type, int root, MPI_
     side_t s;
     int rc = side_make(&s, count, type, 1);
     if (rc != MPI_SUCCESS) return pc_error(comm, rc);
+    log_served("MPI_Bcast_c", "count beyond INT_MAX: one element of a folded datatype");
     rc = papcoll_bcast(buf, s.count, s.type, root, comm);
     side_free(&s);
     return rc;
@@ -176,8 +188,10 @@ static const char *const red_name[] = {"MPI_Reduce_c", "MPI_Allreduce_c", "MPI_S
 static int reduction_c(red_t kind, const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type, MPI_Op op,
                        int root, MPI_Comm comm)
 {
-    if (fits(count) || count < 0 || !foldable(type))
+    if (fits(count) || count < 0 || !foldable(type)) {
+        log_served(red_name[kind], WITHIN_INT);
         return reduce_piece(kind, sendbuf, recvbuf, clamp(count), type, op, root, comm);
+    }
     if (inter(comm)) {
         log_fallback(red_name[kind], "intercommunicator");
         switch (kind) {
@@ -189,6 +203,7 @@ static int reduction_c(red_t kind, const void *sendbuf, void *recvbuf, MPI_Count
     }
     MPI_Aint lb, extent;
     PMPI_Type_get_extent(type, &lb, &extent);
+    log_served(red_name[kind], "count beyond INT_MAX: pieces of at most INT_MAX elements");
     int rc = MPI_SUCCESS;
     for (MPI_Count done = 0; done < count && rc == MPI_SUCCESS;) {
         int n = count - done > INT_MAX ? INT_MAX : (int)(count - done);
@@ -229,8 +244,10 @@ int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
 static int reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype type,
                                   MPI_Op op, MPI_Comm comm)
 {
-    if (fits(recvcount) || recvcount < 0)
+    if (fits(recvcount) || recvcount < 0) {
+        log_served("MPI_Reduce_scatter_block_c", WITHIN_INT);
         return papcoll_reduce_scatter_block(sendbuf, recvbuf, clamp(recvcount), type, op, comm);
+    }
     log_fallback("MPI_Reduce_scatter_block_c", "count beyond INT_MAX");
     return PMPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcount, type, op, comm);
 }
@@ -280,6 +297,7 @@ static int reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count 
     int *counts = int_copy(recvcounts, p, &big, &rc);
     if (rc != MPI_SUCCESS) return pc_error(comm, rc);
     if (!big) {
+        log_served("MPI_Reduce_scatter_c", WITHIN_INT);
         rc = papcoll_reduce_scatter(sendbuf, recvbuf, counts, type, op, comm);
     } else {
         log_fallback("MPI_Reduce_scatter_c", "counts beyond INT_MAX");
@@ -328,6 +346,7 @@ static int blocks_c(blk_t kind, const void *sendbuf, MPI_Count sendcount, MPI_Da
         side_free(&s);
         return pc_error(comm, rc);
     }
+    log_served(name[kind], s.folded != MPI_DATATYPE_NULL || r.folded != MPI_DATATYPE_NULL ? "count beyond INT_MAX: one element of a folded datatype" : WITHIN_INT);
     switch (kind) {
     case BLK_ALLGATHER: rc = papcoll_allgather(sendbuf, s.count, s.type, recvbuf, r.count, r.type, comm); break;
     case BLK_ALLTOALL: rc = papcoll_alltoall(sendbuf, s.count, s.type, recvbuf, r.count, r.type, comm); break;
@@ -399,6 +418,7 @@ static int v_c(v_t kind, const void *sendbuf, const MPI_Count *sendcounts, MPI_C
     int one_recv_read = kind == V_SCATTERV && !(at_root && recvbuf == MPI_IN_PLACE);
     if ((one_send_read && !fits(sendcount)) || (one_recv_read && !fits(recvcount))) big = 1;
     if (rc == MPI_SUCCESS && all_fit(big, comm)) {
+        log_served(name[kind], "every process's counts and displacements within int: papcoll's path");
         switch (kind) {
         case V_ALLGATHERV:
             rc = papcoll_allgatherv(sendbuf, scount, sendtype, recvbuf, rcounts, rd, recvtype, comm);

@@ -24,14 +24,16 @@
  *    user-defined, commutative or not: MPI's ops are elementwise, element j
  *    of the result only depends on element j of every contribution.
  *  - reduce_scatter(_block): its counts are the same on every process;
- *    beyond int the MPI library's own _c function runs the call (a debug
- *    log line says so).
+ *    beyond int, one papcoll reduce (itself in pieces) per process, root i
+ *    receiving block i: papcoll's reduce algorithms, p calls.
  *  - the v forms (allgatherv, alltoallv, gatherv, scatterv): only a
  *    process's own counts and displacements are known to it, so the
  *    processes first agree (a one-int PMPI_Allreduce on comm) whether all of
  *    theirs fit in int: then papcoll's v path; else the library's _c
  *    function with the caller's arguments (debug log line).
  *  - intercommunicators: the library's _c function.
+ * PAPCOLL_LARGE_COUNT_LIMIT lowers the INT_MAX of these rules, so the tests
+ * run every path beyond int on small buffers against the library's _c.
  * A count below INT_MIN goes to the ordinary path as -1 (MPI_ERR_COUNT); a
  * side with an invalid datatype is not folded, so the ordinary path reports
  * it (MPI_ERR_TYPE).
@@ -44,14 +46,25 @@
 
 #include "core/args.h"
 #include "core/log.h"
+#include "core/params.h"
 #include "select/site.h"
 
 #ifdef PAPCOLL_HAVE_MPI_LARGE_COUNT
 
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
-static int fits(MPI_Count n) { return n <= INT_MAX && n >= INT_MIN; }
+/* INT_MAX, or a lower PAPCOLL_LARGE_COUNT_LIMIT (tests: the beyond-int
+ * paths on small buffers). */
+static MPI_Count limit(void)
+{
+    long l = pc_params()->large_count_limit;
+    return l >= 1 && l < INT_MAX ? (MPI_Count)l : INT_MAX;
+}
+
+/* n takes the ordinary path (negative counts too: it reports them). */
+static int fits(MPI_Count n) { return n <= limit() && n >= INT_MIN; }
 
 /* n as an int for the ordinary path (its checks report what is wrong). */
 static int clamp(MPI_Count n) { return n > INT_MAX ? INT_MAX : n < INT_MIN ? -1 : (int)n; }
@@ -60,22 +73,22 @@ static int clamp(MPI_Count n) { return n > INT_MAX ? INT_MAX : n < INT_MIN ? -1 
 static int foldable(MPI_Datatype type) { return pc_check_type_count(0, type) == MPI_SUCCESS; }
 
 /* count elements of type as one element of *out (committed; the caller
- * frees it): contiguous INT_MAX-element chunks, the remainder after them,
- * resized to type's lower bound and count x its extent. */
+ * frees it): contiguous chunks of limit() (INT_MAX) elements, the remainder
+ * after them, resized to type's lower bound and count x its extent. */
 static int fold(MPI_Count count, MPI_Datatype type, MPI_Datatype *out)
 {
-    MPI_Count chunks = count / INT_MAX, rest = count % INT_MAX;
+    MPI_Count piece = limit(), chunks = count / piece, rest = count % piece;
     MPI_Aint lb, extent;
     if (chunks > INT_MAX) return MPI_ERR_COUNT;
     int rc = PMPI_Type_get_extent(type, &lb, &extent);
     MPI_Datatype chunk = MPI_DATATYPE_NULL, body = MPI_DATATYPE_NULL, tail = MPI_DATATYPE_NULL,
                  joined = MPI_DATATYPE_NULL;
-    if (rc == MPI_SUCCESS) rc = PMPI_Type_contiguous(INT_MAX, type, &chunk);
+    if (rc == MPI_SUCCESS) rc = PMPI_Type_contiguous((int)piece, type, &chunk);
     if (rc == MPI_SUCCESS) rc = PMPI_Type_contiguous((int)chunks, chunk, &body);
     if (rc == MPI_SUCCESS && rest) rc = PMPI_Type_contiguous((int)rest, type, &tail);
     if (rc == MPI_SUCCESS && rest) {
         int lengths[2] = {1, 1};
-        MPI_Aint displs[2] = {0, (MPI_Aint)(chunks * INT_MAX) * extent};
+        MPI_Aint displs[2] = {0, (MPI_Aint)(chunks * piece) * extent};
         MPI_Datatype types[2] = {body, tail};
         rc = PMPI_Type_create_struct(2, lengths, displs, types, &joined);
     }
@@ -99,7 +112,7 @@ static int side_make(side_t *s, MPI_Count count, MPI_Datatype type, int signific
     s->count = clamp(count);
     s->type = type;
     s->folded = MPI_DATATYPE_NULL;
-    if (!significant || count <= INT_MAX || !foldable(type)) return MPI_SUCCESS;
+    if (!significant || fits(count) || !foldable(type)) return MPI_SUCCESS;
     int rc = fold(count, type, &s->folded);
     if (rc != MPI_SUCCESS) return rc;
     s->count = 1;
@@ -204,9 +217,10 @@ static int reduction_c(red_t kind, const void *sendbuf, void *recvbuf, MPI_Count
     MPI_Aint lb, extent;
     PMPI_Type_get_extent(type, &lb, &extent);
     log_served(red_name[kind], "count beyond INT_MAX: pieces of at most INT_MAX elements");
+    MPI_Count piece = limit();
     int rc = MPI_SUCCESS;
     for (MPI_Count done = 0; done < count && rc == MPI_SUCCESS;) {
-        int n = count - done > INT_MAX ? INT_MAX : (int)(count - done);
+        int n = (int)(count - done > piece ? piece : count - done);
         MPI_Aint at = (MPI_Aint)done * extent;
         const void *s = sendbuf == MPI_IN_PLACE || !sendbuf ? sendbuf : (const char *)sendbuf + at;
         void *r = recvbuf ? (char *)recvbuf + at : recvbuf;
@@ -239,7 +253,45 @@ int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
     PC_SITE_RETURN(reduction_c(RED_EXSCAN, sendbuf, recvbuf, count, datatype, op, 0, comm));
 }
 
-/* Reduce-scatter: the counts are the same on every process. */
+/* Reduce-scatter: the counts are the same on every process.  Beyond int,
+ * one reduce per process (through reduction_c: pieces), root i receiving
+ * block i, in rank order: exact for every op, as the reduce keeps the rank
+ * order.  MPI_IN_PLACE: the input is recvbuf; root i reduces from its block
+ * straight to the front of recvbuf when the two do not overlap (blocks
+ * before i, already reduced, are all that is overwritten), else in place
+ * in its block, then moved to the front. */
+static int reduce_scatter_by_reduces(const char *name, const void *sendbuf, void *recvbuf, const MPI_Count *counts,
+                                     MPI_Count each, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+    int p = 0, me = rank_of(comm), rc = comm_size(comm, &p);
+    MPI_Aint lb, extent, true_lb, true_extent;
+    PMPI_Type_get_extent(type, &lb, &extent);
+    PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
+    log_served(name, "count beyond INT_MAX: one reduce per process");
+    int inplace = sendbuf == MPI_IN_PLACE;
+    const char *in = inplace ? (const char *)recvbuf : (const char *)sendbuf;
+    MPI_Count offset = 0;
+    for (int i = 0; i < p && rc == MPI_SUCCESS; i++) {
+        MPI_Count n = counts ? counts[i] : each;
+        const char *block = in + (MPI_Aint)offset * extent;
+        if (me != i) {
+            rc = reduction_c(RED_REDUCE, block, NULL, n, type, op, i, comm);
+        } else if (!inplace) {
+            rc = reduction_c(RED_REDUCE, block, recvbuf, n, type, op, i, comm);
+        } else if (offset == 0) {
+            rc = reduction_c(RED_REDUCE, MPI_IN_PLACE, recvbuf, n, type, op, i, comm);
+        } else if (offset >= n) {
+            rc = reduction_c(RED_REDUCE, block, recvbuf, n, type, op, i, comm);
+        } else {
+            rc = reduction_c(RED_REDUCE, MPI_IN_PLACE, (void *)block, n, type, op, i, comm);
+            if (rc == MPI_SUCCESS && n > 0)
+                memmove((char *)recvbuf + true_lb, block + true_lb, (size_t)((n - 1) * extent + true_extent));
+        }
+        offset += n;
+    }
+    return rc;
+}
+
 
 static int reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype type,
                                   MPI_Op op, MPI_Comm comm)
@@ -248,8 +300,12 @@ static int reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count 
         log_served("MPI_Reduce_scatter_block_c", WITHIN_INT);
         return papcoll_reduce_scatter_block(sendbuf, recvbuf, clamp(recvcount), type, op, comm);
     }
-    log_fallback("MPI_Reduce_scatter_block_c", "count beyond INT_MAX");
-    return PMPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcount, type, op, comm);
+    if (inter(comm)) {
+        log_fallback("MPI_Reduce_scatter_block_c", "intercommunicator");
+        return PMPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcount, type, op, comm);
+    }
+    if (!foldable(type)) return papcoll_reduce_scatter_block(sendbuf, recvbuf, clamp(recvcount), type, op, comm);
+    return reduce_scatter_by_reduces("MPI_Reduce_scatter_block_c", sendbuf, recvbuf, NULL, recvcount, type, op, comm);
 }
 
 int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype,
@@ -299,9 +355,13 @@ static int reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count 
     if (!big) {
         log_served("MPI_Reduce_scatter_c", WITHIN_INT);
         rc = papcoll_reduce_scatter(sendbuf, recvbuf, counts, type, op, comm);
-    } else {
-        log_fallback("MPI_Reduce_scatter_c", "counts beyond INT_MAX");
+    } else if (inter(comm)) {
+        log_fallback("MPI_Reduce_scatter_c", "intercommunicator");
         rc = PMPI_Reduce_scatter_c(sendbuf, recvbuf, recvcounts, type, op, comm);
+    } else if (!foldable(type)) {
+        rc = papcoll_reduce_scatter(sendbuf, recvbuf, counts, type, op, comm);
+    } else {
+        rc = reduce_scatter_by_reduces("MPI_Reduce_scatter_c", sendbuf, recvbuf, recvcounts, 0, type, op, comm);
     }
     free(counts);
     return rc;

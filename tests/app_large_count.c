@@ -14,7 +14,8 @@
  *       ops (a non-commutative user op), every root, MPI_IN_PLACE; the v
  *       forms with uneven counts, zeros and reversed displacements; negative
  *       counts give the library's error class.  Checks that MPI_Bcast_c
- *       resolves to libpapcoll_mpi.
+ *       resolves to libpapcoll_mpi.  With PAPCOLL_LARGE_COUNT_LIMIT=k the
+ *       counts above k take papcoll's paths beyond int.
  *   app_large_count big
  *       beyond 2^31 elements, 2 processes: MPI_Bcast_c of 2^31 + 7
  *       MPI_SIGNED_CHAR, MPI_Allreduce_c (MPI_IN_PLACE, MPI_SUM) of 2^31 + 7
@@ -54,6 +55,10 @@ typedef struct {
 } dtype_t;
 
 static MPI_Datatype vec_type; /* 2 ints, stride 3: gaps */
+static long limit;            /* PAPCOLL_LARGE_COUNT_LIMIT, 0 if unset */
+
+/* Counts of more than 50 pieces of limit are left out (one call per piece). */
+static int too_many_pieces(MPI_Count n) { return limit > 0 && n > 50 * (MPI_Count)limit; }
 
 static unsigned char pattern(int who, size_t i, int salt) { return (unsigned char)(who * 37 + i * 11 + salt * 5 + 1); }
 
@@ -131,6 +136,7 @@ static void reductions(void)
                     for (int inplace = 0; inplace < 2; inplace++) {
                         if (c == C_BCAST && (inplace || k)) continue;
                         MPI_Count n = counts[ci], total = n;
+                        if (too_many_pieces(n)) continue;
                         MPI_Count *rcounts = malloc((size_t)size * sizeof *rcounts);
                         for (int i = 0; i < size; i++) rcounts[i] = (n + i * 5) % 11 * (n > 7 ? n / 7 : 1);
                         if (c == C_RSB) total = n * size;
@@ -231,6 +237,7 @@ static void blocks(void)
                         MPI_Aint lb, ext;
                         MPI_Type_get_extent(t, &lb, &ext);
                         MPI_Count n = counts[ci];
+                        if (too_many_pieces(n)) continue;
                         int vform = c >= B_ALLGATHERV, at_root = rank == root;
                         int rooted = c == B_GATHER || c == B_SCATTER || c == B_GATHERV || c == B_SCATTERV;
                         /* per-peer counts and displacements (reversed order, gaps of 2 elements) */
@@ -428,6 +435,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     const char *mode = argc > 1 ? argv[1] : "ordinary";
+    limit = getenv("PAPCOLL_LARGE_COUNT_LIMIT") ? atol(getenv("PAPCOLL_LARGE_COUNT_LIMIT")) : 0;
     void *fn = dlsym(RTLD_DEFAULT, "MPI_Bcast_c");
     Dl_info info;
     int preloaded = fn && dladdr(fn, &info) && info.dli_fname && strstr(info.dli_fname, "papcoll_mpi");

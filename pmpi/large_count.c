@@ -304,7 +304,8 @@ static int reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count 
         log_fallback("MPI_Reduce_scatter_block_c", "intercommunicator");
         return PMPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcount, type, op, comm);
     }
-    if (!foldable(type)) return papcoll_reduce_scatter_block(sendbuf, recvbuf, clamp(recvcount), type, op, comm);
+    if (!foldable(type) || pc_check_comm(comm) != MPI_SUCCESS) /* the ordinary path reports them */
+        return papcoll_reduce_scatter_block(sendbuf, recvbuf, clamp(recvcount), type, op, comm);
     return reduce_scatter_by_reduces("MPI_Reduce_scatter_block_c", sendbuf, recvbuf, NULL, recvcount, type, op, comm);
 }
 

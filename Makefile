@@ -51,7 +51,8 @@ demo: build
 	BUILD=$(BUILD) LEVELS="4 16" ITERS=3 tools/sweeps/bcast_imbalance.sh simulated $(BUILD)/demo 16 8 1M
 
 # Open MPI (default mpicc): every test.  MPICH, installed beside it: the same
-# library built against MPICH, its error, drop-in and 2-process matrix tests.
+# library built against MPICH, its error, drop-in (the large-count _c functions
+# included: interpose.large_count.*) and 2-process matrix tests.
 test: build build-mpich
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	cd $(BUILD)-mpich && ctest --output-on-failure -R 'errors|interpose|matrix.np2|native_inplace|moving_root'

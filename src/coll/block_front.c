@@ -50,8 +50,8 @@ static int check_side(const pc_block_shape_t *shape, const void *buf, int count,
 
 static long long block_bytes(int count, const int *counts, int i, MPI_Datatype type)
 {
-    int size;
-    PMPI_Type_size(type, &size);
+    MPI_Count size;
+    PMPI_Type_size_x(type, &size);
     return (long long)(counts ? counts[i] : count) * size;
 }
 

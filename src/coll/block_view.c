@@ -59,9 +59,9 @@ static char *w_direct_base(const user_side_t *u, const size_t *offset)
     char *base = NULL;
     for (int i = 0; i < u->n; i++) {
         if (offset[i + 1] == offset[i]) continue;
-        int size;
+        MPI_Count size;
         MPI_Aint lb, extent, true_lb, true_extent;
-        PMPI_Type_size(u->types[i], &size);
+        PMPI_Type_size_x(u->types[i], &size);
         PMPI_Type_get_extent(u->types[i], &lb, &extent);
         PMPI_Type_get_true_extent(u->types[i], &true_lb, &true_extent);
         if ((MPI_Aint)size != extent || true_extent != extent) return NULL;
@@ -81,8 +81,8 @@ static int w_view_build(const user_side_t *u, int copy, pc_blocks_t *b, view_t *
     if (!v->offset) return MPI_ERR_NO_MEM;
     v->offset[0] = 0;
     for (int i = 0; i < u->n; i++) {
-        int type_size;
-        PMPI_Type_size(u->types[i], &type_size);
+        MPI_Count type_size;
+        PMPI_Type_size_x(u->types[i], &type_size);
         v->offset[i + 1] = v->offset[i] + (size_t)u->counts[i] * (size_t)type_size;
     }
     b->offset = v->offset;
@@ -101,9 +101,9 @@ static int w_view_build(const user_side_t *u, int copy, pc_blocks_t *b, view_t *
 static int view_build(const user_side_t *u, int copy, pc_blocks_t *b, view_t *v)
 {
     if (u->types) return w_view_build(u, copy, b, v);
-    int type_size;
+    MPI_Count type_size; /* _x: a derived type may be larger than INT_MAX bytes */
     MPI_Aint lb, true_lb, true_extent;
-    PMPI_Type_size(u->type, &type_size);
+    PMPI_Type_size_x(u->type, &type_size);
     PMPI_Type_get_extent(u->type, &lb, &v->extent);
     PMPI_Type_get_true_extent(u->type, &true_lb, &true_extent);
     v->packed = NULL;
@@ -173,13 +173,14 @@ static int unpack_block(const pc_call_t *a, const user_side_t *u, const view_t *
 void pc_blocks_describe(pc_call_t *a)
 {
     const pc_block_shape_t *shape = a->coll->blocks;
-    int p = a->ctx->size, me = a->ctx->rank, type_size;
+    int p = a->ctx->size, me = a->ctx->rank;
+    MPI_Count type_size;
     if (a->vform && !(shape->send == PC_SIDE_ONE && shape->recv == PC_SIDE_ALL)) {
         a->bytes = PC_BYTES_VARY; /* alltoallv, gatherv, scatterv: only a process's own counts are known to it */
         return;
     }
     if (a->vform) { /* allgatherv: every process has every count */
-        PMPI_Type_size(a->recvtype, &type_size);
+        PMPI_Type_size_x(a->recvtype, &type_size);
         size_t elements = 0;
         for (int i = 0; i < p; i++) elements += (size_t)a->recvcounts[i];
         a->bytes = elements * (size_t)type_size;
@@ -188,7 +189,7 @@ void pc_blocks_describe(pc_call_t *a)
     /* equal blocks: p x one block, from a side this process has data on */
     int no_recv = (shape->recv == PC_SIDE_ROOT_ALL && me != a->root) ||
                   (shape->send == PC_SIDE_ROOT_ALL && me == a->root && a->inplace);
-    PMPI_Type_size(no_recv ? a->sendtype : a->recvtype, &type_size);
+    PMPI_Type_size_x(no_recv ? a->sendtype : a->recvtype, &type_size);
     a->bytes = (size_t)p * (size_t)(no_recv ? a->sendcount : a->recvcount) * (size_t)type_size;
 }
 
@@ -201,10 +202,10 @@ static size_t side_bytes(const pc_call_t *a, pc_side_t side, const void *buf, co
     int p = a->ctx->size, n = side == PC_SIDE_ONE ? 1 : side == PC_SIDE_ALL || a->ctx->rank == a->root ? p : 0;
     if (n == 0 || buf == MPI_IN_PLACE) return 0;
     if (view->offset) return pc_blocks_span(view, 0, n - 1);
-    int type_size;
+    MPI_Count type_size; /* _x: a derived type may be larger than INT_MAX bytes */
     size_t bytes = 0;
     for (int i = 0; i < n; i++) {
-        PMPI_Type_size(n > 1 && types ? types[i] : type, &type_size);
+        PMPI_Type_size_x(n > 1 && types ? types[i] : type, &type_size);
         bytes += (size_t)(n > 1 && counts ? counts[i] : count) * (size_t)type_size;
     }
     return bytes;

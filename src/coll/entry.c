@@ -144,8 +144,8 @@ void pc_call_describe(pc_call_t *a)
         return;
     }
     MPI_Aint lb;
-    int type_size;
-    PMPI_Type_size(a->datatype, &type_size);
+    MPI_Count type_size; /* _x: a derived type may be larger than INT_MAX bytes */
+    PMPI_Type_size_x(a->datatype, &type_size);
     PMPI_Type_get_extent(a->datatype, &lb, &a->extent);
     PMPI_Type_get_true_extent(a->datatype, &a->true_lb, &a->true_extent);
     a->bytes = (size_t)type_size * (size_t)a->count;

@@ -57,9 +57,9 @@ int pc_check_type_count(int count, MPI_Datatype type)
 
 int pc_check_buffer(const void *buf, int count, MPI_Datatype type)
 {
-    int type_size;
+    MPI_Count type_size;
     MPI_Aint true_lb, true_extent;
-    PMPI_Type_size(type, &type_size);
+    PMPI_Type_size_x(type, &type_size);
     PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
     if (buf == NULL && count > 0 && type_size > 0 && (is_predefined(type) || true_lb == 0)) return MPI_ERR_BUFFER;
     return MPI_SUCCESS;
@@ -169,21 +169,38 @@ int pc_error(MPI_Comm comm, int rc)
 }
 
 /* Calls PMPI_Pack/PMPI_Unpack on pieces of whole elements of at most
- * INT_MAX bytes, so messages above 2 GiB work. */
+ * INT_MAX bytes, so messages above 2 GiB work.  An element larger than
+ * INT_MAX bytes (a large-count call's folded type, pmpi/large_count.c) goes
+ * one at a time through PMPI_Pack_c/PMPI_Unpack_c where the library has
+ * MPI-4's large-count functions. */
 static int convert(int pack, char *buf, int count, MPI_Datatype type, char *packed, size_t bytes, MPI_Comm comm)
 {
-    int type_size;
+    MPI_Count type_size;
     MPI_Aint lb, extent;
-    PMPI_Type_size(type, &type_size);
+    PMPI_Type_size_x(type, &type_size);
     PMPI_Type_get_extent(type, &lb, &extent);
     if (type_size == 0 || bytes == 0) return MPI_SUCCESS;
-    int per_piece = INT_MAX / type_size;
+    if (type_size > INT_MAX) {
+#ifdef PAPCOLL_HAVE_MPI_LARGE_COUNT
+        for (int i = 0; i < count; i++) {
+            MPI_Count position = 0;
+            char *element = buf + (MPI_Aint)i * extent, *bytes_at = packed + (size_t)i * (size_t)type_size;
+            int rc = pack ? PMPI_Pack_c(element, 1, type, bytes_at, type_size, &position, comm)
+                          : PMPI_Unpack_c(bytes_at, type_size, &position, element, 1, type, comm);
+            if (rc != MPI_SUCCESS) return rc;
+        }
+        return MPI_SUCCESS;
+#else
+        return MPI_ERR_COUNT;
+#endif
+    }
+    int per_piece = INT_MAX / (int)type_size;
     if (per_piece < 1) return MPI_ERR_COUNT;
     for (int done = 0; done < count;) {
         int n = count - done < per_piece ? count - done : per_piece;
         int position = 0, rc;
         char *elements = buf + (MPI_Aint)done * extent, *bytes_at = packed + (size_t)done * (size_t)type_size;
-        int piece = n * type_size;
+        int piece = n * (int)type_size;
         rc = pack ? PMPI_Pack(elements, n, type, bytes_at, piece, &position, comm)
                   : PMPI_Unpack(bytes_at, piece, &position, elements, n, type, comm);
         if (rc != MPI_SUCCESS) return rc;

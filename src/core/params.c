@@ -60,6 +60,8 @@ const pc_param_def_t pc_param_table[] = {
      "Nonblocking segments in flight per peer in pipelined algorithms (bounds what a late receiver is sent)."},
     {"PAPCOLL_PPN", NULL, PC_PARAM_LONG, "0", FIELD(ppn), NULL,
      "Group processes into virtual nodes of k consecutive MPI_COMM_WORLD ranks; 0 uses the real node (MPI_COMM_TYPE_SHARED)."},
+    {"PAPCOLL_LARGE_COUNT_LIMIT", NULL, PC_PARAM_LONG, "2147483647", FIELD(large_count_limit), NULL,
+     "MPI-4's large-count functions (MPI_Bcast_c ..., where the MPI library has them): the count or displacement above which a call takes the path for counts beyond int (folded datatypes, pieces of this many elements, the library's own _c function for the reduce_scatter forms and the v forms). INT_MAX (default) is the only value for programs; a small value (at least 1) is for tests, which then exercise those paths with small buffers."},
     {"PAPCOLL_TAG_WINDOW", NULL, PC_PARAM_LONG, "0", FIELD(tag_window), NULL,
      "Calls before a windowed tag (the control messages of dynamic leaders, received from any source) repeats: 0 takes as many as MPI_TAG_UB leaves room for (millions); a small value (at least 1) is for tests, which then see later calls' messages arrive early and be kept for their call."},
     {"PAPCOLL_SHM_SIZE", NULL, PC_PARAM_SIZE, "2M", FIELD(shm_size), NULL,

@@ -95,6 +95,7 @@ typedef struct pc_params {
     long max_inflight;      /* PAPCOLL_MAX_INFLIGHT: nonblocking segments per peer */
     long ppn;               /* PAPCOLL_PPN: virtual node size, 0 = real node */
     long tag_window;        /* PAPCOLL_TAG_WINDOW: calls before a windowed tag repeats, 0 = from MPI_TAG_UB */
+    long large_count_limit; /* PAPCOLL_LARGE_COUNT_LIMIT: counts above it take the _c functions' beyond-int paths */
     size_t shm_size;        /* PAPCOLL_SHM_SIZE: data ring bytes per communicator and node */
     size_t shm_cell;        /* PAPCOLL_SHM_CELL: bytes per ring cell (piece) */
     size_t sim_membw;       /* PAPCOLL_SIM_MEMBW: bytes/s charged for shared-memory copies under SMPI */

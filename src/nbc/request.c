@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * request.c - active schedules and their generalized requests (see
+ * request.h).
+ */
+#include <papcoll.h>
+
+#include "nbc/request.h"
+#include "core/progress.h"
+#include "core/tags.h"
+#include "ctx/comm.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+
+typedef struct pc_nbc_req {
+    pc_nbc_sched_t s;
+    MPI_Comm comm;          /* papcoll's private communicator */
+    int tag;
+    int round;              /* next round to start */
+    MPI_Request *reqs;      /* the posted round's messages */
+    int nreqs;
+    int rc;                 /* first error: the request's status */
+    int done;               /* schedule finished (and its memory freed) */
+    int mpi_freed;          /* MPI called free_fn: the request is gone on MPI's side */
+    MPI_Request greq;
+    struct pc_nbc_req *next;
+} pc_nbc_req_t;
+
+/* The active list; also guards done / mpi_freed. */
+static pthread_mutex_t nbc_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pc_nbc_req_t *active;
+static int nactive;
+
+/* ---- sequence numbers per communicator (an attribute of the private one) ---- */
+
+static int seq_keyval = MPI_KEYVAL_INVALID;
+
+static int delete_seq(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    (void)comm, (void)keyval, (void)extra;
+    free(value);
+    return MPI_SUCCESS;
+}
+
+int pc_nbc_next(MPI_Comm comm, MPI_Comm *priv, int *tag, unsigned long *seq)
+{
+    pc_comm_t *ctx;
+    int rc = pc_comm_get(comm, &ctx), found = 0;
+    unsigned long *counter = NULL;
+    if (rc == MPI_SUCCESS) rc = pc_comm_cache_get(ctx->comm, &seq_keyval, delete_seq, &counter, &found);
+    if (rc != MPI_SUCCESS) return rc;
+    if (!found) {
+        if (!(counter = calloc(1, sizeof *counter))) return MPI_ERR_NO_MEM;
+        rc = PMPI_Comm_set_attr(ctx->comm, seq_keyval, counter);
+        if (rc != MPI_SUCCESS) {
+            free(counter);
+            return rc;
+        }
+    }
+    *seq = (*counter)++;
+    *priv = ctx->comm;
+    *tag = PC_TAG_NBC_FIRST + (int)(*seq % PC_TAG_NBC_WINDOW);
+    return MPI_SUCCESS;
+}
+
+/* ---- the generalized request's callbacks ---- */
+
+static int query_fn(void *extra, MPI_Status *status)
+{
+    pc_nbc_req_t *r = extra;
+    PMPI_Status_set_elements(status, MPI_BYTE, 0);
+    PMPI_Status_set_cancelled(status, 0);
+    status->MPI_SOURCE = MPI_UNDEFINED;
+    status->MPI_TAG = MPI_UNDEFINED;
+    status->MPI_ERROR = r->rc;
+    return r->rc;
+}
+
+static int free_fn(void *extra)
+{
+    pc_nbc_req_t *r = extra;
+    pthread_mutex_lock(&nbc_mutex);
+    int done = r->done;
+    if (!done) r->mpi_freed = 1; /* MPI_Request_free of an active request: freed when it ends */
+    pthread_mutex_unlock(&nbc_mutex);
+    if (done) free(r);
+    return MPI_SUCCESS;
+}
+
+static int cancel_fn(void *extra, int complete)
+{
+    (void)extra, (void)complete; /* a collective cannot be cancelled: nothing to do */
+    return MPI_SUCCESS;
+}
+
+/* ---- running ---- */
+
+/* Advances r without waiting: 1 when its schedule has ended (or failed). */
+static int step(pc_nbc_req_t *r)
+{
+    for (;;) {
+        if (r->nreqs > 0) {
+            int flag = 0;
+            int rc = PMPI_Testall(r->nreqs, r->reqs, &flag, MPI_STATUSES_IGNORE);
+            if (rc != MPI_SUCCESS) {
+                r->rc = rc;
+                return 1;
+            }
+            if (!flag) return 0;
+            r->nreqs = 0;
+        }
+        if (r->round == r->s.nrounds) return 1;
+        int rc = pc_nbc_run_local(&r->s, r->round);
+        if (rc == MPI_SUCCESS) rc = pc_nbc_post(&r->s, r->round, r->comm, r->tag, r->reqs, &r->nreqs);
+        r->round++;
+        if (rc != MPI_SUCCESS) {
+            r->rc = rc;
+            /* what was posted must end before its buffers go */
+            if (r->nreqs) PMPI_Waitall(r->nreqs, r->reqs, MPI_STATUSES_IGNORE);
+            r->nreqs = 0;
+            return 1;
+        }
+    }
+}
+
+/* Called with r off the active list: frees the schedule, completes the
+ * generalized request, frees r when MPI is already done with it. */
+static void finish(pc_nbc_req_t *r)
+{
+    pc_nbc_sched_free(&r->s);
+    free(r->reqs);
+    r->reqs = NULL;
+    MPI_Request g = r->greq;
+    pthread_mutex_lock(&nbc_mutex);
+    int freed_before = r->mpi_freed;
+    r->done = 1;
+    pthread_mutex_unlock(&nbc_mutex);
+    PMPI_Grequest_complete(g); /* may run free_fn, which then frees r */
+    if (freed_before) free(r);
+}
+
+void pc_nbc_progress(void)
+{
+    pc_nbc_req_t *ended = NULL;
+    pthread_mutex_lock(&nbc_mutex);
+    for (pc_nbc_req_t **p = &active; *p;) {
+        pc_nbc_req_t *r = *p;
+        if (step(r)) {
+            *p = r->next;
+            nactive--;
+            r->next = ended;
+            ended = r;
+        } else {
+            p = &r->next;
+        }
+    }
+    pthread_mutex_unlock(&nbc_mutex);
+    while (ended) {
+        pc_nbc_req_t *r = ended;
+        ended = r->next;
+        finish(r);
+    }
+}
+
+int pc_nbc_active(void)
+{
+    pthread_mutex_lock(&nbc_mutex);
+    int n = nactive;
+    pthread_mutex_unlock(&nbc_mutex);
+    return n;
+}
+
+void pc_nbc_idle(void)
+{
+    if (pc_oversubscribed()) sched_yield();
+}
+
+void pc_nbc_drain(void)
+{
+    while (pc_nbc_active()) {
+        pc_nbc_progress();
+        pc_nbc_idle();
+    }
+}
+
+/* MPI_Finalize deletes MPI_COMM_SELF's attributes first, the latest set
+ * first (MPI 4.0 §11.2.4), so this runs before papcoll's contexts go
+ * (ctx/comm.c sets its attribute when the first context is built): the
+ * requests the program freed while active run to their end. */
+static int drain_at_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    (void)comm, (void)keyval, (void)value, (void)extra;
+    pc_nbc_drain();
+    return MPI_SUCCESS;
+}
+
+static void watch_finalize(void)
+{
+    static int keyval = MPI_KEYVAL_INVALID;
+    pthread_mutex_lock(&nbc_mutex);
+    if (keyval == MPI_KEYVAL_INVALID &&
+        PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, drain_at_finalize, &keyval, NULL) == MPI_SUCCESS)
+        PMPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL);
+    pthread_mutex_unlock(&nbc_mutex);
+}
+
+int pc_nbc_start(pc_nbc_sched_t *s, MPI_Comm priv, int tag, MPI_Request *request)
+{
+    watch_finalize();
+    int rc = s->rc;
+    pc_nbc_req_t *r = NULL;
+    if (rc == MPI_SUCCESS) {
+        pc_nbc_round(s); /* close the last round */
+        r = calloc(1, sizeof *r);
+        if (r) r->reqs = malloc((size_t)(s->max_comm ? s->max_comm : 1) * sizeof *r->reqs);
+        rc = s->rc != MPI_SUCCESS ? s->rc : (!r || !r->reqs) ? MPI_ERR_NO_MEM : MPI_SUCCESS;
+    }
+    if (rc == MPI_SUCCESS) rc = PMPI_Grequest_start(query_fn, free_fn, cancel_fn, r, &r->greq);
+    if (rc != MPI_SUCCESS) {
+        pc_nbc_sched_free(s);
+        if (r) free(r->reqs);
+        free(r);
+        return rc;
+    }
+    r->s = *s;
+    r->comm = priv;
+    r->tag = tag;
+    r->rc = MPI_SUCCESS;
+    *request = r->greq;
+    pthread_mutex_lock(&nbc_mutex);
+    int ended = step(r); /* the first round now: the data leaves before the program waits */
+    if (!ended) {
+        r->next = active;
+        active = r;
+        nactive++;
+    }
+    pthread_mutex_unlock(&nbc_mutex);
+    if (ended) finish(r);
+    return MPI_SUCCESS;
+}
+
+void papcoll_nbc_progress(void) { pc_nbc_progress(); }

@@ -25,8 +25,16 @@ typedef struct pc_nbc_req {
     int done;               /* schedule finished (and its memory freed) */
     int mpi_freed;          /* MPI called free_fn: the request is gone on MPI's side */
     MPI_Request greq;
+    struct pc_nbc_counter *counter; /* its communicator's */
     struct pc_nbc_req *next;
 } pc_nbc_req_t;
+
+/* Per private communicator (an attribute of it): the next sequence number,
+ * and the requests not yet ended (freeing the communicator waits for them). */
+typedef struct pc_nbc_counter {
+    unsigned long seq;
+    int active;
+} pc_nbc_counter_t;
 
 /* The active list; also guards done / mpi_freed. */
 static pthread_mutex_t nbc_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -37,10 +45,22 @@ static int nactive;
 
 static int seq_keyval = MPI_KEYVAL_INVALID;
 
+/* The communicator is being freed (with the program's, or at MPI_Finalize):
+ * its requests that the program freed while active run to their end first
+ * (every process frees it, so every process makes progress here). */
 static int delete_seq(MPI_Comm comm, int keyval, void *value, void *extra)
 {
     (void)comm, (void)keyval, (void)extra;
-    free(value);
+    pc_nbc_counter_t *counter = value;
+    for (;;) {
+        pthread_mutex_lock(&nbc_mutex);
+        int left = counter->active;
+        pthread_mutex_unlock(&nbc_mutex);
+        if (!left) break;
+        pc_nbc_progress();
+        pc_nbc_idle();
+    }
+    free(counter);
     return MPI_SUCCESS;
 }
 
@@ -48,7 +68,7 @@ int pc_nbc_next(MPI_Comm comm, MPI_Comm *priv, int *tag, unsigned long *seq)
 {
     pc_comm_t *ctx;
     int rc = pc_comm_get(comm, &ctx), found = 0;
-    unsigned long *counter = NULL;
+    pc_nbc_counter_t *counter = NULL;
     if (rc == MPI_SUCCESS) rc = pc_comm_cache_get(ctx->comm, &seq_keyval, delete_seq, &counter, &found);
     if (rc != MPI_SUCCESS) return rc;
     if (!found) {
@@ -59,7 +79,7 @@ int pc_nbc_next(MPI_Comm comm, MPI_Comm *priv, int *tag, unsigned long *seq)
             return rc;
         }
     }
-    *seq = (*counter)++;
+    *seq = counter->seq++;
     *priv = ctx->comm;
     *tag = PC_TAG_NBC_FIRST + (int)(*seq % PC_TAG_NBC_WINDOW);
     return MPI_SUCCESS;
@@ -136,6 +156,7 @@ static void finish(pc_nbc_req_t *r)
     pthread_mutex_lock(&nbc_mutex);
     int freed_before = r->mpi_freed;
     r->done = 1;
+    r->counter->active--;
     pthread_mutex_unlock(&nbc_mutex);
     PMPI_Grequest_complete(g); /* may run free_fn, which then frees r */
     if (freed_before) free(r);
@@ -224,12 +245,15 @@ int pc_nbc_start(pc_nbc_sched_t *s, MPI_Comm priv, int tag, MPI_Request *request
         free(r);
         return rc;
     }
+    int found = 0;
+    PMPI_Comm_get_attr(priv, seq_keyval, &r->counter, &found); /* set by pc_nbc_next */
     r->s = *s;
     r->comm = priv;
     r->tag = tag;
     r->rc = MPI_SUCCESS;
     *request = r->greq;
     pthread_mutex_lock(&nbc_mutex);
+    r->counter->active++;
     int ended = step(r); /* the first round now: the data leaves before the program waits */
     if (!ended) {
         r->next = active;

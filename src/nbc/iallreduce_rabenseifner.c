@@ -21,7 +21,7 @@
  * recursive_doubling, logged).  Memory: one temporary of count elements.
  * Source: R. Rabenseifner, "Optimization of collective reduction
  * operations", ICCS 2004 (Rabenseifner 2004); MPICH's
- * allreduce_intra_reduce_scatter_allgather; as a schedule: Hoefler 2007.
+ * allreduce_intra_reduce_scatter_allgather; as a schedule: Hoefler et al. 2007.
  */
 #include "nbc/nbc.h"
 

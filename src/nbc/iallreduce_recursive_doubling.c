@@ -21,7 +21,7 @@
  * temporary of count elements.
  * Source: R. Thakur, R. Rabenseifner and W. Gropp, "Optimization of
  * collective communication operations in MPICH", IJHPCA 19(1), 2005
- * (Thakur 2005); as a schedule: Hoefler 2007 (libNBC).
+ * (Thakur et al. 2005); as a schedule: Hoefler et al. 2007 (libNBC).
  */
 #include "nbc/nbc.h"
 

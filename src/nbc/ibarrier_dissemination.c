@@ -22,7 +22,7 @@
  * synchronization", Int. J. Parallel Programming 17(1), 1988 (Hensgen
  * 1988); as a schedule: T. Hoefler, A. Lumsdaine and W. Rehm,
  * "Implementation and performance analysis of non-blocking collective
- * operations for MPI", SC 2007 (Hoefler 2007, libNBC's ibarrier).
+ * operations for MPI", SC 2007 (Hoefler et al. 2007, libNBC's ibarrier).
  */
 #include "nbc/nbc.h"
 

@@ -16,8 +16,8 @@
  * Yuan 2008 analyse the blocking binomial's exposure).  Not segmented: a
  * large message is one message per edge.
  * Limitations: none (any root, count 0, derived datatypes).
- * Source: the binomial tree of MPICH and Open MPI (Thakur 2005); as a
- * schedule: Hoefler 2007 (libNBC's ibcast binomial).
+ * Source: the binomial tree of MPICH and Open MPI (Thakur et al. 2005); as a
+ * schedule: Hoefler et al. 2007 (libNBC's ibcast binomial).
  */
 #include "nbc/nbc.h"
 

@@ -17,8 +17,8 @@
  * rank order): front.c runs native for the others, logged.  Memory: one
  * temporary of count elements per child, plus one for a non-root's partial
  * result.
- * Source: the binomial tree of MPICH and Open MPI (Thakur 2005); as a
- * schedule: Hoefler 2007 (libNBC's ireduce binomial).
+ * Source: the binomial tree of MPICH and Open MPI (Thakur et al. 2005); as a
+ * schedule: Hoefler et al. 2007 (libNBC's ireduce binomial).
  */
 #include "nbc/nbc.h"
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * front.c - papcoll_ibarrier, papcoll_ibcast, papcoll_ireduce and
- * papcoll_iallreduce: the MPI argument checks (the classes of the blocking
- * forms, core/args.h), the MPI library on an intercommunicator, selection
+ * papcoll_iallreduce: the MPI argument checks (core/args.h; what they refuse
+ * goes to the MPI library's own call, which reports it with its own class),
+ * the MPI library on an intercommunicator, selection
  * (PAPCOLL_I<COLL>, or the _by_name argument: native or one of the table's
  * algorithms), the schedule built and started (request.h).  One debug log
  * line per call, papcoll_last_algorithm() set.  Every process must select
@@ -89,10 +90,27 @@ static void native_log(const char *coll, const char *why)
     pc_set_last_algorithm("native");
 }
 
+/* Arguments papcoll's checks refuse go to the MPI library's own call, which
+ * reports them with its own error class through its own handler (the
+ * classes differ between libraries and between blocking and nonblocking
+ * forms: MPICH 4.0's MPI_Iallreduce gives MPI_ERR_OTHER for a negative
+ * count, its MPI_Allreduce MPI_ERR_COUNT). */
+static void refused_log(const char *coll, int rc)
+{
+    int cls = rc;
+    PMPI_Error_class(rc, &cls);
+    pc_log(PC_LOG_DEBUG, "%s: arguments refused (%s): the MPI library's own call reports them", coll,
+           pc_class_name(cls));
+    pc_set_last_algorithm("native");
+}
+
 int papcoll_ibarrier_by_name(const char *algorithm, MPI_Comm comm, MPI_Request *request)
 {
     int rc = pc_check_comm(comm);
-    if (rc != MPI_SUCCESS) return pc_refuse(MPI_COMM_WORLD, "ibarrier", rc);
+    if (rc != MPI_SUCCESS) {
+        refused_log("ibarrier", rc);
+        return PMPI_Ibarrier(comm, request);
+    }
     if (pc_is_intercomm(comm)) {
         native_log("ibarrier", "intercommunicator");
         return PMPI_Ibarrier(comm, request);
@@ -114,13 +132,15 @@ int papcoll_ibcast_by_name(const char *algorithm, void *buf, int count, MPI_Data
                            MPI_Comm comm, MPI_Request *request)
 {
     int rc = pc_check_comm(comm);
-    if (rc != MPI_SUCCESS) return pc_refuse(MPI_COMM_WORLD, "ibcast", rc);
-    if (pc_is_intercomm(comm)) {
+    if (rc == MPI_SUCCESS && pc_is_intercomm(comm)) {
         native_log("ibcast", "intercommunicator");
         return PMPI_Ibcast(buf, count, datatype, root, comm, request);
     }
-    rc = pc_check_args(buf, count, datatype, root, comm);
-    if (rc != MPI_SUCCESS) return pc_refuse(comm, "ibcast", rc);
+    if (rc == MPI_SUCCESS) rc = pc_check_args(buf, count, datatype, root, comm);
+    if (rc != MPI_SUCCESS) {
+        refused_log("ibcast", rc);
+        return PMPI_Ibcast(buf, count, datatype, root, comm, request);
+    }
     const char *why;
     const pc_nbc_algo_t *algo = choose("ibcast", ibcast_algos, algorithm, pc_params()->nbc.ibcast, "binomial", &why);
     if (!algo) return pc_error(comm, MPI_ERR_ARG);
@@ -141,13 +161,15 @@ int papcoll_ireduce_by_name(const char *algorithm, const void *sendbuf, void *re
                             MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
     int rc = pc_check_comm(comm);
-    if (rc != MPI_SUCCESS) return pc_refuse(MPI_COMM_WORLD, "ireduce", rc);
-    if (pc_is_intercomm(comm)) {
+    if (rc == MPI_SUCCESS && pc_is_intercomm(comm)) {
         native_log("ireduce", "intercommunicator");
         return PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
     }
-    rc = pc_check_reduction_args(sendbuf, recvbuf, count, datatype, op, 1, root, comm);
-    if (rc != MPI_SUCCESS) return pc_refuse(comm, "ireduce", rc);
+    if (rc == MPI_SUCCESS) rc = pc_check_reduction_args(sendbuf, recvbuf, count, datatype, op, 1, root, comm);
+    if (rc != MPI_SUCCESS) {
+        refused_log("ireduce", rc);
+        return PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+    }
     const char *why;
     const pc_nbc_algo_t *algo = choose("ireduce", ireduce_algos, algorithm, pc_params()->nbc.ireduce, "binomial", &why);
     if (!algo) return pc_error(comm, MPI_ERR_ARG);
@@ -180,13 +202,15 @@ int papcoll_iallreduce_by_name(const char *algorithm, const void *sendbuf, void 
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     int rc = pc_check_comm(comm);
-    if (rc != MPI_SUCCESS) return pc_refuse(MPI_COMM_WORLD, "iallreduce", rc);
-    if (pc_is_intercomm(comm)) {
+    if (rc == MPI_SUCCESS && pc_is_intercomm(comm)) {
         native_log("iallreduce", "intercommunicator");
         return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
     }
-    rc = pc_check_reduction_args(sendbuf, recvbuf, count, datatype, op, 0, 0, comm);
-    if (rc != MPI_SUCCESS) return pc_refuse(comm, "iallreduce", rc);
+    if (rc == MPI_SUCCESS) rc = pc_check_reduction_args(sendbuf, recvbuf, count, datatype, op, 0, 0, comm);
+    if (rc != MPI_SUCCESS) {
+        refused_log("iallreduce", rc);
+        return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
+    }
     int commutative = 0, size;
     PMPI_Op_commutative(op, &commutative);
     PMPI_Comm_size(comm, &size);

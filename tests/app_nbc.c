@@ -9,6 +9,7 @@
  *             the result computed locally in rank order
  *   mixed     several requests outstanding on one and on two communicators,
  *             with the program's own isend/irecv, in one MPI_Waitall
+ *   many      48 outstanding on one communicator, completed out of order
  *   complete  by MPI_Wait (reverse order), Waitall, Waitany, Waitsome, Test,
  *             Testall, Testany, Testsome
  *   free      MPI_Request_free of an active request (its result arrives at a
@@ -158,16 +159,24 @@ static void check_served(const char *what, const char *want)
 
 static int complete(MPI_Request *req, int n, int how)
 {
-    int done = 0, flag, idx, out, indices[64];
+    int flag, idx, out, indices[64];
     switch (how % 8) {
     case 0: for (int i = n - 1; i >= 0; i--) MPI_Wait(&req[i], MPI_STATUS_IGNORE); break;
     case 1: MPI_Waitall(n, req, MPI_STATUSES_IGNORE); break;
-    case 2: for (int i = 0; i < n; i++) { MPI_Waitany(n, req, &idx, MPI_STATUS_IGNORE); CHECK(idx != MPI_UNDEFINED, "waitany undefined"); } break;
-    case 3: while (done < n) { MPI_Waitsome(n, req, &out, indices, MPI_STATUSES_IGNORE); CHECK(out > 0, "waitsome %d", out); done += out > 0 ? out : n; } break;
+    case 2: /* until every request is null */
+        for (;;) { MPI_Waitany(n, req, &idx, MPI_STATUS_IGNORE); if (idx == MPI_UNDEFINED) break; }
+        break;
+    case 3:
+        for (;;) { MPI_Waitsome(n, req, &out, indices, MPI_STATUSES_IGNORE); if (out == MPI_UNDEFINED) break; CHECK(out > 0, "waitsome %d", out); }
+        break;
     case 4: for (int i = 0; i < n; i++) do { MPI_Test(&req[i], &flag, MPI_STATUS_IGNORE); if (!flag) delay(); } while (!flag); break;
     case 5: do { MPI_Testall(n, req, &flag, MPI_STATUSES_IGNORE); if (!flag) delay(); } while (!flag); break;
-    case 6: while (done < n) { MPI_Testany(n, req, &idx, &flag, MPI_STATUS_IGNORE); if (flag && idx != MPI_UNDEFINED) done++; else if (!flag) delay(); } break;
-    case 7: while (done < n) { MPI_Testsome(n, req, &out, indices, MPI_STATUSES_IGNORE); if (out > 0) done += out; else delay(); } break;
+    case 6:
+        for (;;) { MPI_Testany(n, req, &idx, &flag, MPI_STATUS_IGNORE); if (flag && idx == MPI_UNDEFINED) break; if (!flag) delay(); }
+        break;
+    case 7:
+        for (;;) { MPI_Testsome(n, req, &out, indices, MPI_STATUSES_IGNORE); if (out == MPI_UNDEFINED) break; if (out == 0) delay(); }
+        break;
     }
     for (int i = 0; i < n; i++) CHECK(req[i] == MPI_REQUEST_NULL, "request %d not freed (way %d)", i, how % 8);
     return 0;
@@ -269,6 +278,33 @@ static void test_mixed(MPI_Comm a, MPI_Comm b, int round)
     free(wa), free(wb);
 }
 
+/* ---- many outstanding on one communicator, completed out of order ---- */
+
+static void test_many(MPI_Comm comm, int round)
+{
+    int rank, p;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &p);
+    enum { R = 48, N = 200 };
+    static int in[R][N], out[R][N];
+    MPI_Request req[R];
+    for (int k = 0; k < R; k++) {
+        for (int i = 0; i < N; i++) in[k][i] = k * 3 + rank + i, out[k][i] = -1;
+        if (k % 3 == 2) MPI_Ibarrier(comm, &req[k]);
+        else if (k % 3 == 1) MPI_Ibcast(in[k], N, MPI_INT, k % p, comm, &req[k]);
+        else MPI_Iallreduce(in[k], out[k], k % 2 ? N : k + 1, MPI_INT, MPI_SUM, comm, &req[k]);
+    }
+    /* reverse pairs, then the rest with Waitsome */
+    for (int k = R - 1; k >= R / 2; k -= 2) MPI_Wait(&req[k], MPI_STATUS_IGNORE);
+    complete(req, R, round % 2 ? 3 : 2);
+    for (int k = 0; k < R && !failures; k++)
+        for (int i = 0; i < N; i++) {
+            if (k % 3 == 1) CHECK(in[k][i] == k * 3 + k % p + i, "many ibcast %d [%d]", k, i);
+            else if (k % 3 == 0 && i < (k % 2 ? N : k + 1))
+                CHECK(out[k][i] == p * (k * 3 + i) + p * (p - 1) / 2, "many iallreduce %d [%d]", k, i);
+        }
+}
+
 /* ---- MPI_Request_free of an active request ---- */
 
 static void test_free(MPI_Comm comm)
@@ -362,6 +398,7 @@ int main(int argc, char **argv)
     test_results(rev, "reversed", &calls);
     test_results(half, "half", &calls);
     for (int round = 0; round < 16 && !failures; round++) test_mixed(round % 2 ? rev : MPI_COMM_WORLD, half, round);
+    for (int round = 0; round < 4 && !failures; round++) test_many(round % 2 ? rev : MPI_COMM_WORLD, round);
     /* MPI 4.0 §6.12 makes freeing a collective's request erroneous (Open MPI
      * refuses it); papcoll's requests tolerate it */
     if (last_algorithm && !(expected && strcmp(expected, "native") == 0)) test_free(rev);

@@ -16,6 +16,8 @@
  *             later progress)
  *   errors    the error class of each bad argument, against PMPI_I<coll>'s
  *   delays    seeded random delays before starts and between tests
+ *   blocked   (APP_NBC_THREADS=1, MPI_THREAD_MULTIPLE, 4+ processes) a peer
+ *             blocked in MPI_Send while others wait: the progress thread
  * Usage: app_nbc SEED [ALGORITHM]; exit 0 and "OK" on success.  With papcoll
  * preloaded, papcoll_last_algorithm (dlsym) must not say native, unless
  * ALGORITHM is native (then it must); MPI_Iallreduce must have run
@@ -305,6 +307,37 @@ static void test_many(MPI_Comm comm, int round)
         }
 }
 
+/* ---- a peer blocked in MPI_Send (APP_NBC_THREADS=1: the progress thread) ----
+ * Rank 1's barrier needs rank 3's second round, which rank 3 posts only when
+ * it makes progress; rank 3 sits in a large MPI_Send to rank 1, which rank 1
+ * receives after its MPI_Wait.  Only a progress thread (or the MPI library's
+ * own MPI_Ibarrier) gets out of this. */
+static void test_blocked_peer(void)
+{
+    int rank, p;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    if (p < 4) return;
+    enum { BIG = 1 << 20 };
+    int *big = calloc(BIG, sizeof(int));
+    MPI_Request r;
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 2) usleep(300000); /* rank 3's first round cannot end in its MPI_Ibarrier */
+    MPI_Ibarrier(MPI_COMM_WORLD, &r);
+    if (rank == 3) {
+        for (int i = 0; i < BIG; i++) big[i] = i;
+        MPI_Send(big, BIG, MPI_INT, 1, 5, MPI_COMM_WORLD);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+    } else if (rank == 1) {
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        MPI_Recv(big, BIG, MPI_INT, 3, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        CHECK(big[BIG - 1] == BIG - 1, "blocked peer: message");
+    } else {
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+    }
+    free(big);
+}
+
 /* ---- MPI_Request_free of an active request ---- */
 
 static void test_free(MPI_Comm comm)
@@ -380,7 +413,10 @@ static void test_errors(void)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
+    const char *threads = getenv("APP_NBC_THREADS");
+    int provided = MPI_THREAD_SINGLE;
+    if (threads && atoi(threads)) MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    else MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_w);
     int p;
     MPI_Comm_size(MPI_COMM_WORLD, &p);
@@ -402,6 +438,7 @@ int main(int argc, char **argv)
     /* MPI 4.0 §6.12 makes freeing a collective's request erroneous (Open MPI
      * refuses it); papcoll's requests tolerate it */
     if (last_algorithm && !(expected && strcmp(expected, "native") == 0)) test_free(rev);
+    if (provided == MPI_THREAD_MULTIPLE) test_blocked_peer();
     test_errors();
     MPI_Comm_free(&rev);
     MPI_Comm_free(&half);

@@ -177,6 +177,8 @@ const pc_param_def_t pc_param_table[] = {
      "MPI_Iallreduce: native = the MPI library's own; recursive_doubling (any op, rank order kept); rabenseifner (commutative ops with at least as many elements as the largest power of two <= p, else recursive_doubling, logged); auto = rabenseifner where it applies from PAPCOLL_IALLREDUCE_LARGE bytes, else recursive_doubling. Same value on every process."},
     {"PAPCOLL_IALLREDUCE_LARGE", NULL, PC_PARAM_SIZE, "64K", FIELD(nbc.iallreduce_large), NULL,
      "MPI_Iallreduce auto: smallest message (count x type size) that takes rabenseifner."},
+    {"PAPCOLL_NBC_PROGRESS_THREAD", NULL, PC_PARAM_LONG, "0", FIELD(nbc.progress_thread), "0|1",
+     "1: a thread advances papcoll's nonblocking collectives while any is active (polling every 20 us; 1 ms idle), so they also progress while the program computes or blocks in other MPI calls; needs MPI_THREAD_MULTIPLE (otherwise a warning, and progress only in the completion calls). 0 (default): progress only inside MPI_Wait*/MPI_Test* (docs/nonblocking.md)."},
 };
 const int pc_param_table_size = (int)(sizeof pc_param_table / sizeof pc_param_table[0]);
 

@@ -74,6 +74,7 @@ typedef struct pc_nbc_params {
     char *ireduce;            /* PAPCOLL_IREDUCE */
     char *iallreduce;         /* PAPCOLL_IALLREDUCE */
     size_t iallreduce_large;  /* PAPCOLL_IALLREDUCE_LARGE: auto takes rabenseifner from this many bytes */
+    long progress_thread;     /* PAPCOLL_NBC_PROGRESS_THREAD: 1 = a thread advances the schedules */
 } pc_nbc_params_t;
 
 typedef struct pc_scan_params {

@@ -6,6 +6,8 @@
 #include <papcoll.h>
 
 #include "nbc/request.h"
+#include "core/log.h"
+#include "core/params.h"
 #include "core/progress.h"
 #include "core/tags.h"
 #include "ctx/comm.h"
@@ -13,6 +15,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <time.h>
 
 typedef struct pc_nbc_req {
     pc_nbc_sched_t s;
@@ -206,6 +209,49 @@ void pc_nbc_drain(void)
     }
 }
 
+/* ---- the optional progress thread (PAPCOLL_NBC_PROGRESS_THREAD=1) ---- */
+
+static pthread_t progress_thread;
+static int thread_state; /* 0 not started, 1 running, 2 refused (no MPI_THREAD_MULTIPLE) */
+static volatile int thread_stop;
+
+static void *progress_loop(void *arg)
+{
+    (void)arg;
+    while (!thread_stop) {
+        int busy = pc_nbc_active();
+        if (busy) pc_nbc_progress();
+        struct timespec ts = {0, busy ? 20000 : 1000000};
+        nanosleep(&ts, NULL);
+    }
+    return NULL;
+}
+
+/* Called with nbc_mutex held, at each start. */
+static void start_thread_locked(void)
+{
+    if (thread_state || !pc_params()->nbc.progress_thread) return;
+    int level = MPI_THREAD_SINGLE;
+    PMPI_Query_thread(&level);
+    if (level != MPI_THREAD_MULTIPLE) {
+        pc_log(PC_LOG_WARN, "PAPCOLL_NBC_PROGRESS_THREAD=1 needs MPI_THREAD_MULTIPLE: no progress thread");
+        thread_state = 2;
+        return;
+    }
+    thread_state = pthread_create(&progress_thread, NULL, progress_loop, NULL) == 0 ? 1 : 2;
+}
+
+static void stop_thread(void)
+{
+    pthread_mutex_lock(&nbc_mutex);
+    int running = thread_state == 1;
+    thread_state = 2;
+    pthread_mutex_unlock(&nbc_mutex);
+    if (!running) return;
+    thread_stop = 1;
+    pthread_join(progress_thread, NULL);
+}
+
 /* MPI_Finalize deletes MPI_COMM_SELF's attributes first, the latest set
  * first (MPI 4.0 §11.2.4), so this runs before papcoll's contexts go
  * (ctx/comm.c sets its attribute when the first context is built): the
@@ -214,6 +260,7 @@ static int drain_at_finalize(MPI_Comm comm, int keyval, void *value, void *extra
 {
     (void)comm, (void)keyval, (void)value, (void)extra;
     pc_nbc_drain();
+    stop_thread();
     return MPI_SUCCESS;
 }
 
@@ -253,6 +300,7 @@ int pc_nbc_start(pc_nbc_sched_t *s, MPI_Comm priv, int tag, MPI_Request *request
     r->rc = MPI_SUCCESS;
     *request = r->greq;
     pthread_mutex_lock(&nbc_mutex);
+    start_thread_locked();
     r->counter->active++;
     int ended = step(r); /* the first round now: the data leaves before the program waits */
     if (!ended) {

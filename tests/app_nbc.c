@@ -162,22 +162,23 @@ static void check_served(const char *what, const char *want)
 static int complete(MPI_Request *req, int n, int how)
 {
     int flag, idx, out, indices[64];
+    static MPI_Status st[64];
     switch (how % 8) {
     case 0: for (int i = n - 1; i >= 0; i--) MPI_Wait(&req[i], MPI_STATUS_IGNORE); break;
-    case 1: MPI_Waitall(n, req, MPI_STATUSES_IGNORE); break;
+    case 1: MPI_Waitall(n, req, st); break;
     case 2: /* until every request is null */
         for (;;) { MPI_Waitany(n, req, &idx, MPI_STATUS_IGNORE); if (idx == MPI_UNDEFINED) break; }
         break;
     case 3:
-        for (;;) { MPI_Waitsome(n, req, &out, indices, MPI_STATUSES_IGNORE); if (out == MPI_UNDEFINED) break; CHECK(out > 0, "waitsome %d", out); }
+        for (;;) { MPI_Waitsome(n, req, &out, indices, st); if (out == MPI_UNDEFINED) break; CHECK(out > 0, "waitsome %d", out); }
         break;
     case 4: for (int i = 0; i < n; i++) do { MPI_Test(&req[i], &flag, MPI_STATUS_IGNORE); if (!flag) delay(); } while (!flag); break;
-    case 5: do { MPI_Testall(n, req, &flag, MPI_STATUSES_IGNORE); if (!flag) delay(); } while (!flag); break;
+    case 5: do { MPI_Testall(n, req, &flag, st); if (!flag) delay(); } while (!flag); break;
     case 6:
         for (;;) { MPI_Testany(n, req, &idx, &flag, MPI_STATUS_IGNORE); if (flag && idx == MPI_UNDEFINED) break; if (!flag) delay(); }
         break;
     case 7:
-        for (;;) { MPI_Testsome(n, req, &out, indices, MPI_STATUSES_IGNORE); if (out == MPI_UNDEFINED) break; if (out == 0) delay(); }
+        for (;;) { MPI_Testsome(n, req, &out, indices, st); if (out == MPI_UNDEFINED) break; if (out == 0) delay(); }
         break;
     }
     for (int i = 0; i < n; i++) CHECK(req[i] == MPI_REQUEST_NULL, "request %d not freed (way %d)", i, how % 8);

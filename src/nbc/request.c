@@ -15,7 +15,10 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <time.h>
+
+enum { PC_NBC_DONE = 1, PC_NBC_MPI_FREED = 2 };
 
 typedef struct pc_nbc_req {
     pc_nbc_sched_t s;
@@ -25,8 +28,8 @@ typedef struct pc_nbc_req {
     MPI_Request *reqs;      /* the posted round's messages */
     int nreqs;
     int rc;                 /* first error: the request's status */
-    int done;               /* schedule finished (and its memory freed) */
-    int mpi_freed;          /* MPI called free_fn: the request is gone on MPI's side */
+    atomic_int flags;       /* PC_NBC_DONE | PC_NBC_MPI_FREED (whoever sets the second frees r) */
+    int busy;               /* a thread is stepping it (under nbc_mutex) */
     MPI_Request greq;
     struct pc_nbc_counter *counter; /* its communicator's */
     struct pc_nbc_req *next;
@@ -39,8 +42,12 @@ typedef struct pc_nbc_counter {
     int active;
 } pc_nbc_counter_t;
 
-/* The active list; also guards done / mpi_freed. */
+/* The active list, the busy marks and the counters' active counts.  Never
+ * held across an MPI call: MPICH holds its global lock while it calls
+ * free_fn or an attribute's delete function, and a thread holding
+ * nbc_mutex while waiting for that lock would deadlock with them. */
 static pthread_mutex_t nbc_mutex = PTHREAD_MUTEX_INITIALIZER;
+static int thread_running(void);
 static pc_nbc_req_t *active;
 static int nactive;
 
@@ -55,11 +62,19 @@ static int delete_seq(MPI_Comm comm, int keyval, void *value, void *extra)
 {
     (void)comm, (void)keyval, (void)extra;
     pc_nbc_counter_t *counter = value;
+    /* The progress thread may be stepping one of them inside an MPI call
+     * that waits for the lock this callback's caller holds: wait 2 s at
+     * most then (the request is left behind, logged). */
+    double t0 = PMPI_Wtime();
     for (;;) {
         pthread_mutex_lock(&nbc_mutex);
         int left = counter->active;
         pthread_mutex_unlock(&nbc_mutex);
         if (!left) break;
+        if (thread_running() && PMPI_Wtime() - t0 > 2) {
+            pc_log(PC_LOG_WARN, "a communicator is freed with %d freed nonblocking collective request(s) still active", left);
+            return MPI_SUCCESS; /* the counter stays: the requests still point at it */
+        }
         pc_nbc_progress();
         pc_nbc_idle();
     }
@@ -104,11 +119,8 @@ static int query_fn(void *extra, MPI_Status *status)
 static int free_fn(void *extra)
 {
     pc_nbc_req_t *r = extra;
-    pthread_mutex_lock(&nbc_mutex);
-    int done = r->done;
-    if (!done) r->mpi_freed = 1; /* MPI_Request_free of an active request: freed when it ends */
-    pthread_mutex_unlock(&nbc_mutex);
-    if (done) free(r);
+    /* MPI_Request_free of an active request: finish() frees r when it ends */
+    if (atomic_fetch_or(&r->flags, PC_NBC_MPI_FREED) & PC_NBC_DONE) free(r);
     return MPI_SUCCESS;
 }
 
@@ -157,28 +169,40 @@ static void finish(pc_nbc_req_t *r)
     r->reqs = NULL;
     MPI_Request g = r->greq;
     pthread_mutex_lock(&nbc_mutex);
-    int freed_before = r->mpi_freed;
-    r->done = 1;
     r->counter->active--;
     pthread_mutex_unlock(&nbc_mutex);
+    int freed_before = atomic_fetch_or(&r->flags, PC_NBC_DONE) & PC_NBC_MPI_FREED;
     PMPI_Grequest_complete(g); /* may run free_fn, which then frees r */
     if (freed_before) free(r);
 }
 
+/* Each request is stepped by one thread at a time (busy), without nbc_mutex:
+ * a request is removed from the list only by the thread that has it. */
 void pc_nbc_progress(void)
 {
     pc_nbc_req_t *ended = NULL;
     pthread_mutex_lock(&nbc_mutex);
-    for (pc_nbc_req_t **p = &active; *p;) {
-        pc_nbc_req_t *r = *p;
-        if (step(r)) {
+    pc_nbc_req_t *r = active;
+    while (r) {
+        if (r->busy) {
+            r = r->next;
+            continue;
+        }
+        r->busy = 1;
+        pthread_mutex_unlock(&nbc_mutex);
+        int over = step(r);
+        pthread_mutex_lock(&nbc_mutex);
+        r->busy = 0;
+        pc_nbc_req_t *next = r->next;
+        if (over) {
+            pc_nbc_req_t **p = &active;
+            while (*p != r) p = &(*p)->next;
             *p = r->next;
             nactive--;
             r->next = ended;
             ended = r;
-        } else {
-            p = &r->next;
         }
+        r = next;
     }
     pthread_mutex_unlock(&nbc_mutex);
     while (ended) {
@@ -212,7 +236,8 @@ void pc_nbc_drain(void)
 /* ---- the optional progress thread (PAPCOLL_NBC_PROGRESS_THREAD=1) ---- */
 
 static pthread_t progress_thread;
-static int thread_state; /* 0 not started, 1 running, 2 refused (no MPI_THREAD_MULTIPLE) */
+static int thread_state; /* 0 not started, 1 running, 2 refused or stopped */
+static atomic_int thread_up;
 static volatile int thread_stop;
 
 static void *progress_loop(void *arg)
@@ -227,29 +252,41 @@ static void *progress_loop(void *arg)
     return NULL;
 }
 
-/* Called with nbc_mutex held, at each start. */
-static void start_thread_locked(void)
+static pthread_mutex_t setup_mutex = PTHREAD_MUTEX_INITIALIZER; /* thread start, finalize keyval */
+
+static int thread_running(void) { return atomic_load(&thread_up); }
+
+/* At each start: the thread, once, when asked for. */
+static void start_thread(void)
 {
-    if (thread_state || !pc_params()->nbc.progress_thread) return;
-    int level = MPI_THREAD_SINGLE;
-    PMPI_Query_thread(&level);
-    if (level != MPI_THREAD_MULTIPLE) {
-        pc_log(PC_LOG_WARN, "PAPCOLL_NBC_PROGRESS_THREAD=1 needs MPI_THREAD_MULTIPLE: no progress thread");
-        thread_state = 2;
-        return;
+    if (!pc_params()->nbc.progress_thread) return;
+    pthread_mutex_lock(&setup_mutex);
+    if (!thread_state) {
+        int level = MPI_THREAD_SINGLE;
+        PMPI_Query_thread(&level);
+        if (level != MPI_THREAD_MULTIPLE) {
+            pc_log(PC_LOG_WARN, "PAPCOLL_NBC_PROGRESS_THREAD=1 needs MPI_THREAD_MULTIPLE: no progress thread");
+            thread_state = 2;
+        } else {
+            thread_state = pthread_create(&progress_thread, NULL, progress_loop, NULL) == 0 ? 1 : 2;
+            atomic_store(&thread_up, thread_state == 1);
+        }
     }
-    thread_state = pthread_create(&progress_thread, NULL, progress_loop, NULL) == 0 ? 1 : 2;
+    pthread_mutex_unlock(&setup_mutex);
 }
 
+/* MPI_Finalize: the thread leaves at its next poll (it is only ever inside
+ * MPI while a schedule is active; drained before). */
 static void stop_thread(void)
 {
-    pthread_mutex_lock(&nbc_mutex);
+    pthread_mutex_lock(&setup_mutex);
     int running = thread_state == 1;
     thread_state = 2;
-    pthread_mutex_unlock(&nbc_mutex);
+    pthread_mutex_unlock(&setup_mutex);
     if (!running) return;
     thread_stop = 1;
     pthread_join(progress_thread, NULL);
+    atomic_store(&thread_up, 0);
 }
 
 /* MPI_Finalize deletes MPI_COMM_SELF's attributes first, the latest set
@@ -267,11 +304,11 @@ static int drain_at_finalize(MPI_Comm comm, int keyval, void *value, void *extra
 static void watch_finalize(void)
 {
     static int keyval = MPI_KEYVAL_INVALID;
-    pthread_mutex_lock(&nbc_mutex);
+    pthread_mutex_lock(&setup_mutex);
     if (keyval == MPI_KEYVAL_INVALID &&
         PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, drain_at_finalize, &keyval, NULL) == MPI_SUCCESS)
         PMPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL);
-    pthread_mutex_unlock(&nbc_mutex);
+    pthread_mutex_unlock(&setup_mutex);
 }
 
 int pc_nbc_start(pc_nbc_sched_t *s, MPI_Comm priv, int tag, MPI_Request *request)
@@ -299,17 +336,20 @@ int pc_nbc_start(pc_nbc_sched_t *s, MPI_Comm priv, int tag, MPI_Request *request
     r->tag = tag;
     r->rc = MPI_SUCCESS;
     *request = r->greq;
+    start_thread();
     pthread_mutex_lock(&nbc_mutex);
-    start_thread_locked();
     r->counter->active++;
-    int ended = step(r); /* the first round now: the data leaves before the program waits */
-    if (!ended) {
-        r->next = active;
-        active = r;
-        nactive++;
-    }
     pthread_mutex_unlock(&nbc_mutex);
-    if (ended) finish(r);
+    int ended = step(r); /* the first round now (r is not listed yet: no other thread sees it) */
+    if (ended) {
+        finish(r);
+        return MPI_SUCCESS;
+    }
+    pthread_mutex_lock(&nbc_mutex);
+    r->next = active;
+    active = r;
+    nactive++;
+    pthread_mutex_unlock(&nbc_mutex);
     return MPI_SUCCESS;
 }
 

@@ -203,6 +203,42 @@ int papcoll_scatterv_by_name(const char *algorithm, const void *sendbuf,
 int papcoll_barrier(MPI_Comm comm);
 int papcoll_barrier_by_name(const char *algorithm, MPI_Comm comm);
 
+/* ---- Nonblocking collectives ------------------------------------------ */
+
+/* Same semantics as MPI_Ibarrier, MPI_Ibcast, MPI_Ireduce and
+ * MPI_Iallreduce.  *request is a real MPI request (a generalized request)
+ * that the program completes with MPI_Wait / MPI_Test and their any, some
+ * and all forms, beside its own requests; papcoll's schedule advances inside
+ * those calls when they are the interposer's (libpapcoll_mpi), or when the
+ * program calls papcoll_nbc_progress().  PAPCOLL_IBARRIER, PAPCOLL_IBCAST,
+ * PAPCOLL_IREDUCE and PAPCOLL_IALLREDUCE choose (native, the MPI library's
+ * own, is always one); the _by_name forms name it ("auto" allowed, NULL =
+ * the environment's; an unknown name returns MPI_ERR_ARG).  Not built under
+ * SimGrid SMPI.  docs/nonblocking.md. */
+int papcoll_ibarrier(MPI_Comm comm, MPI_Request *request);
+int papcoll_ibarrier_by_name(const char *algorithm, MPI_Comm comm, MPI_Request *request);
+int papcoll_ibcast(void *buf, int count, MPI_Datatype datatype, int root,
+                   MPI_Comm comm, MPI_Request *request);
+int papcoll_ibcast_by_name(const char *algorithm, void *buf, int count,
+                           MPI_Datatype datatype, int root, MPI_Comm comm,
+                           MPI_Request *request);
+int papcoll_ireduce(const void *sendbuf, void *recvbuf, int count,
+                    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                    MPI_Request *request);
+int papcoll_ireduce_by_name(const char *algorithm, const void *sendbuf,
+                            void *recvbuf, int count, MPI_Datatype datatype,
+                            MPI_Op op, int root, MPI_Comm comm,
+                            MPI_Request *request);
+int papcoll_iallreduce(const void *sendbuf, void *recvbuf, int count,
+                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                       MPI_Request *request);
+int papcoll_iallreduce_by_name(const char *algorithm, const void *sendbuf,
+                               void *recvbuf, int count, MPI_Datatype datatype,
+                               MPI_Op op, MPI_Comm comm, MPI_Request *request);
+/* Advances every active papcoll nonblocking collective as far as it goes
+ * without waiting (what the interposed completion calls do first). */
+void papcoll_nbc_progress(void);
+
 /* ---- Prefix reductions ------------------------------------------------- */
 
 /* Same semantics as MPI_Scan and MPI_Exscan (MPI_IN_PLACE allowed; any

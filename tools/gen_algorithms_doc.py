@@ -58,7 +58,13 @@ the reduction machinery; every algorithm combines in rank order, lower ranks on 
 is taken, and exscan leaves rank 0's receive buffer untouched. Rank i's result depends on ranks
 0..i only: an algorithm in which no rank waits for a higher one (`linear`) lets the ranks below a
 late process leave without it. No hierarchical algorithm yet.
+
+Nonblocking collectives (`src/nbc/`, docs/nonblocking.md): each algorithm builds a schedule of
+rounds (libNBC's design, Hoefler et al. 2007) that advances inside the program's MPI_Wait / MPI_Test
+calls; the list is `src/nbc/algorithms.list`, selection by `PAPCOLL_I<COLL>=<name>`.
 """
+
+NBC_TITLE = "Nonblocking collectives"
 
 
 def algorithm_list(coll):
@@ -78,6 +84,28 @@ def header_comment(path):
     return "\n".join(line[3:] if line.startswith(" * ") else line.lstrip(" *") for line in body.split("\n")).strip()
 
 
+def nbc_list():
+    """[(collective, name, requirements, description)] in the order of src/nbc/algorithms.list."""
+    rows = []
+    for line in (ROOT / "src/nbc/algorithms.list").read_text().splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        rows.append(tuple(part.strip() for part in line.split("|", 3)))
+    return rows
+
+
+def render_nbc():
+    rows = nbc_list()
+    parts = [f"# {NBC_TITLE} (`nbc`, {len(rows)} algorithms)\n",
+             "| collective | name | requirements | description |\n|---|---|---|---|\n" +
+             "".join(f"| `{c}` | `{n}` | {r} | {d} |\n" for c, n, r, d in rows)]
+    for coll, name, _, _ in rows:
+        path = ROOT / f"src/nbc/{coll}_{name}.c"
+        if path.exists():
+            parts.append(f"## `{coll}` `{name}`\n\n```\n{header_comment(path)}\n```\n")
+    return parts
+
+
 def render():
     parts = [INTRO]
     for coll, title in COLLECTIVES:
@@ -87,6 +115,7 @@ def render():
                      "".join(f"| `{n}` | {r} | {d} |\n" for n, r, d in rows))
         for name, _, _ in rows:
             parts.append(f"## `{coll}` `{name}`\n\n```\n{header_comment(ROOT / f'src/{coll}/{coll}_{name}.c')}\n```\n")
+    parts.extend(render_nbc())
     return "\n".join(parts)
 
 

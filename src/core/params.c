@@ -170,6 +170,19 @@ const pc_param_def_t pc_param_table[] = {
      "Scan and exscan algorithm (one list for both): a name from `papcoll-bench --coll=scan --list`, or auto."},
     {"PAPCOLL_SCAN_SEGMENT", NULL, PC_PARAM_SIZE, "64K", FIELD(scan.segment), NULL,
      "Scan and exscan linear: segment of the pipelined chain, in bytes of packed data (whole elements, at least one)."},
+    /* ---- nonblocking collectives (src/nbc/, docs/nonblocking.md) ---- */
+    {"PAPCOLL_IBARRIER", NULL, PC_PARAM_STRING, "auto", FIELD(nbc.ibarrier), "auto|native|dissemination",
+     "MPI_Ibarrier: native = the MPI library's own (PMPI_Ibarrier); dissemination = papcoll's schedule; auto = dissemination. Same value on every process."},
+    {"PAPCOLL_IBCAST", NULL, PC_PARAM_STRING, "auto", FIELD(nbc.ibcast), "auto|native|binomial",
+     "MPI_Ibcast: native = the MPI library's own; binomial = papcoll's schedule; auto = binomial. Same value on every process."},
+    {"PAPCOLL_IREDUCE", NULL, PC_PARAM_STRING, "auto", FIELD(nbc.ireduce), "auto|native|binomial",
+     "MPI_Ireduce: native = the MPI library's own; binomial = papcoll's schedule (commutative ops; a non-commutative op runs native, logged); auto = binomial. Same value on every process."},
+    {"PAPCOLL_IALLREDUCE", NULL, PC_PARAM_STRING, "auto", FIELD(nbc.iallreduce), "auto|native|recursive_doubling|rabenseifner",
+     "MPI_Iallreduce: native = the MPI library's own; recursive_doubling (any op, rank order kept); rabenseifner (commutative ops with at least as many elements as the largest power of two <= p, else recursive_doubling, logged); auto = rabenseifner where it applies from PAPCOLL_IALLREDUCE_LARGE bytes, else recursive_doubling. Same value on every process."},
+    {"PAPCOLL_IALLREDUCE_LARGE", NULL, PC_PARAM_SIZE, "64K", FIELD(nbc.iallreduce_large), NULL,
+     "MPI_Iallreduce auto: smallest message (count x type size) that takes rabenseifner."},
+    {"PAPCOLL_NBC_PROGRESS_THREAD", NULL, PC_PARAM_LONG, "0", FIELD(nbc.progress_thread), "0|1",
+     "1: a thread advances papcoll's nonblocking collectives while any is active (polling every 20 us; 1 ms idle), so they also progress while the program computes or blocks in other MPI calls; needs MPI_THREAD_MULTIPLE (otherwise a warning, and progress only in the completion calls). 0 (default): progress only inside MPI_Wait*/MPI_Test* (docs/nonblocking.md)."},
 };
 const int pc_param_table_size = (int)(sizeof pc_param_table / sizeof pc_param_table[0]);
 

@@ -67,6 +67,16 @@ typedef struct pc_barrier_params {
     char *algorithm;          /* PAPCOLL_BARRIER */
 } pc_barrier_params_t;
 
+/* The nonblocking collectives (src/nbc/). */
+typedef struct pc_nbc_params {
+    char *ibarrier;           /* PAPCOLL_IBARRIER */
+    char *ibcast;             /* PAPCOLL_IBCAST */
+    char *ireduce;            /* PAPCOLL_IREDUCE */
+    char *iallreduce;         /* PAPCOLL_IALLREDUCE */
+    size_t iallreduce_large;  /* PAPCOLL_IALLREDUCE_LARGE: auto takes rabenseifner from this many bytes */
+    long progress_thread;     /* PAPCOLL_NBC_PROGRESS_THREAD: 1 = a thread advances the schedules */
+} pc_nbc_params_t;
+
 typedef struct pc_scan_params {
     char *algorithm;          /* PAPCOLL_SCAN (scan and exscan) */
     size_t segment;           /* PAPCOLL_SCAN_SEGMENT: linear's segment */
@@ -113,6 +123,7 @@ typedef struct pc_params {
     pc_block_params_t alltoall, gather, scatter, reduce_scatter;
     pc_barrier_params_t barrier;
     pc_scan_params_t scan;
+    pc_nbc_params_t nbc;
     size_t exchange_area;   /* PAPCOLL_EXCHANGE_AREA: largest exchange area of aware (two banks) */
     size_t alltoall_min_fragment; /* PAPCOLL_ALLTOALL_MIN_FRAGMENT: smallest partial fragment of aware */
     long reduce_scatter_senders;  /* PAPCOLL_REDUCE_SCATTER_SENDERS: multisender's senders per node, 0 = all but one */

@@ -5,7 +5,7 @@
  * One tag per purpose, never shared between purposes, in one block per
  * collective (broadcast 100-399, reduce 400-499, allreduce 500-599, allgather 600-699, alltoall 700-799,
  * gather 800-849, scatter 850-899, barrier 900-949, reduce_scatter 950-999,
- * scan 1000-1049; the windowed tags from 2048), so a
+ * scan 1000-1049, nonblocking collectives 1100-1999; the windowed tags from 2048), so a
  * message can only ever match the receive it was meant for.  Every message
  * a call sends is consumed in that call; control messages matched with
  * MPI_ANY_SOURCE also carry the call's sequence number in their tag
@@ -153,6 +153,19 @@ enum {
 enum {
     PC_TAG_SCAN_DATA = 1000,  /* recursive_doubling exchanges of partial results (scan and exscan) */
     PC_TAG_SCAN_CHAIN = 1001  /* linear: one segment of a prefix, rank i -> rank i + 1 */
+};
+
+/* Nonblocking collectives (src/nbc/): every message of a request carries the
+ * tag PC_TAG_NBC_FIRST + (its sequence number on the communicator modulo
+ * PC_TAG_NBC_WINDOW).  MPI orders the start of nonblocking collectives on a
+ * communicator alike on every process, so the numbers agree; within one
+ * request a pair of processes exchanges its messages in schedule order, so
+ * MPI's non-overtaking matches them.  Requests outstanding together on one
+ * communicator are told apart as long as fewer than PC_TAG_NBC_WINDOW of
+ * them are active at once. */
+enum {
+    PC_TAG_NBC_FIRST = 1100,
+    PC_TAG_NBC_WINDOW = 900
 };
 
 /* The window, in calls: set once per process from MPI_TAG_UB (pc_tags_init). */

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * nonblocking.c - libpapcoll_mpi's nonblocking collectives: MPI_Ibarrier,
+ * MPI_Ibcast, MPI_Ireduce and MPI_Iallreduce run papcoll's schedules
+ * (src/nbc/), and the completion calls make them progress.
+ *
+ * A papcoll request is a generalized request that papcoll completes itself,
+ * so a blocking PMPI_Wait on a set holding one would never return.  While
+ * any papcoll schedule is active, MPI_Wait, MPI_Waitall, MPI_Waitany and
+ * MPI_Waitsome therefore loop: progress every active schedule, then
+ * PMPI_Test* on the program's array, until the Wait's semantics are met
+ * (yielding the CPU between polls on an oversubscribed node); once none is
+ * active they are the PMPI call itself.  MPI_Test* progress once, then
+ * test.  MPI_Request_free progresses once (an active collective request
+ * may be freed: it completes at a later progress, or at MPI_Finalize,
+ * request.c).
+ *
+ * Fortran callers get the MPI library's own nonblocking collectives: MPICH
+ * 4.0's mpi_f08 MPI_WAIT calls PMPI_Wait (objdump of libmpichfort 4.0.2),
+ * which would never see a papcoll request complete, while its
+ * MPI_IALLREDUCE reaches the C MPI_Iallreduce; so a call whose caller is in
+ * an MPI Fortran binding library goes to PMPI_I<coll>.  (Open MPI 4.1's
+ * Fortran wrappers call PMPI_I<coll> themselves.)
+ */
+#define _GNU_SOURCE
+#include <papcoll.h>
+
+#include "nbc/request.h"
+
+#include <dlfcn.h>
+#include <string.h>
+
+/* Whether the caller's code is an MPI library's Fortran binding
+ * (libmpichfort, libmpi_mpifh, libmpi_usempi*). */
+static int from_fortran(void *caller)
+{
+    static __thread void *last_caller;
+    static __thread int last_answer;
+    if (caller == last_caller) return last_answer;
+    Dl_info info;
+    int fortran = dladdr(caller, &info) && info.dli_fname &&
+                  (strstr(info.dli_fname, "fort") || strstr(info.dli_fname, "mpifh") || strstr(info.dli_fname, "usempi"));
+    last_caller = caller;
+    last_answer = fortran;
+    return fortran;
+}
+
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+{
+    if (from_fortran(__builtin_return_address(0))) return PMPI_Ibarrier(comm, request);
+    return papcoll_ibarrier(comm, request);
+}
+
+int MPI_Ibcast(void *buf, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    if (from_fortran(__builtin_return_address(0))) return PMPI_Ibcast(buf, count, datatype, root, comm, request);
+    return papcoll_ibcast(buf, count, datatype, root, comm, request);
+}
+
+int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                MPI_Comm comm, MPI_Request *request)
+{
+    if (from_fortran(__builtin_return_address(0)))
+        return PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+    return papcoll_ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+}
+
+int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                   MPI_Request *request)
+{
+    if (from_fortran(__builtin_return_address(0)))
+        return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
+    return papcoll_iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
+}
+
+/* ---- completion ---- */
+
+int MPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    while (pc_nbc_active()) {
+        int flag = 0;
+        pc_nbc_progress();
+        int rc = PMPI_Test(request, &flag, status);
+        if (rc != MPI_SUCCESS || flag) return rc;
+        pc_nbc_idle();
+    }
+    return PMPI_Wait(request, status);
+}
+
+int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+{
+    while (pc_nbc_active()) {
+        int flag = 0;
+        pc_nbc_progress();
+        int rc = PMPI_Testall(count, requests, &flag, statuses);
+        if (rc != MPI_SUCCESS || flag) return rc;
+        pc_nbc_idle();
+    }
+    return PMPI_Waitall(count, requests, statuses);
+}
+
+int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+{
+    while (pc_nbc_active()) {
+        int flag = 0;
+        pc_nbc_progress();
+        int rc = PMPI_Testany(count, requests, index, &flag, status);
+        if (rc != MPI_SUCCESS || flag) return rc; /* flag also when every request is null (index MPI_UNDEFINED) */
+        pc_nbc_idle();
+    }
+    return PMPI_Waitany(count, requests, index, status);
+}
+
+int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[])
+{
+    while (pc_nbc_active()) {
+        pc_nbc_progress();
+        int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
+        if (rc != MPI_SUCCESS || *outcount != 0) return rc; /* MPI_UNDEFINED: every request null */
+        pc_nbc_idle();
+    }
+    return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
+}
+
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    pc_nbc_progress();
+    return PMPI_Test(request, flag, status);
+}
+
+int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+{
+    pc_nbc_progress();
+    return PMPI_Testall(count, requests, flag, statuses);
+}
+
+int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
+{
+    pc_nbc_progress();
+    return PMPI_Testany(count, requests, index, flag, status);
+}
+
+int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[])
+{
+    pc_nbc_progress();
+    return PMPI_Testsome(incount, requests, outcount, indices, statuses);
+}
+
+int MPI_Request_free(MPI_Request *request)
+{
+    pc_nbc_progress();
+    return PMPI_Request_free(request);
+}

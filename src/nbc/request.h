@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * request.h - running schedules: one generalized request
+ * (MPI_Grequest_start) per nonblocking collective, returned to the program,
+ * so it can sit in any MPI_Wait / MPI_Test array beside the program's own
+ * requests; the schedule advances whenever pc_nbc_progress runs (the
+ * interposed completion calls, pmpi/nonblocking.c), and the generalized
+ * request is completed (MPI_Grequest_complete) when its last round has.
+ *
+ * Every message of a request is received in it; a request's messages carry
+ * the tag of its sequence number on the communicator (core/tags.h).
+ * MPI_Request_free of an active request is allowed: the schedule runs on
+ * at the next progress and its memory goes when both it and MPI are done.
+ */
+#ifndef PC_NBC_REQUEST_H
+#define PC_NBC_REQUEST_H
+
+#include "nbc/sched.h"
+
+#include <mpi.h>
+
+/* The private communicator and the tag of the next request on comm (an
+ * intracommunicator): papcoll's context (collective on its first use). */
+int pc_nbc_next(MPI_Comm comm, MPI_Comm *priv, int *tag, unsigned long *seq);
+
+/* Starts schedule s (taken over, also on failure) on priv with tag: its
+ * first round is posted now; *request = the generalized request. */
+int pc_nbc_start(pc_nbc_sched_t *s, MPI_Comm priv, int tag, MPI_Request *request);
+
+/* Advances every active schedule as far as it goes without waiting. */
+void pc_nbc_progress(void);
+/* Schedules not yet complete (0: nothing of papcoll's can block a wait). */
+int pc_nbc_active(void);
+/* Between two unsuccessful polls of a completion call: yields the CPU when
+ * the node is oversubscribed. */
+void pc_nbc_idle(void);
+/* Runs every schedule to its end (MPI_Finalize). */
+void pc_nbc_drain(void);
+
+#endif

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * sched.h - the schedule of one nonblocking collective (libNBC's design,
+ * Hoefler et al. 2007): a list of rounds, each a list of operations on
+ * this process.  A round's local operations (copies, reductions by the
+ * op) run in order when the round starts, then its receives and sends are
+ * posted; the next round starts once every one of them has completed.
+ * Algorithms (src/nbc/<coll>_<algo>.c) only build schedules; request.c
+ * runs them.
+ *
+ * Messages are `count` elements of the user's datatype (derived types
+ * included: nothing is packed), on papcoll's private communicator, all with
+ * the request's tag (core/tags.h, PC_TAG_NBC_FIRST).  Temporary buffers
+ * come from pc_nbc_alloc and live as long as the schedule.
+ */
+#ifndef PC_NBC_SCHED_H
+#define PC_NBC_SCHED_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+typedef enum { PC_NBC_SEND, PC_NBC_RECV, PC_NBC_COPY, PC_NBC_REDUCE } pc_nbc_kind_t;
+
+typedef struct pc_nbc_op {
+    pc_nbc_kind_t kind;
+    const void *src;       /* send: data; copy, reduce: the input (reduce: the lower ranks) */
+    void *dst;             /* recv: buffer; copy: destination; reduce: inout */
+    int count;
+    MPI_Datatype type;
+    MPI_Op op;             /* reduce */
+    int peer;              /* send, recv: rank in the communicator */
+} pc_nbc_op_t;
+
+typedef struct pc_nbc_sched {
+    pc_nbc_op_t *ops;
+    int nops, ops_cap;
+    int *round_end;        /* round r: ops [round_end[r-1], round_end[r]) */
+    int nrounds, rounds_cap;
+    int max_comm;          /* most sends + receives in one round */
+    int round_comm;        /* sends + receives of the round being built */
+    void **bufs;           /* temporaries, freed with the schedule */
+    int nbufs, bufs_cap;
+    int rc;                /* first error while building (MPI_ERR_NO_MEM) */
+} pc_nbc_sched_t;
+
+/* Appending: errors are sticky in s->rc (checked once by the caller). */
+void pc_nbc_send(pc_nbc_sched_t *s, const void *buf, int count, MPI_Datatype type, int peer);
+void pc_nbc_recv(pc_nbc_sched_t *s, void *buf, int count, MPI_Datatype type, int peer);
+void pc_nbc_copy(pc_nbc_sched_t *s, const void *src, void *dst, int count, MPI_Datatype type);
+/* inout = in op inout (in holds the lower ranks). */
+void pc_nbc_reduce(pc_nbc_sched_t *s, const void *in, void *inout, int count, MPI_Datatype type, MPI_Op op);
+/* Closes the current round (an empty round is dropped). */
+void pc_nbc_round(pc_nbc_sched_t *s);
+/* A buffer for n elements of type, addressed like a user buffer (shifted
+ * by the true lower bound); NULL (and s->rc set) on failure. */
+void *pc_nbc_alloc(pc_nbc_sched_t *s, long n, MPI_Datatype type);
+/* Frees what the schedule holds (its temporaries included). */
+void pc_nbc_sched_free(pc_nbc_sched_t *s);
+
+/* Runs round r's local operations: MPI_SUCCESS or an error class. */
+int pc_nbc_run_local(const pc_nbc_sched_t *s, int r);
+/* Posts round r's receives, then its sends, into req (s->max_comm room);
+ * *n = how many. */
+int pc_nbc_post(const pc_nbc_sched_t *s, int r, MPI_Comm comm, int tag, MPI_Request *req, int *n);
+
+#endif

@@ -1,0 +1,51 @@
+! SPDX-License-Identifier: BSD-3-Clause
+! nbc_mpi.f90 - nonblocking collectives from Fortran (`use mpi`),
+! run with LD_PRELOAD=libpapcoll_mpi.so: MPI_Iallreduce, MPI_Ibcast,
+! MPI_Ireduce and MPI_Ibarrier completed by MPI_Wait, MPI_Waitall and
+! MPI_Test.  Fortran callers get the MPI library's own nonblocking
+! collectives (pmpi/nonblocking.c): this checks that nothing hangs (MPICH's
+! mpi_f08 MPI_WAIT calls PMPI_Wait) and that the results are right.
+program nbc_mpi
+  use mpi
+  implicit none
+  integer, parameter :: n = 1000
+  integer :: rank, nprocs, i, root
+  integer :: iv(n), ir(n), ib(n), ired(n)
+  logical :: flag
+  integer :: req(4), ierr
+
+  call MPI_Init(ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, nprocs, ierr)
+  do root = 0, nprocs - 1
+    iv = [((rank + 1) * i, i = 1, n)]
+    ib = -1
+    if (rank == root) ib = [(3 * i + root, i = 1, n)]
+    call MPI_Iallreduce(iv, ir, n, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, req(1), ierr)
+    call MPI_Ibcast(ib, n, MPI_INTEGER, root, MPI_COMM_WORLD, req(2), ierr)
+    call MPI_Ireduce(iv, ired, n, MPI_INTEGER, MPI_SUM, root, MPI_COMM_WORLD, req(3), ierr)
+    call MPI_Ibarrier(MPI_COMM_WORLD, req(4), ierr)
+    call MPI_Wait(req(4), MPI_STATUS_IGNORE, ierr)
+    flag = .false.
+    do while (.not. flag)
+      call MPI_Test(req(1), flag, MPI_STATUS_IGNORE, ierr)
+    end do
+    call MPI_Waitall(2, req(2:3), MPI_STATUSES_IGNORE, ierr)
+    call check(all(ir == [(i * nprocs * (nprocs + 1) / 2, i = 1, n)]), 'MPI_Iallreduce')
+    call check(all(ib == [(3 * i + root, i = 1, n)]), 'MPI_Ibcast')
+    call check(rank /= root .or. all(ired == [(i * nprocs * (nprocs + 1) / 2, i = 1, n)]), 'MPI_Ireduce')
+  end do
+  if (rank == 0) write (*, '(a,i0,a)') 'nbc mpi: np=', nprocs, ': OK'
+  call MPI_Finalize(ierr)
+
+contains
+
+  subroutine check(ok, what)
+    logical, intent(in) :: ok
+    character(len=*), intent(in) :: what
+    if (ok) return
+    write (*, '(a,i0,2a)') 'nbc mpi: rank ', rank, ': FAILED ', what
+    call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
+  end subroutine check
+
+end program nbc_mpi

@@ -46,8 +46,6 @@ static long range_count(const pc_call_t *a, int nblocks, pc_block_range_t range)
 
 /* Communicator rank of process `newrank` of the power-of-two group: the
  * first rem pairs are represented by their odd member. */
-static int real_rank(long newrank, int rem) { return (int)(newrank < rem ? newrank * 2 + 1 : newrank + rem); }
-
 /* Process newrank of the power-of-two group of pof2: reduce-scatter by
  * recursive halving (keep one half, send the other, combine what the
  * partner sends of mine), then allgather by recursive doubling (the same
@@ -57,7 +55,7 @@ static int halving_doubling(const pc_call_t *a, long newrank, int pof2, int rem,
     pc_block_range_t shared[64];
     int steps = pc_halving_ranges(newrank, pof2, shared), rc = MPI_SUCCESS;
     for (int j = 0; j < steps && rc == MPI_SUCCESS; j++) {
-        int dst = real_rank(newrank ^ (1L << j), rem);
+        int dst = pc_red_fold_rank(newrank ^ (1L << j), rem);
         pc_block_range_t keep = pc_halving_keep(shared[j], newrank, j);
         pc_block_range_t give = pc_halving_give(shared[j], newrank, j);
         rc = pc_red_sendrecv(a, range_at(a, acc, pof2, give), range_count(a, pof2, give), dst,
@@ -66,7 +64,7 @@ static int halving_doubling(const pc_call_t *a, long newrank, int pof2, int rem,
             rc = pc_red_local(a, range_at(a, tmp, pof2, keep), range_at(a, acc, pof2, keep), range_count(a, pof2, keep));
     }
     for (int j = steps - 1; j >= 0 && rc == MPI_SUCCESS; j--) {
-        int dst = real_rank(newrank ^ (1L << j), rem);
+        int dst = pc_red_fold_rank(newrank ^ (1L << j), rem);
         pc_block_range_t keep = pc_halving_keep(shared[j], newrank, j);
         pc_block_range_t give = pc_halving_give(shared[j], newrank, j);
         rc = pc_red_sendrecv(a, range_at(a, acc, pof2, keep), range_count(a, pof2, keep), dst,

@@ -51,6 +51,12 @@ static inline int pc_red_pof2(int p)
     while (pof2 <= p / 2) pof2 *= 2;
     return pof2;
 }
+/* The rank in the communicator of rank `newrank` among the pof2 processes
+ * left after pc_red_fold (the odd ranks below 2 rem, then the others). */
+static inline int pc_red_fold_rank(long newrank, int rem)
+{
+    return (int)(newrank < rem ? newrank * 2 + 1 : newrank + rem);
+}
 /* What a reduction does on one process: recvbuf = sendbuf. */
 int pc_red_single(const pc_call_t *a);
 

@@ -25,10 +25,8 @@
  */
 #include "nbc/nbc.h"
 
-#include "coll/reduction.h" /* pc_red_pof2 */
+#include "coll/reduction.h" /* pc_red_pof2, pc_red_fold_rank */
 #include "sched/blocks.h"
-
-static int real_rank(long newrank, int rem) { return (int)(newrank < rem ? newrank * 2 + 1 : newrank + rem); }
 
 static void *range_at(const pc_nbc_args_t *a, void *buf, int nblocks, pc_block_range_t range)
 {
@@ -42,31 +40,19 @@ static int range_count(const pc_nbc_args_t *a, int nblocks, pc_block_range_t ran
 
 int pc_iallreduce_rabenseifner(pc_nbc_sched_t *s, const pc_nbc_args_t *a)
 {
-    int p = a->size, rank = a->rank, n = a->count;
+    int p = a->size, n = a->count;
     int pof2 = pc_red_pof2(p), rem = p - pof2;
-    long newrank;
     void *acc = a->recvbuf, *tmp = pc_nbc_alloc(s, n, a->type);
     if (!tmp) return s->rc;
     pc_nbc_copy(s, a->sendbuf, acc, n, a->type);
 
-    if (rank < 2 * rem && rank % 2 == 0) {
-        pc_nbc_send(s, acc, n, a->type, rank + 1);
-        pc_nbc_round(s);
-        newrank = -1;
-    } else if (rank < 2 * rem) {
-        pc_nbc_recv(s, tmp, n, a->type, rank - 1);
-        pc_nbc_round(s);
-        pc_nbc_reduce(s, tmp, acc, n, a->type, a->op);
-        newrank = rank / 2;
-    } else {
-        newrank = rank - rem;
-    }
+    long newrank = pc_nbc_fold(s, a, acc, tmp, rem);
 
     if (newrank >= 0) {
         pc_block_range_t shared[64];
         int steps = pc_halving_ranges(newrank, pof2, shared);
         for (int j = 0; j < steps; j++) { /* reduce-scatter */
-            int dst = real_rank(newrank ^ (1L << j), rem);
+            int dst = pc_red_fold_rank(newrank ^ (1L << j), rem);
             pc_block_range_t keep = pc_halving_keep(shared[j], newrank, j);
             pc_block_range_t give = pc_halving_give(shared[j], newrank, j);
             pc_nbc_send(s, range_at(a, acc, pof2, give), range_count(a, pof2, give), a->type, dst);
@@ -76,7 +62,7 @@ int pc_iallreduce_rabenseifner(pc_nbc_sched_t *s, const pc_nbc_args_t *a)
                           a->type, a->op);
         }
         for (int j = steps - 1; j >= 0; j--) { /* allgather */
-            int dst = real_rank(newrank ^ (1L << j), rem);
+            int dst = pc_red_fold_rank(newrank ^ (1L << j), rem);
             pc_block_range_t keep = pc_halving_keep(shared[j], newrank, j);
             pc_block_range_t give = pc_halving_give(shared[j], newrank, j);
             pc_nbc_send(s, range_at(a, acc, pof2, keep), range_count(a, pof2, keep), a->type, dst);
@@ -85,10 +71,6 @@ int pc_iallreduce_rabenseifner(pc_nbc_sched_t *s, const pc_nbc_args_t *a)
         }
     }
 
-    if (rank < 2 * rem) {
-        if (rank % 2) pc_nbc_send(s, acc, n, a->type, rank - 1);
-        else pc_nbc_recv(s, acc, n, a->type, rank + 1);
-    }
-    pc_nbc_round(s);
+    pc_nbc_unfold(s, a, acc, rem);
     return s->rc;
 }

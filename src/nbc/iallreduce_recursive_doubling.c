@@ -25,38 +25,25 @@
  */
 #include "nbc/nbc.h"
 
-#include "coll/reduction.h" /* pc_red_pof2 */
-
-static int real_rank(int newrank, int rem) { return newrank < rem ? newrank * 2 + 1 : newrank + rem; }
+#include "coll/reduction.h" /* pc_red_pof2, pc_red_fold_rank */
 
 int pc_iallreduce_recursive_doubling(pc_nbc_sched_t *s, const pc_nbc_args_t *a)
 {
-    int p = a->size, rank = a->rank, n = a->count;
-    int pof2 = pc_red_pof2(p), rem = p - pof2, newrank;
+    int p = a->size, n = a->count;
+    int pof2 = pc_red_pof2(p), rem = p - pof2;
     void *acc = a->recvbuf, *tmp = pc_nbc_alloc(s, n, a->type);
     if (!tmp) return s->rc;
     pc_nbc_copy(s, a->sendbuf, acc, n, a->type);
 
-    if (rank < 2 * rem && rank % 2 == 0) { /* fold: hand over, sit out */
-        pc_nbc_send(s, acc, n, a->type, rank + 1);
-        pc_nbc_round(s);
-        newrank = -1;
-    } else if (rank < 2 * rem) {
-        pc_nbc_recv(s, tmp, n, a->type, rank - 1);
-        pc_nbc_round(s);
-        pc_nbc_reduce(s, tmp, acc, n, a->type, a->op); /* the lower rank on the left */
-        newrank = rank / 2;
-    } else {
-        newrank = rank - rem;
-    }
+    long newrank = pc_nbc_fold(s, a, acc, tmp, rem);
 
     if (newrank >= 0) {
         int commutative = 0;
         PMPI_Op_commutative(a->op, &commutative);
         for (int mask = 1; mask < pof2; mask <<= 1) {
-            int peer = newrank ^ mask;
-            pc_nbc_send(s, acc, n, a->type, real_rank(peer, rem));
-            pc_nbc_recv(s, tmp, n, a->type, real_rank(peer, rem));
+            long peer = newrank ^ mask;
+            pc_nbc_send(s, acc, n, a->type, pc_red_fold_rank(peer, rem));
+            pc_nbc_recv(s, tmp, n, a->type, pc_red_fold_rank(peer, rem));
             pc_nbc_round(s);
             /* the next round starts with the combination */
             if (commutative || peer < newrank) {
@@ -68,11 +55,6 @@ int pc_iallreduce_recursive_doubling(pc_nbc_sched_t *s, const pc_nbc_args_t *a)
         }
     }
 
-    /* unfold: the result back to the even ranks that sat out */
-    if (rank < 2 * rem) {
-        if (rank % 2) pc_nbc_send(s, acc, n, a->type, rank - 1);
-        else pc_nbc_recv(s, acc, n, a->type, rank + 1);
-    }
-    pc_nbc_round(s);
+    pc_nbc_unfold(s, a, acc, rem); /* the result back to the even ranks that sat out */
     return s->rc;
 }

@@ -29,6 +29,16 @@ int pc_ireduce_binomial(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 int pc_iallreduce_recursive_doubling(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 int pc_iallreduce_rabenseifner(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 
+/* MPICH's fold of p processes to a power of two pof2 = p - rem, as rounds
+ * of s (the schedule form of pc_red_fold, coll/reduction.h): of the first
+ * 2 rem ranks, the even ones send acc to rank + 1 and sit out (returns -1),
+ * the odd ones combine it into acc, the lower rank on the left (tmp:
+ * scratch for count elements); returns the rank among the pof2 (the others:
+ * rank - rem).  pc_nbc_unfold: the odd ranks below 2 rem send acc back to
+ * rank - 1, in the schedule's last round. */
+long pc_nbc_fold(pc_nbc_sched_t *s, const pc_nbc_args_t *a, void *acc, void *tmp, int rem);
+void pc_nbc_unfold(pc_nbc_sched_t *s, const pc_nbc_args_t *a, void *acc, int rem);
+
 /* Element i of buf in a's datatype. */
 static inline char *pc_nbc_at(const pc_nbc_args_t *a, const void *buf, long i)
 {

@@ -40,6 +40,7 @@
  */
 #include "allreduce/allreduce.h"
 #include "node/node_reduce.h"
+#include "core/phase.h"
 
 int pc_allreduce_hier(const pc_call_t *a)
 {
@@ -47,6 +48,7 @@ int pc_allreduce_hier(const pc_call_t *a)
     int rc;
     if (!pc_node_red_open(a, PC_NODE_RED_SLOTS, "hier", a->params->allreduce.inter, &r, &rc)) return rc;
     int is_leader = a->ctx->node_rank == 0;
+    if (is_leader && a->ctx->nnodes > 1) pc_phase_mark_leader();
     for (long k = 0; k < r.nchunks; k++) {
         pc_node_chunk_t ch;
         pc_node_red_chunk(&r, k, &ch);

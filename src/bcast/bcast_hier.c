@@ -24,6 +24,7 @@
  */
 #include "node/node.h"
 #include "core/p2p.h"
+#include "core/phase.h"
 
 /* The phases of one chunk with a tree copy-out (node/node_copyout.h): the
  * writer of each node (the root, the leader) sends down its node's tree
@@ -34,6 +35,7 @@ static int chunk_tree(const pc_node_call_t *nc, size_t first, size_t last, size_
     const pc_call_t *a = nc->a;
     const pc_comm_t *c = a->ctx;
     int is_root = c->rank == a->root, is_leader = c->node_rank == 0, on_root_node = c->my_node == nc->root_node;
+    if (is_leader && c->nnodes > 1) pc_phase_mark_leader();
     if (is_root) pc_copyout_put(&nc->co, first, last);
     pc_shm_barrier(nc->shm);
     int rc = MPI_SUCCESS;
@@ -59,6 +61,7 @@ int pc_bcast_hier(const pc_call_t *a)
     if (rc != MPI_SUCCESS) return rc;
     const pc_comm_t *c = a->ctx;
     int is_root = c->rank == a->root, is_leader = c->node_rank == 0, on_root_node = c->my_node == nc.root_node;
+    if (is_leader && c->nnodes > 1) pc_phase_mark_leader();
     size_t per_chunk = pc_shm_ncells(nc.shm), cell = pc_shm_cell_size(nc.shm);
     for (size_t first = 0; first < nc.npieces && rc == MPI_SUCCESS; first += per_chunk) {
         size_t last = pc_min_size(first + per_chunk, nc.npieces);

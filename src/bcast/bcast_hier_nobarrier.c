@@ -26,6 +26,7 @@
  * Source: Parsons 2015 §3.7.2 ("intra-node optimized" broadcast).
  */
 #include "node/node.h"
+#include "core/phase.h"
 
 int pc_bcast_hier_nobarrier(const pc_call_t *a)
 {
@@ -35,6 +36,7 @@ int pc_bcast_hier_nobarrier(const pc_call_t *a)
     if (rc != MPI_SUCCESS) return rc;
     const pc_comm_t *c = a->ctx;
     int is_root = c->rank == a->root, is_leader = c->node_rank == 0, on_root_node = c->my_node == nc.root_node;
+    if (is_leader && c->nnodes > 1) pc_phase_mark_leader();
     /* a tree copy-out's sends wait for late readers (rendezvous): a root that
      * leads its node serves the other nodes first */
     int tree_root_leader = is_root && is_leader && nc.co.variant != PC_COPYOUT_MEMCPY;

@@ -12,10 +12,12 @@
 #include <string.h>
 
 enum { MAX_ROWS = 128 };
+enum { ROLE_OTHER, ROLE_LEADER, ROLE_ROOT };
+static const char *const role_names[] = {"other", "leader", "root"};
 
 typedef struct {
     const char *coll, *algorithm; /* static strings (the catalogue's) */
-    int is_root;
+    int role;                     /* ROLE_* */
     unsigned long calls;
     double in_call, phase[PC_NPHASES];
 } phase_row_t;
@@ -26,12 +28,18 @@ static phase_row_t rows[MAX_ROWS];
 static int nrows, overflow;
 static PC_THREAD_LOCAL int depth;                /* nested top-level calls: only the outer one counts */
 static PC_THREAD_LOCAL double current[PC_NPHASES]; /* the call being profiled */
+static PC_THREAD_LOCAL int current_leads;          /* pc_phase_mark_leader in it */
 
 double pc_phase_now(void) { return PMPI_Wtime(); }
 
 void pc_phase_add(int which, double t0)
 {
     if (depth == 1) current[which] += PMPI_Wtime() - t0;
+}
+
+void pc_phase_mark_leader(void)
+{
+    if (depth > 0) current_leads = 1;
 }
 
 int pc_phase_call_begin(double *start)
@@ -44,6 +52,7 @@ int pc_phase_call_begin(double *start)
     }
     if (!pc_phase_enabled || depth++ > 0) return 0;
     memset(current, 0, sizeof current);
+    current_leads = 0;
     *start = PMPI_Wtime();
     return 1;
 }
@@ -54,14 +63,15 @@ void pc_phase_call_end(int token, double start, const char *coll, const char *al
     depth--;
     if (!token) return;
     double in_call = PMPI_Wtime() - start;
+    int role = is_root ? ROLE_ROOT : current_leads ? ROLE_LEADER : ROLE_OTHER;
     pc_lock();
     phase_row_t *r = NULL;
     for (int i = 0; i < nrows && !r; i++)
-        if (rows[i].is_root == is_root && !strcmp(rows[i].coll, coll) && !strcmp(rows[i].algorithm, algorithm))
+        if (rows[i].role == role && !strcmp(rows[i].coll, coll) && !strcmp(rows[i].algorithm, algorithm))
             r = &rows[i];
     if (!r && nrows < MAX_ROWS) {
         r = &rows[nrows++];
-        r->coll = coll, r->algorithm = algorithm, r->is_root = is_root;
+        r->coll = coll, r->algorithm = algorithm, r->role = role;
     }
     if (r) {
         r->calls++;
@@ -92,7 +102,7 @@ void pc_phase_report(void)
         used += (size_t)snprintf(buf + used, sizeof buf - used,
                                  "papcoll phases: rank %d coll %s algorithm %s role %s calls %lu in_call_s %.9g "
                                  "shm_copy_s %.9g shm_wait_s %.9g rest_s %.9g\n",
-                                 rank, r->coll, r->algorithm, r->is_root ? "root" : "other", r->calls, r->in_call,
+                                 rank, r->coll, r->algorithm, role_names[r->role], r->calls, r->in_call,
                                  r->phase[PC_PHASE_SHM_COPY], r->phase[PC_PHASE_SHM_WAIT], rest);
     }
     if (overflow && used < sizeof buf)

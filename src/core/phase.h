@@ -10,10 +10,13 @@
  *             peers to arrive, to fill or free a cell),
  *   rest      everything else: MPI messages and their waits, local
  *             reductions, packing,
- * and sums them per (collective, algorithm, role: root or not) over its
- * calls.  At MPI_Finalize every process appends its sums to the report
+ * and sums them per (collective, algorithm, role) over its calls.  Roles:
+ * `root` (the root of a rooted collective), `leader` (a process that
+ * carried its node's data between nodes in the call: a dynamic leader that
+ * claimed its node, a fixed one, a node result's sender; marked by the
+ * algorithm with pc_phase_mark_leader), `other`.  At MPI_Finalize every process appends its sums to the report
  * (PAPCOLL_PHASE_REPORT: 1 = stderr, else a file), one line each:
- *   papcoll phases: rank R coll C algorithm A role root|other calls N
+ *   papcoll phases: rank R coll C algorithm A role root|leader|other calls N
  *   in_call_s T shm_copy_s X shm_wait_s Y rest_s Z
  * `papcoll phases FILE` summarises them (means per call per process).
  * Off (the default) it costs one predictable branch per copy and wait.
@@ -32,8 +35,11 @@ double pc_phase_now(void);
  * current call, if one is being profiled. */
 void pc_phase_add(int which, double t0);
 
+/* This process leads its node in the current call (role `leader`). */
+void pc_phase_mark_leader(void);
+
 /* Around a top-level call: begin returns a token for end (0 when off or
- * nested); end files the call's times under (coll, algorithm, is_root). */
+ * nested); end files the call's times under (coll, algorithm, role). */
 int pc_phase_call_begin(double *start);
 void pc_phase_call_end(int token, double start, const char *coll, const char *algorithm, int is_root);
 

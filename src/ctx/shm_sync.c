@@ -5,6 +5,7 @@
  * and its halves (arrive, wait), the node release of a call, and the gates.
  */
 #include "ctx/shm_impl.h"
+#include "core/phase.h"
 
 #include <stdatomic.h>
 
@@ -14,6 +15,7 @@ int pc_shm_claim(pc_shm_t *shm, unsigned long seq)
     while (v < seq)
         if (atomic_compare_exchange_weak(&shm->hdr->claimed_seq, &v, seq)) {
             pc_shm_notify(shm);
+            pc_phase_mark_leader();
             return 1;
         }
     return 0;

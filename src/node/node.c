@@ -7,6 +7,7 @@
  */
 #include "node/node.h"
 #include "core/log.h"
+#include "core/phase.h"
 #include "core/p2p.h"
 
 #include <stdlib.h>
@@ -33,7 +34,11 @@ int pc_node_copyout_enable(pc_node_call_t *nc, int leader)
 
 int pc_node_claim(const pc_node_call_t *nc)
 {
-    if (!strcmp(nc->a->params->bcast.leader, "fixed")) return nc->a->ctx->node_rank == 0;
+    if (!strcmp(nc->a->params->bcast.leader, "fixed")) {
+        if (nc->a->ctx->node_rank != 0) return 0;
+        pc_phase_mark_leader();
+        return 1;
+    }
     return pc_shm_claim(nc->shm, nc->seq);
 }
 

@@ -5,6 +5,7 @@
  */
 #include "node/node_dynleader.h"
 #include "core/log.h"
+#include "core/phase.h"
 #include "core/p2p.h"
 #include "ctx/early.h"
 
@@ -239,6 +240,7 @@ int pc_dynleader_climb(pc_dynleader_t *d, const pc_node_chunk_t *ch, long k)
     int rc = pc_node_red_combine(&d->r, ch, pc_red_at(a, a->sendbuf, ch->first), a->ctx->node_rank, &last);
     if (d->is_mailbox && d->tree.nchildren > 0 && rc == MPI_SUCCESS) rc = receive_children(d, ch, k, &last);
     if (k == 0) d->leads = d->parent_mailbox >= 0 && (d->fixed ? d->is_mailbox : last);
+    if (k == 0 && d->leads) pc_phase_mark_leader();
     if (d->leads) {
         pc_node_red_wait_arrived(&d->r, ch);
         int lrc = send_up(d, ch, k);

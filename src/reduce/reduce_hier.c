@@ -39,6 +39,7 @@
  */
 #include "reduce/reduce.h"
 #include "node/node_reduce.h"
+#include "core/phase.h"
 
 int pc_reduce_hier(const pc_call_t *a)
 {
@@ -48,6 +49,7 @@ int pc_reduce_hier(const pc_call_t *a)
     const pc_comm_t *c = a->ctx;
     int root_node = c->node_of[a->root];
     int is_root = c->rank == a->root, is_leader = c->node_rank == 0, on_root_node = c->my_node == root_node;
+    if (is_leader && c->nnodes > 1) pc_phase_mark_leader();
     for (long k = 0; k < r.nchunks; k++) {
         pc_node_chunk_t ch;
         pc_node_red_chunk(&r, k, &ch);

@@ -4,7 +4,7 @@
 Every process of a run with PAPCOLL_PHASE_REPORT=FILE appends, at MPI_Finalize, one line per (collective,
 algorithm, role) it ran (src/core/phase.h):
 
-    papcoll phases: rank R coll C algorithm A role root|other calls N in_call_s T shm_copy_s X shm_wait_s Y rest_s Z
+    papcoll phases: rank R coll C algorithm A role root|leader|other calls N in_call_s T shm_copy_s X shm_wait_s Y rest_s Z
 
 This prints, per (collective, algorithm, role), the mean over processes and calls of the time in the call and of
 its parts, in microseconds, and each part's share: copies through the node's shared memory (under SMPI their
@@ -18,7 +18,7 @@ import re
 import sys
 from collections import defaultdict
 
-LINE = re.compile(r"papcoll phases: rank (\d+) coll (\S+) algorithm (\S+) role (root|other) calls (\d+) "
+LINE = re.compile(r"papcoll phases: rank (\d+) coll (\S+) algorithm (\S+) role (root|leader|other) calls (\d+) "
                   r"in_call_s (\S+) shm_copy_s (\S+) shm_wait_s (\S+) rest_s (\S+)")
 PARTS = ["in_call", "shm_copy", "shm_wait", "rest"]
 

@@ -70,8 +70,12 @@ class Simulated(unittest.TestCase):
             native = s[("native", "other")]
             self.assertEqual(native["shm_copy_us"] + native["shm_wait_us"], 0.0)
             self.assertGreater(native["rest_us"], 0.0)
-            # hier: the root copies 64 KiB into the node's memory, the others out of it, at 5 GB/s (13.1 us)
-            for role in ("root", "other"):
+            self.assertNotIn(("native", "leader"), s)  # no process leads a node in the MPI library's own
+            # hier: one leader (rank 2, the other node's lowest) brings the message to its node
+            self.assertEqual(s[("hier", "leader")]["processes"], 1)
+            self.assertEqual(s[("hier", "other")]["processes"], 2)
+            # the root and the leader copy 64 KiB into the node's memory, the others out of it, at 5 GB/s (13.1 us)
+            for role in ("root", "leader", "other"):
                 self.assertAlmostEqual(s[("hier", role)]["shm_copy_us"], 65536 / 5e9 * 1e6, delta=1.0)
             hier = s[("hier", "other")]
             self.assertAlmostEqual(hier["in_call_us"], hier["shm_copy_us"] + hier["shm_wait_us"] + hier["rest_us"],

@@ -17,7 +17,13 @@
  * PAPCOLL_ADAPT_START calls (phase WAIT; like MVAPICH's online tuning after a
  * call-count threshold, which runs the library's tables until then): a
  * program with few calls per site runs what it would without papcoll and
- * pays nothing for exploration it could not recover.  Then it explores; the decision keeps `native` unless another
+ * pays nothing for exploration it could not recover.  The default, 1000
+ * calls, comes from Floyd-Warshall under SMPI (docs/tuning.md, "What it
+ * costs"): an exploration there cost as much as 90 (128 ranks) to 185 (512)
+ * of the site's calls, mostly because the candidates resynchronise processes
+ * that `native` had let drift into a pipelined wave, so a site must make
+ * several times that many calls for a 20% gain to pay it back.  Then it
+ * explores; the decision keeps `native` unless another
  * candidate measures PAPCOLL_ADAPT_MARGIN faster, so in steady state `auto`
  * is not measurably slower than the MPI library at that site.  For reduce and
  * gather the root's time weighs as much as all the other processes' together

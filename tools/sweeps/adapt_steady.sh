@@ -8,7 +8,8 @@
 #   BENCH=.../papcoll-bench-smpi tools/sweeps/adapt_steady.sh COLL PLATFORM OUTDIR [REGRET_DIR]
 # PLATFORM: a papcoll sim spec (cluster:16x16); PATTERNS default "balanced late:0.2:p uniform:p"; SIZES default
 # 8:256K:8; REGRET_DIR: a regret_sweep.sh directory with this platform's family (e.g. docs/results/regret_16x16).
-# An existing CSV is kept: rerun to resume.
+# Exploration starts at a site's ADAPT_START-th call (PAPCOLL_ADAPT_START; default here 100, so that 200 untimed
+# calls reach steady state). An existing CSV is kept: rerun to resume.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ $# -lt 3 ]; then
@@ -27,7 +28,7 @@ for pattern in $patterns; do
     [ -s "$f.csv" ] && continue
     report=; [ "$adapt" = 1 ] && report=$(realpath -m "$f.adapt")
     raw=$(mktemp)
-    PAPCOLL_ADAPT=$adapt PAPCOLL_ADAPT_REPORT=$report PYTHONPATH=tools nice -n 5 timeout "${SIM_TIMEOUT:-1800}" \
+    PAPCOLL_ADAPT=$adapt PAPCOLL_ADAPT_START=${ADAPT_START:-100} PAPCOLL_ADAPT_REPORT=$report PYTHONPATH=tools nice -n 5 timeout "${SIM_TIMEOUT:-1800}" \
       python3 -m papcoll_tools.cli sim run --platform="$platform" --bench="${BENCH:?give BENCH}" -- --coll="$coll" \
       --algo=auto -m "${SIZES:-8:256K:8}" -i "${TIMED:-64}" -x "${UNTIMED:-200}" --seed=1 --format=csv \
       --pattern="$pattern" --raw="$raw" > "$f.csv.tmp"

@@ -31,11 +31,28 @@ const pc_coll_t pc_barrier_coll = {
     .single = NULL, /* one process: nothing to wait for */
 };
 
-int pc_barrier_disseminate(MPI_Comm comm, int rank, int size, int tag)
+int pc_barrier_disseminate(MPI_Comm comm, int rank, int size, int tag, long radix)
 {
+    enum { MAX_PEERS = 64 }; /* messages in flight per round: larger radices send in several batches */
+    if (radix < 2) return MPI_ERR_ARG;
     int rc = MPI_SUCCESS;
-    for (int dist = 1; dist < size && rc == MPI_SUCCESS; dist *= 2)
-        rc = pc_sendrecv(NULL, 0, (rank + dist) % size, NULL, 0, (rank - dist + size) % size, tag, comm);
+    /* offsets j * dist < size are distinct over the whole call, so no pair of
+     * processes exchanges twice in a call and MPI's order keeps calls apart */
+    for (long dist = 1; dist < size && rc == MPI_SUCCESS; dist *= radix) {
+        for (long j = 1; j < radix && j * dist < size && rc == MPI_SUCCESS;) {
+            MPI_Request req[2 * MAX_PEERS];
+            int n = 0;
+            for (; j < radix && j * dist < size && n < 2 * MAX_PEERS; j++) {
+                int off = (int)(j * dist);
+                if ((rc = PMPI_Irecv(NULL, 0, MPI_BYTE, (rank - off + size) % size, tag, comm, &req[n])) != MPI_SUCCESS) break;
+                n++;
+                if ((rc = PMPI_Isend(NULL, 0, MPI_BYTE, (rank + off) % size, tag, comm, &req[n])) != MPI_SUCCESS) break;
+                n++;
+            }
+            int wrc = pc_waitall(n, req, MPI_STATUSES_IGNORE);
+            if (rc == MPI_SUCCESS) rc = wrc;
+        }
+    }
     return rc;
 }
 

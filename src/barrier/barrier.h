@@ -14,9 +14,11 @@
 
 #include "barrier_algorithms.h" /* generated from algorithms.list: pc_barrier_<name>() */
 
-/* The dissemination barrier (Hensgen et al. 1988) among the `size` processes
- * of comm, I being `rank`: ceil(log2 size) rounds of empty messages on tag
- * (dissemination, and hier among its node leaders). */
-int pc_barrier_disseminate(MPI_Comm comm, int rank, int size, int tag);
+/* The k-ary dissemination barrier (Hensgen et al. 1988 for k = 2; MPICH's
+ * k-dissemination) among the `size` processes of comm, I being `rank`:
+ * ceil(log_k size) rounds, in round r empty messages on tag to the k - 1
+ * ranks j k^r ahead and from the k - 1 behind (dissemination, and hier among
+ * its node leaders).  MPI_ERR_ARG when radix < 2. */
+int pc_barrier_disseminate(MPI_Comm comm, int rank, int size, int tag, long radix);
 
 #endif

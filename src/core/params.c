@@ -165,6 +165,8 @@ const pc_param_def_t pc_param_table[] = {
     /* ---- barrier ---- */
     {"PAPCOLL_BARRIER", NULL, PC_PARAM_STRING, "auto", FIELD(barrier.algorithm), NULL,
      "Barrier algorithm: a name from `papcoll-bench --coll=barrier --list`, or auto."},
+    {"PAPCOLL_BARRIER_RADIX", NULL, PC_PARAM_LONG, "4", FIELD(barrier.radix), NULL,
+     "Radix k >= 2 of the dissemination barrier (dissemination over all processes, hier among the node leaders): each round a process sends to the k - 1 ranks j k^r ahead and hears from the k - 1 behind, ceil(log_k p) rounds (MPICH's k-dissemination, Hoefler et al. 2006's n-way dissemination); 2 is Hensgen 1988's binary one. 4 halves the rounds for 3 messages per round, which a network's per-message overhead pays for when it is well below its latency. A smaller value makes those algorithms fail with MPI_ERR_ARG. Every process must see the same value."},
     /* ---- scan and exscan ---- */
     {"PAPCOLL_SCAN", NULL, PC_PARAM_STRING, "auto", FIELD(scan.algorithm), NULL,
      "Scan and exscan algorithm (one list for both): a name from `papcoll-bench --coll=scan --list`, or auto."},

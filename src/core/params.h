@@ -65,6 +65,7 @@ typedef struct pc_allgather_params {
 
 typedef struct pc_barrier_params {
     char *algorithm;          /* PAPCOLL_BARRIER */
+    long radix;               /* PAPCOLL_BARRIER_RADIX: k of the k-ary dissemination (dissemination, hier) */
 } pc_barrier_params_t;
 
 /* The nonblocking collectives (src/nbc/). */

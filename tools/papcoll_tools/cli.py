@@ -91,7 +91,7 @@ def main(argv=None):
     r.add_argument("--np", type=int, help="simulated ranks (default: every core of the platform)")
     r.add_argument("--baseline", help="one of SMPI's own algorithms for the collective of the benchmark's --coll (bcast: "
                    "mpich, ompi, mvapich2, binomial_tree, ...; reduce: mpich, ompi, binomial, rab, scatter_gather, ...; "
-                   "allreduce: mpich, ompi, rdb, rab_rdb, lr, redbcast, ...), run as 'native' with --cfg=smpi/<coll>:NAME")
+                   "allreduce: mpich, ompi, rdb, rab_rdb, lr, redbcast, ...; barrier: mpich, ompi_bruck, mvapich2, ...), run as 'native' with --cfg=smpi/<coll>:NAME")
     r.add_argument("--bench", help="path of papcoll-bench-smpi")
     r.add_argument("--stack-size", type=int, metavar="KIB",
                    help="stack of each simulated rank in KiB (SimGrid contexts/stack-size; default SimGrid's 8192): "

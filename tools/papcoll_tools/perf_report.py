@@ -9,7 +9,8 @@ already among the baselines).  Writes OUTDIR/perf.md (one table per collective a
 size: e_bar per algorithm and pattern, then auto's and the best papcoll algorithm's
 ratio to the best SMPI algorithm of that collective) and a figure per table:
 OUTDIR/perf_<size>.png for bcast, OUTDIR/perf_<coll>_<size>.png for the others.
---coll keeps one collective (default: every collective in the files).
+--coll keeps one collective (default: every collective in the files); --metric=after_last
+reports the time from the last arrival to the last exit instead of e_bar (a barrier's measure).
 """
 from __future__ import annotations
 
@@ -21,11 +22,14 @@ from collections import defaultdict
 
 BASELINE_RE = re.compile(r"baseline SMPI (\w+) (\S+)")
 NAMES = {"bcast": "broadcast", "reduce": "reduce", "allreduce": "allreduce", "allgather": "allgather",
-         "alltoall": "alltoall", "gather": "gather", "scatter": "scatter", "reduce_scatter": "reduce_scatter"}
+         "alltoall": "alltoall", "gather": "gather", "scatter": "scatter", "reduce_scatter": "reduce_scatter",
+         "barrier": "barrier"}
+METRICS = {"e_bar": "e_bar in microseconds (mean over processes of arrival-to-exit time, median over repetitions)",
+           "after_last": "after_last in microseconds (from the last arrival to the last exit, median over repetitions)"}
 
 
-def read(paths, coll=None):
-    """({(coll, size, pattern): {algo: e_bar seconds}}, metadata of the first file, p); COLL keeps one collective."""
+def read(paths, coll=None, metric="e_bar"):
+    """({(coll, size, pattern): {algo: METRIC seconds}}, metadata of the first file, p); COLL keeps one collective."""
     table, meta, p = defaultdict(dict), {}, None
     for path in paths:
         baseline, lines = None, []
@@ -47,7 +51,7 @@ def read(paths, coll=None):
                     continue
                 algo = f"smpi:{baseline}"
             p = int(row["p"])
-            table[(row["coll"], int(row["size"]), row["pattern"])][algo] = float(row["e_bar"])
+            table[(row["coll"], int(row["size"]), row["pattern"])][algo] = float(row[metric])
     return table, meta, p
 
 
@@ -76,7 +80,7 @@ def pattern_order(patterns):
 
 
 def summary(times):
-    """(best SMPI algo, its e_bar, best papcoll algo, its e_bar, auto's e_bar)."""
+    """(best SMPI algo, its time, best papcoll algo, its time, auto's time)."""
     peers = {a: t for a, t in times.items() if a.startswith("smpi:")}
     ours = {a: t for a, t in times.items() if not a.startswith("smpi:") and a != "auto"}
     bp = min(peers, key=peers.get) if peers else None
@@ -91,10 +95,10 @@ def _patterns_and_algos(table, coll, size):
     return pats, algos
 
 
-def markdown(table, meta, p):
+def markdown(table, meta, p, metric="e_bar"):
     colls = sorted({c for c, _ in sections(table)})
     out = [f"Simulated (SimGrid SMPI): {meta.get('smpi_settings', '?')}; p = {p}.",
-           "e_bar in microseconds (mean over processes of arrival-to-exit time, median over repetitions); "
+           f"{METRICS[metric]}; "
            "`smpi:NAME` = SMPI's own algorithm NAME of the table's collective "
            f"({', '.join(colls)}).", ""]
     for coll, size in sections(table):
@@ -125,7 +129,7 @@ def markdown(table, meta, p):
     return "\n".join(out)
 
 
-def plot(table, p, outdir):
+def plot(table, p, outdir, metric="e_bar"):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -145,7 +149,7 @@ def plot(table, p, outdir):
         ax.set_xticklabels(pats)
         ax.set_yscale("log")
         ax.set_xlabel("arrival pattern (delays in units of T)")
-        ax.set_ylabel("e_bar (us, simulated)")
+        ax.set_ylabel(f"{metric} (us, simulated)")
         ax.set_title(f"{NAMES.get(coll, coll)} of {size_text(size)}, {p} ranks (simulated, SimGrid SMPI)")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7, ncol=2, loc="center left", bbox_to_anchor=(1.0, 0.5))
@@ -159,15 +163,18 @@ def main(argv=None):
     ap.add_argument("csv", nargs="+")
     ap.add_argument("-o", "--outdir", required=True)
     ap.add_argument("--coll", choices=sorted(NAMES), help="report this collective only (default: every one in the files)")
+    ap.add_argument("--metric", choices=sorted(METRICS), default="e_bar",
+                    help="e_bar (default: mean over processes of arrival-to-exit time) or after_last (last arrival to "
+                    "last exit: a barrier's measure)")
     args = ap.parse_args(argv)
     os.makedirs(args.outdir, exist_ok=True)
-    table, meta, p = read(args.csv, args.coll)
+    table, meta, p = read(args.csv, args.coll, args.metric)
     if not table:
         raise SystemExit("papcoll perf report: no rows" + (f" of {args.coll}" if args.coll else ""))
-    text = markdown(table, meta, p)
+    text = markdown(table, meta, p, args.metric)
     with open(os.path.join(args.outdir, "perf.md"), "w") as f:
         f.write(text + "\n")
-    for path in plot(table, p, args.outdir):
+    for path in plot(table, p, args.outdir, args.metric):
         text += f"\n![{os.path.basename(path)}]({os.path.basename(path)})"
     print(text)
 

@@ -467,9 +467,9 @@ def _main(args):
     if not 1 <= args.candidates <= 8:
         raise TuneError(f"--candidates={args.candidates}: give 1 to 8")
     colls = [c.strip() for c in args.colls.split(",") if c.strip()]
-    unknown = [c for c in colls if c not in sim_run.COLLECTIVES + ("barrier",)]
+    unknown = [c for c in colls if c not in sim_run.COLLECTIVES]
     if unknown or not colls:
-        raise TuneError(f"--colls: {', '.join(unknown) or 'none'}: give some of {', '.join(sim_run.COLLECTIVES)}, barrier")
+        raise TuneError(f"--colls: {', '.join(unknown) or 'none'}: give some of {', '.join(sim_run.COLLECTIVES)}")
     args.patterns_list = [p.strip() for p in args.patterns.split(",") if p.strip()]
     if not args.patterns_list:
         raise TuneError("--patterns: none")

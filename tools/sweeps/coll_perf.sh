@@ -6,12 +6,15 @@
 # ib-ddr), sizes 8 B..1 MiB (reductions: MPI_INT, MPI_SUM; the block collectives: size = one
 # process's block), under balanced arrival, uniform:{p/8, p}, late:0.2:p and microbench:1000.
 #   tools/sweeps/coll_perf.sh COLL NODES CORES OUTDIR
-# COLL: reduce, allreduce, allgather, alltoall, gather, scatter, reduce_scatter (bcast has
-# bcast_perf.sh).  Writes OUTDIR/<coll>_<pattern>_<sizes>_<who>.csv (one file per run, an existing
+# COLL: reduce, allreduce, allgather, alltoall, gather, scatter, reduce_scatter, barrier (bcast
+# has bcast_perf.sh).  A barrier has no size (one row of size 0) and is measured by after_last, the
+# time from the last arrival to the last exit; its default patterns are balanced, late:0.1:50 and
+# uniform:50 (delays in units of T, the latency of an empty message).  Writes OUTDIR/<coll>_<pattern>_<sizes>_<who>.csv (one file per run, an existing
 # file is kept: rerun to resume), then OUTDIR/perf_<coll>.md and OUTDIR/perf_<coll>_<size>.png
 # (perf_report --coll; not perf.md, which is the broadcast's in the shared directories).
 # PLATFORM (a `papcoll sim --platform` spec of NODES x CORES slots, default
 # cluster:NODESxCORES; e.g. fattree:16x16:2;4,4;1,2;1,2, torus:16x16:4,4, dragonfly:16x16:2,1;2,1;2,1;2),
+# SIM_ARGS (further `papcoll sim run` options, e.g. --stack-size=1024 at 2048 ranks),
 # BUILD (default build), ITERS (default 3), SIM_TIMEOUT (seconds per simulation, default 7200), ALGOS
 # (default all,auto), BASELINES, PATTERNS, SIZES
 # and BASELINE_SIZES (space-separated MIN:MAX:FACTOR ranges, each one process launch; default
@@ -23,11 +26,12 @@
 # smp_rsag* sum some counts wrongly: docs/benchmark.md); allgather mpich ompi mvapich2 bruck ring
 # rdb smp_simple SMP_NTS loosely_lr; alltoall mpich ompi mvapich2 basic_linear bruck ring;
 # gather mpich ompi ompi_basic_linear; scatter mpich ompi ompi_basic_linear
-# mvapich2_two_level_binomial; reduce_scatter mpich ompi ompi_ring mpich_pair mpich_rdb.  The
+# mvapich2_two_level_binomial; reduce_scatter mpich ompi ompi_ring mpich_pair mpich_rdb; barrier
+# every SMPI barrier but the two-process and linear ones.  The
 # node-aware ones (mpich, mvapich2, ompi for some sizes) pay SMPI's p^2 node view per launch.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-colls="reduce allreduce allgather alltoall gather scatter reduce_scatter"
+colls="reduce allreduce allgather alltoall gather scatter reduce_scatter barrier"
 if [ $# -ne 4 ] || [[ " $colls " != *" $1 "* ]]; then
   echo "usage: $0 ${colls// /|} NODES CORES OUTDIR" >&2
   exit 2
@@ -43,10 +47,16 @@ case $coll in
   gather) default_baselines="mpich ompi ompi_basic_linear" ;;
   scatter) default_baselines="mpich ompi ompi_basic_linear mvapich2_two_level_binomial" ;;
   reduce_scatter) default_baselines="mpich ompi ompi_ring mpich_pair mpich_rdb" ;;
+  barrier) default_baselines="mpich ompi mvapich2 ompi_bruck ompi_recursivedoubling ompi_tree ompi_doublering mpich_smp mvapich2_pair impi" ;;
 esac
+metric=e_bar default_patterns="balanced uniform:$((nodes * cores / 8)) uniform:$((nodes * cores)) late:0.2:$((nodes * cores)) microbench:1000"
+default_sizes="8:4K:8 64K:1M:4"
+if [ "$coll" = barrier ]; then
+  metric=after_last default_patterns="balanced late:0.1:50 uniform:50" default_sizes=0
+fi
 baselines=${BASELINES:-$default_baselines}
-patterns=${PATTERNS:-"balanced uniform:$((p / 8)) uniform:$p late:0.2:$p microbench:1000"}
-sizes=${SIZES:-"8:4K:8 64K:1M:4"}
+patterns=${PATTERNS:-$default_patterns}
+sizes=${SIZES:-$default_sizes}
 baseline_sizes=${BASELINE_SIZES:-$sizes}
 if [ "$p" -gt 1024 ] && [ "$coll" = reduce ] && [[ " $baselines " == *" arrival_pattern_aware "* ]]; then
   echo "reduce_perf.sh: smpi:arrival_pattern_aware left out above 1024 ranks" >&2
@@ -55,8 +65,9 @@ fi
 platform=${PLATFORM:-cluster:${nodes}x${cores}}
 common=(--coll="$coll" -i "$iters" -x 1 --seed=1 --format=csv)
 mkdir -p "$out"
+# shellcheck disable=SC2086  # SIM_ARGS: words on purpose
 sim() { PYTHONPATH=tools${PYTHONPATH:+:$PYTHONPATH} timeout "${SIM_TIMEOUT:-7200}" python3 -m papcoll_tools.cli sim run \
-          --platform="$platform" --bench="$build/smpi/bench/papcoll-bench-smpi" "$@"; }
+          ${SIM_ARGS:-} --platform="$platform" --bench="$build/smpi/bench/papcoll-bench-smpi" "$@"; }
 for pattern in $patterns; do
   for size in $sizes; do
     tag="${coll}_${pattern//:/-}_${size//:/-}"
@@ -79,7 +90,7 @@ done
 # report into a scratch directory and keep the collective's name on every file.
 report=$(mktemp -d)
 trap 'rm -rf "$report"' EXIT
-PYTHONPATH=tools${PYTHONPATH:+:$PYTHONPATH} python3 -m papcoll_tools.perf_report --coll="$coll" "$out"/"$coll"_*.csv -o "$report"
+PYTHONPATH=tools${PYTHONPATH:+:$PYTHONPATH} python3 -m papcoll_tools.perf_report --coll="$coll" --metric="$metric" "$out"/"$coll"_*.csv -o "$report"
 mv "$report/perf.md" "$out/perf_$coll.md"
 mv "$report"/perf_"$coll"_*.png "$out"/
 echo "$out/perf_$coll.md" >&2

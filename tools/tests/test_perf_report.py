@@ -14,14 +14,15 @@ HEADER = ("coll,algo,size,pattern,p,ppn,reps,valid_reps,e_bar,e_bar_lo,e_bar_hi,
 
 
 def bench_csv(coll, rows, baseline=None):
-    """A papcoll-bench CSV of COLL with rows (algo, pattern, e_bar us) at 1 MiB on 64 ranks."""
+    """A papcoll-bench CSV of COLL with rows (algo, pattern, e_bar us[, after_last us]) at 1 MiB on 64 ranks."""
     settings = "--cfg=smpi/simulate-computation:no; platform cluster:8x8: c"
     if baseline:
         settings += f"; baseline SMPI {coll} {baseline} (reported as algo native)"
     lines = ["#@simulated=yes: SimGrid SMPI, times are simulated", f"#@coll={coll}", f"#@smpi_settings={settings}", HEADER]
-    for algo, pattern, us in rows:
+    for algo, pattern, us, *after in rows:
         e = f"{us}e-6"
-        lines.append(f"{coll},{algo},1048576,{pattern},64,0,3,3,{e},{e},{e},{e},{e},{e},{e},0,0,0,0,{e},1,{e},-")
+        a = f"{after[0]}e-6" if after else e
+        lines.append(f"{coll},{algo},1048576,{pattern},64,0,3,3,{e},{e},{e},{e},{a},{e},{e},0,0,0,0,{e},1,{e},-")
     return "\n".join(lines) + "\n"
 
 
@@ -71,6 +72,22 @@ class PerfReportTest(unittest.TestCase):
         self.assertIn("### allreduce, 1 MiB", text)
         self.assertNotIn("### reduce", text)
         self.assertTrue(os.path.exists(os.path.join(out, "perf_allreduce_1048576.png")))
+
+    def test_after_last(self):
+        """--metric=after_last: the time from the last arrival (a barrier's measure), not e_bar."""
+        paths = []
+        for name, text in {"b_papcoll.csv": bench_csv("barrier", [("hier", "balanced", 30, 12)]),
+                           "b_smpi.csv": bench_csv("barrier", [("native", "balanced", 20, 24)], "ompi_bruck")}.items():
+            paths.append(os.path.join(self.dir.name, name))
+            with open(paths[-1], "w") as f:
+                f.write(text)
+        self.assertEqual(perf_report.read(paths, "barrier")[0][("barrier", 1048576, "balanced")],
+                         {"hier": 30e-6, "smpi:ompi_bruck": 20e-6})
+        table, _, p = perf_report.read(paths, "barrier", "after_last")
+        self.assertEqual(table[("barrier", 1048576, "balanced")], {"hier": 12e-6, "smpi:ompi_bruck": 24e-6})
+        text = perf_report.markdown(table, {}, p, "after_last")
+        self.assertIn("after_last in microseconds", text)
+        self.assertIn("| **best papcoll / best SMPI** | 0.50 |", text)
 
 
 if __name__ == "__main__":

@@ -56,7 +56,7 @@ SMPI_SETTINGS = ["--cfg=smpi/simulate-computation:no", "--cfg=smpi/host-speed:1G
 # can be a baseline (smpirun --cfg=smpi/<coll>:help lists them in its error message).  Left out: "automatic"
 # (SMPI runs every algorithm and keeps the fastest: not one algorithm).
 COLLECTIVES = ("bcast", "reduce", "allreduce", "allgather", "allgatherv", "reduce_scatter", "reduce_scatter_block",
-               "alltoall", "alltoallv", "gather", "gatherv", "scatter", "scatterv")
+               "alltoall", "alltoallv", "gather", "gatherv", "scatter", "scatterv", "barrier")
 # SMPI's setting (smpi/<key>) of each collective that has one; gatherv and scatterv have none.
 SMPI_SETTING = {c: c for c in COLLECTIVES if c not in ("gatherv", "scatterv")}
 SMPI_SETTING["reduce_scatter_block"] = "reduce_scatter"
@@ -90,6 +90,8 @@ SMPI_ALGORITHMS = {
                "mvapich2_two_level", "impi"),
     "scatter": ("default", "ompi", "ompi_basic_linear", "ompi_linear_nb", "ompi_binomial", "mpich", "mvapich2",
                 "mvapich2_two_level_binomial", "mvapich2_two_level_direct", "impi"),
+    "barrier": ("default", "ompi", "ompi_basic_linear", "ompi_two_procs", "ompi_tree", "ompi_bruck", "ompi_recursivedoubling",
+                "ompi_doublering", "mpich_smp", "mpich", "mvapich2_pair", "mvapich2", "impi"),
 }
 
 # Checked with papcoll-bench -c (SimGrid 3.32; 8 B to 32 KiB by factors of 8, rotating root, on 16 and 13 ranks of

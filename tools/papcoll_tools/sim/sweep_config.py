@@ -13,7 +13,8 @@ product; a scalar is a one-value list.
     patterns = ["balanced", "uniform:4"]   # papcoll-bench --pattern
     colls = ["bcast"]                      # papcoll-bench --coll: bcast (default), reduce, allreduce, allgather,
                                            # allgatherv, reduce_scatter, reduce_scatter_block, alltoall,
-                                           # alltoallv, gather, gatherv, scatter, scatterv (run.COLLECTIVES)
+                                           # alltoallv, gather, gatherv, scatter, scatterv, barrier
+                                           # (run.COLLECTIVES)
     algos = ["binomial", "smpi:mpich"]     # papcoll names of the collective; smpi:NAME = SMPI's own algorithm
                                            # NAME of that collective (--baseline); "a,b,c" = several papcoll
                                            # algorithms in ONE run (one point)
@@ -46,7 +47,7 @@ KEYS = {"name", "platforms", "np", "sizes", "patterns", "colls", "algos", "iters
 DEFAULTS = {"name": "sweep", "np": [0], "sizes": ["1M"], "patterns": ["balanced"], "colls": ["bcast"], "iters": 3,
             "warmup": 1, "seed": 1, "bench_args": [], "overrides": {}, "env": {}}
 COLLS = ("bcast", "reduce", "allreduce", "allgather", "allgatherv", "reduce_scatter", "reduce_scatter_block", "alltoall",
-         "alltoallv", "gather", "gatherv", "scatter", "scatterv")  # = run.COLLECTIVES
+         "alltoallv", "gather", "gatherv", "scatter", "scatterv", "barrier")  # = run.COLLECTIVES
 _SUFFIX = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
 
 

@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * front_blocks.c - papcoll_iallgather(v), papcoll_ialltoall(v),
+ * papcoll_igather(v) and papcoll_iscatter(v): the MPI argument checks of
+ * the blocking forms (coll/block_front.h; what they refuse goes to the MPI
+ * library's own call, which reports it with its own class), the MPI library
+ * on an intercommunicator, selection (PAPCOLL_I<COLL>, or the _by_name
+ * argument), the schedule built and started (front.h).  Both forms of a
+ * collective share its variable and algorithms; the binomial trees serve
+ * the regular forms only (the v forms take linear, logged).  auto decides
+ * from what every process knows alike: the block size of the regular
+ * forms, all blocks of allgatherv.
+ */
+#include <papcoll.h>
+
+#include "nbc/front.h"
+#include "nbc/nbc.h"
+#include "coll/block_front.h"
+#include "coll/entry.h"
+#include "core/args.h"
+#include "core/log.h"
+#include "core/params.h"
+
+static const pc_nbc_algo_t iallgather_algos[] = {
+    {"native", NULL}, {"ring", pc_iallgather_ring}, {"bruck", pc_iallgather_bruck}, {0}};
+static const pc_nbc_algo_t ialltoall_algos[] = {
+    {"native", NULL}, {"linear", pc_ialltoall_linear}, {"pairwise", pc_ialltoall_pairwise}, {0}};
+static const pc_nbc_algo_t igather_algos[] = {
+    {"native", NULL}, {"linear", pc_igather_linear}, {"binomial", pc_igather_binomial}, {0}};
+static const pc_nbc_algo_t iscatter_algos[] = {
+    {"native", NULL}, {"linear", pc_iscatter_linear}, {"binomial", pc_iscatter_binomial}, {0}};
+
+/* count x type size, summed over n blocks when counts is given. */
+static size_t side_bytes(const int *counts, int count, int n, MPI_Datatype type)
+{
+    int size = 0;
+    PMPI_Type_size(type, &size);
+    long long elements = 0;
+    for (int i = 0; i < n; i++) elements += counts ? counts[i] : count;
+    return (size_t)elements * (size_t)size;
+}
+
+/* auto's choice for a checked call on p processes (rank: mine); fills
+ * c->bytes (the debug line's: allgather all blocks, alltoall what this
+ * process receives, gather and scatter the root's blocks or my one). */
+typedef const char *(*pc_nbc_auto_t)(pc_call_t *c, int p, int rank);
+
+/* Serves call c (c->coll: the blocking collective, for the checks) with
+ * table's algorithm, forced or env's: MPI_SUCCESS and a request, an error
+ * through comm's handler (an unknown name), or *native = 1 when the MPI
+ * library's own call is to run (refused arguments, intercommunicator,
+ * chosen; logged). */
+static int serve(const char *coll, const pc_nbc_algo_t *table, const char *forced, const char *env,
+                 pc_nbc_auto_t auto_fn, pc_call_t *c, MPI_Comm comm, MPI_Request *request, int *native)
+{
+    int rc = pc_check_comm(comm), p, rank;
+    *native = 1;
+    if (rc == MPI_SUCCESS && pc_is_intercomm(comm)) {
+        pc_nbc_native_log(coll, "intercommunicator");
+        return MPI_SUCCESS;
+    }
+    if (rc == MPI_SUCCESS) rc = pc_blocks_check(c, comm);
+    if (rc != MPI_SUCCESS) {
+        pc_nbc_refused_log(coll, rc);
+        return MPI_SUCCESS;
+    }
+    PMPI_Comm_size(comm, &p);
+    PMPI_Comm_rank(comm, &rank);
+    const char *why, *auto_name = auto_fn(c, p, rank);
+    const pc_nbc_algo_t *algo = pc_nbc_choose(coll, table, forced, env, auto_name, &why);
+    if (!algo) {
+        *native = 0;
+        return pc_error(comm, MPI_ERR_ARG);
+    }
+    if (c->vform && (algo->build == pc_igather_binomial || algo->build == pc_iscatter_binomial)) {
+        pc_log(PC_LOG_DEBUG, "%s binomial: the v form: fallback to linear", coll);
+        algo = pc_nbc_find(table, "linear");
+        why = "binomial serves the regular form only";
+    }
+    if (!algo->build) {
+        pc_nbc_native_log(coll, why);
+        return MPI_SUCCESS;
+    }
+    *native = 0;
+    pc_nbc_args_t a = {.root = c->root, .sendbuf = c->sendbuf, .recvbuf = c->recvbuf, .type = MPI_BYTE,
+                       .sendcount = c->sendcount, .recvcount = c->recvcount, .sendtype = c->sendtype,
+                       .recvtype = c->recvtype, .sendcounts = c->sendcounts, .sdispls = c->sdispls,
+                       .recvcounts = c->recvcounts, .rdispls = c->displs, .blocks = 1, .bytes = c->bytes};
+    return pc_nbc_run(coll, algo, why, &a, comm, request);
+}
+
+/* ---- auto ---- */
+
+static const char *allgather_auto(pc_call_t *c, int p, int rank)
+{
+    (void)rank;
+    c->bytes = side_bytes(c->recvcounts, c->recvcount, p, c->recvtype); /* every process knows every block */
+    return c->bytes < pc_params()->nbc.iallgather_large ? "bruck" : "ring";
+}
+
+static const char *alltoall_auto(pc_call_t *c, int p, int rank)
+{
+    (void)rank;
+    c->bytes = side_bytes(c->recvcounts, c->recvcount, p, c->recvtype);
+    /* ialltoallv: block sizes differ between processes: linear, which needs no agreement */
+    if (c->vform || side_bytes(NULL, c->recvcount, 1, c->recvtype) < pc_params()->nbc.ialltoall_large) return "linear";
+    return "pairwise";
+}
+
+/* igather, iscatter: counts/count/type the root's side with every block,
+ * own_count/own_type the others' one block. */
+static const char *rooted_auto(pc_call_t *c, int p, int at_root, const int *counts, int count, MPI_Datatype type,
+                               int own_count, MPI_Datatype own_type, size_t large)
+{
+    c->bytes = at_root ? side_bytes(counts, count, p, type) : side_bytes(NULL, own_count, 1, own_type);
+    size_t block = at_root ? side_bytes(NULL, count, 1, type) : c->bytes;
+    return !c->vform && block < large ? "binomial" : "linear";
+}
+
+static const char *gather_auto(pc_call_t *c, int p, int rank)
+{
+    return rooted_auto(c, p, rank == c->root, c->recvcounts, c->recvcount, c->recvtype, c->sendcount, c->sendtype,
+                       pc_params()->nbc.igather_large);
+}
+
+static const char *scatter_auto(pc_call_t *c, int p, int rank)
+{
+    return rooted_auto(c, p, rank == c->root, c->sendcounts, c->sendcount, c->sendtype, c->recvcount, c->recvtype,
+                       pc_params()->nbc.iscatter_large);
+}
+
+/* ---- the API ---- */
+
+int papcoll_iallgather_by_name(const char *algorithm, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                               MPI_Request *request)
+{
+    pc_call_t c = {.coll = &pc_allgather_coll, .sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
+                   .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype};
+    int native, rc = serve("iallgather", iallgather_algos, algorithm, pc_params()->nbc.iallgather, allgather_auto,
+                           &c, comm, request, &native);
+    if (native) return PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+    return rc;
+}
+
+int papcoll_iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return papcoll_iallgather_by_name(NULL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
+
+int papcoll_iallgatherv_by_name(const char *algorithm, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                MPI_Comm comm, MPI_Request *request)
+{
+    pc_call_t c = {.coll = &pc_allgather_coll, .sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
+                   .recvbuf = recvbuf, .recvcounts = recvcounts, .displs = displs, .recvtype = recvtype, .vform = 1};
+    int native, rc = serve("iallgatherv", iallgather_algos, algorithm, pc_params()->nbc.iallgather, allgather_auto,
+                           &c, comm, request, &native);
+    if (native)
+        return PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
+    return rc;
+}
+
+int papcoll_iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                        MPI_Request *request)
+{
+    return papcoll_iallgatherv_by_name(NULL, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                                       request);
+}
+
+int papcoll_ialltoall_by_name(const char *algorithm, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                              MPI_Request *request)
+{
+    pc_call_t c = {.coll = &pc_alltoall_coll, .sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
+                   .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype};
+    int native, rc = serve("ialltoall", ialltoall_algos, algorithm, pc_params()->nbc.ialltoall, alltoall_auto, &c,
+                           comm, request, &native);
+    if (native) return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+    return rc;
+}
+
+int papcoll_ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return papcoll_ialltoall_by_name(NULL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
+
+int papcoll_ialltoallv_by_name(const char *algorithm, const void *sendbuf, const int sendcounts[],
+                               const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                               const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    pc_call_t c = {.coll = &pc_alltoall_coll, .sendbuf = sendbuf, .sendcounts = sendcounts, .sdispls = sdispls,
+                   .sendtype = sendtype, .recvbuf = recvbuf, .recvcounts = recvcounts, .displs = rdispls,
+                   .recvtype = recvtype, .vform = 1};
+    int native, rc = serve("ialltoallv", ialltoall_algos, algorithm, pc_params()->nbc.ialltoall, alltoall_auto, &c,
+                           comm, request, &native);
+    if (native)
+        return PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
+                               request);
+    return rc;
+}
+
+int papcoll_ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                       void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                       MPI_Comm comm, MPI_Request *request)
+{
+    return papcoll_ialltoallv_by_name(NULL, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                                      recvtype, comm, request);
+}
+
+int papcoll_igather_by_name(const char *algorithm, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                            MPI_Request *request)
+{
+    pc_call_t c = {.coll = &pc_gather_coll, .root = root, .sendbuf = sendbuf, .sendcount = sendcount,
+                   .sendtype = sendtype, .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype};
+    int native, rc = serve("igather", igather_algos, algorithm, pc_params()->nbc.igather, gather_auto, &c, comm,
+                           request, &native);
+    if (native) return PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+    return rc;
+}
+
+int papcoll_igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return papcoll_igather_by_name(NULL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                                   request);
+}
+
+int papcoll_igatherv_by_name(const char *algorithm, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                             int root, MPI_Comm comm, MPI_Request *request)
+{
+    pc_call_t c = {.coll = &pc_gather_coll, .root = root, .sendbuf = sendbuf, .sendcount = sendcount,
+                   .sendtype = sendtype, .recvbuf = recvbuf, .recvcounts = recvcounts, .displs = displs,
+                   .recvtype = recvtype, .vform = 1};
+    int native, rc = serve("igatherv", igather_algos, algorithm, pc_params()->nbc.igather, gather_auto, &c, comm,
+                           request, &native);
+    if (native)
+        return PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
+                             request);
+    return rc;
+}
+
+int papcoll_igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    return papcoll_igatherv_by_name(NULL, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                                    comm, request);
+}
+
+int papcoll_iscatter_by_name(const char *algorithm, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                             MPI_Request *request)
+{
+    pc_call_t c = {.coll = &pc_scatter_coll, .root = root, .sendbuf = sendbuf, .sendcount = sendcount,
+                   .sendtype = sendtype, .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype};
+    int native, rc = serve("iscatter", iscatter_algos, algorithm, pc_params()->nbc.iscatter, scatter_auto, &c, comm,
+                           request, &native);
+    if (native) return PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+    return rc;
+}
+
+int papcoll_iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return papcoll_iscatter_by_name(NULL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                                    request);
+}
+
+int papcoll_iscatterv_by_name(const char *algorithm, const void *sendbuf, const int sendcounts[],
+                              const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                              MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    pc_call_t c = {.coll = &pc_scatter_coll, .root = root, .sendbuf = sendbuf, .sendcounts = sendcounts,
+                   .sdispls = displs, .sendtype = sendtype, .recvbuf = recvbuf, .recvcount = recvcount,
+                   .recvtype = recvtype, .vform = 1};
+    int native, rc = serve("iscatterv", iscatter_algos, algorithm, pc_params()->nbc.iscatter, scatter_auto, &c, comm,
+                           request, &native);
+    if (native)
+        return PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                              request);
+    return rc;
+}
+
+int papcoll_iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                      void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                      MPI_Request *request)
+{
+    return papcoll_iscatterv_by_name(NULL, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                                     comm, request);
+}

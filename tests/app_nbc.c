@@ -32,25 +32,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int failures, rank_w;
-static unsigned seed;
-
-#define CHECK(cond, ...)                                   \
-    do {                                                   \
-        if (!(cond)) {                                     \
-            if (failures++ < 10) {                         \
-                fprintf(stderr, "[%d] FAIL: ", rank_w);    \
-                fprintf(stderr, __VA_ARGS__);              \
-                fprintf(stderr, "\n");                     \
-            }                                              \
-        }                                                  \
-    } while (0)
-
-static void delay(void)
-{
-    int us = rand_r(&seed) % 4 == 0 ? rand_r(&seed) % 3000 : 0;
-    if (us) usleep((useconds_t)us);
-}
+#include "app_nbc_util.h"
 
 /* ---- cases: a datatype, an op, inputs and the local reference ---- */
 
@@ -155,34 +137,6 @@ static void check_served(const char *what, const char *want)
     if (native) CHECK(strcmp(got, "native") == 0, "%s ran %s, expected native", what, got);
     else if (want) CHECK(strcmp(got, want) == 0, "%s ran %s, expected %s", what, got, want);
     else CHECK(strcmp(got, "native") != 0, "%s ran native", what);
-}
-
-/* ---- completion in one of 8 ways ---- */
-
-static int complete(MPI_Request *req, int n, int how)
-{
-    int flag, idx, out, indices[64];
-    static MPI_Status st[64];
-    switch (how % 8) {
-    case 0: for (int i = n - 1; i >= 0; i--) MPI_Wait(&req[i], MPI_STATUS_IGNORE); break;
-    case 1: MPI_Waitall(n, req, st); break;
-    case 2: /* until every request is null */
-        for (;;) { MPI_Waitany(n, req, &idx, MPI_STATUS_IGNORE); if (idx == MPI_UNDEFINED) break; }
-        break;
-    case 3:
-        for (;;) { MPI_Waitsome(n, req, &out, indices, st); if (out == MPI_UNDEFINED) break; CHECK(out > 0, "waitsome %d", out); }
-        break;
-    case 4: for (int i = 0; i < n; i++) do { MPI_Test(&req[i], &flag, MPI_STATUS_IGNORE); if (!flag) delay(); } while (!flag); break;
-    case 5: do { MPI_Testall(n, req, &flag, st); if (!flag) delay(); } while (!flag); break;
-    case 6:
-        for (;;) { MPI_Testany(n, req, &idx, &flag, MPI_STATUS_IGNORE); if (flag && idx == MPI_UNDEFINED) break; if (!flag) delay(); }
-        break;
-    case 7:
-        for (;;) { MPI_Testsome(n, req, &out, indices, st); if (out == MPI_UNDEFINED) break; if (out == 0) delay(); }
-        break;
-    }
-    for (int i = 0; i < n; i++) CHECK(req[i] == MPI_REQUEST_NULL, "request %d not freed (way %d)", i, how % 8);
-    return 0;
 }
 
 /* ---- results ---- */

@@ -16,6 +16,8 @@
  *             the MPI library's own, so papcoll says native); MPI_IN_PLACE
  *   mixed     one of each outstanding at once on two communicators with the
  *             program's own isend/irecv, completed in one of 8 ways
+ *   inter     iallgather and ialltoall on an intercommunicator (native)
+ *   errors    the error class of bad arguments, against PMPI_I<coll>'s
  * Usage: app_nbc_blocks SEED [coll=algorithm,...|native]: with papcoll
  * preloaded papcoll_last_algorithm (dlsym) must name the algorithm given
  * for the collective (the v forms of igather and iscatter: linear for
@@ -375,6 +377,70 @@ static void test_mixed(MPI_Comm a, MPI_Comm b, int round)
     for (int i = 0; i < N; i++) CHECK(own_in[i] == ((me + p - 1) % p) * 1000 + i + round, "mixed own message [%d]", i);
 }
 
+/* ---- intercommunicators: the MPI library's own ---- */
+
+static void test_intercomm(void)
+{
+    int me, p;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    if (p < 2) return;
+    MPI_Comm half, inter;
+    MPI_Comm_split(MPI_COMM_WORLD, me % 2, me, &half);
+    MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, me % 2 ? 0 : 1, 31, &inter);
+    int remote, out[MAXP * 2], in[MAXP * 2], mine[2] = {me, -me};
+    MPI_Comm_remote_size(inter, &remote);
+    MPI_Request req[2];
+    MPI_Iallgather(mine, 2, MPI_INT, out, 2, MPI_INT, inter, &req[0]);
+    if (last_algorithm) CHECK(strcmp(last_algorithm(), "native") == 0, "iallgather on an intercommunicator ran %s", last_algorithm());
+    for (int i = 0; i < remote; i++) in[i] = 100 * me + i;
+    MPI_Ialltoall(in, 1, MPI_INT, in + remote, 1, MPI_INT, inter, &req[1]);
+    if (last_algorithm) CHECK(strcmp(last_algorithm(), "native") == 0, "ialltoall on an intercommunicator ran %s", last_algorithm());
+    complete(req, 2, me);
+    int lrank;
+    MPI_Comm_rank(inter, &lrank);
+    for (int i = 0; i < remote; i++) { /* remote rank i is world rank 2 i + (other parity) */
+        int w = 2 * i + (me % 2 ? 0 : 1);
+        CHECK(out[2 * i] == w && out[2 * i + 1] == -w, "intercommunicator iallgather [%d]", i);
+        CHECK(in[remote + i] == 100 * w + lrank, "intercommunicator ialltoall [%d]", i);
+    }
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&half);
+}
+
+/* ---- argument errors: the MPI library's own call reports them ---- */
+
+static void test_errors(void)
+{
+    int buf[4 * MAXP] = {0}, out[4 * MAXP], counts[MAXP], displs[MAXP], p;
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    for (int i = 0; i < p; i++) counts[i] = 1, displs[i] = i;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Request r = MPI_REQUEST_NULL, q = MPI_REQUEST_NULL;
+    MPI_Comm w = MPI_COMM_WORLD;
+    SAME("iallgather count -1", MPI_Iallgather(buf, -1, MPI_INT, out, 1, MPI_INT, w, &r),
+         PMPI_Iallgather(buf, -1, MPI_INT, out, 1, MPI_INT, w, &q));
+    SAME("iallgatherv type null", MPI_Iallgatherv(buf, 1, MPI_INT, out, counts, displs, MPI_DATATYPE_NULL, w, &r),
+         PMPI_Iallgatherv(buf, 1, MPI_INT, out, counts, displs, MPI_DATATYPE_NULL, w, &q));
+    SAME("ialltoall type null", MPI_Ialltoall(buf, 1, MPI_DATATYPE_NULL, out, 1, MPI_INT, w, &r),
+         PMPI_Ialltoall(buf, 1, MPI_DATATYPE_NULL, out, 1, MPI_INT, w, &q));
+    SAME("ialltoallv comm null", MPI_Ialltoallv(buf, counts, displs, MPI_INT, out, counts, displs, MPI_INT, MPI_COMM_NULL, &r),
+         PMPI_Ialltoallv(buf, counts, displs, MPI_INT, out, counts, displs, MPI_INT, MPI_COMM_NULL, &q));
+    SAME("igather root p", MPI_Igather(buf, 1, MPI_INT, out, 1, MPI_INT, p, w, &r),
+         PMPI_Igather(buf, 1, MPI_INT, out, 1, MPI_INT, p, w, &q));
+    SAME("igatherv root -1", MPI_Igatherv(buf, 1, MPI_INT, out, counts, displs, MPI_INT, -1, w, &r),
+         PMPI_Igatherv(buf, 1, MPI_INT, out, counts, displs, MPI_INT, -1, w, &q));
+    SAME("iscatter type null", MPI_Iscatter(buf, 1, MPI_INT, out, 1, MPI_DATATYPE_NULL, 0, w, &r),
+         PMPI_Iscatter(buf, 1, MPI_INT, out, 1, MPI_DATATYPE_NULL, 0, w, &q));
+    SAME("iscatterv root p", MPI_Iscatterv(buf, counts, displs, MPI_INT, out, 1, MPI_INT, p, w, &r),
+         PMPI_Iscatterv(buf, counts, displs, MPI_INT, out, 1, MPI_INT, p, w, &q));
+    SAME("ireduce_scatter comm null", MPI_Ireduce_scatter(buf, out, counts, MPI_INT, MPI_SUM, MPI_COMM_NULL, &r),
+         PMPI_Ireduce_scatter(buf, out, counts, MPI_INT, MPI_SUM, MPI_COMM_NULL, &q));
+    SAME("ireduce_scatter_block op null", MPI_Ireduce_scatter_block(buf, out, 1, MPI_INT, MPI_OP_NULL, w, &r),
+         PMPI_Ireduce_scatter_block(buf, out, 1, MPI_INT, MPI_OP_NULL, w, &q));
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -408,6 +474,8 @@ int main(int argc, char **argv)
     test_reduce_scatter(MPI_COMM_WORLD, "world", &calls);
     test_reduce_scatter(rev, "reversed", &calls);
     for (int round = 0; round < 8 && !failures; round++) test_mixed(round % 2 ? rev : MPI_COMM_WORLD, half, round);
+    test_intercomm();
+    test_errors();
     MPI_Comm_free(&rev);
     MPI_Comm_free(&half);
     MPI_Op_free(&op_pair);

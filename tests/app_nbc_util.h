@@ -2,7 +2,8 @@
 /*
  * app_nbc_util.h - what the nonblocking collectives' test programs
  * (app_nbc.c, app_nbc_blocks.c: unmodified MPI programs) share: failure
- * counting, seeded random delays, completing requests in one of 8 ways.
+ * counting, seeded random delays, completing requests in one of 8 ways,
+ * error classes compared with the MPI library's.
  */
 #ifndef APP_NBC_UTIL_H
 #define APP_NBC_UTIL_H
@@ -60,5 +61,22 @@ static int complete(MPI_Request *req, int n, int how)
     for (int i = 0; i < n; i++) CHECK(req[i] == MPI_REQUEST_NULL, "request %d not freed (way %d)", i, how % 8);
     return 0;
 }
+
+/* ---- error classes against the MPI library's ---- */
+
+static int cls(int rc)
+{
+    int c = rc;
+    if (rc != MPI_SUCCESS) MPI_Error_class(rc, &c);
+    return c;
+}
+
+/* ours (MPI_I<coll>) and theirs (PMPI_I<coll>) fail with the same class */
+#define SAME(name, ours, theirs)                                                               \
+    do {                                                                                       \
+        int a_ = cls(ours), b_ = cls(theirs);                                                  \
+        CHECK(a_ == b_, "%s: class %d, the MPI library gives %d", name, a_, b_);               \
+        CHECK(a_ != MPI_SUCCESS, "%s: accepted", name);                                         \
+    } while (0)
 
 #endif

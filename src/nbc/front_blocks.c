@@ -21,6 +21,8 @@
 #include "core/log.h"
 #include "core/params.h"
 
+#include <limits.h>
+
 static const pc_nbc_algo_t iallgather_algos[] = {
     {"native", NULL}, {"ring", pc_iallgather_ring}, {"bruck", pc_iallgather_bruck}, {0}};
 static const pc_nbc_algo_t ialltoall_algos[] = {
@@ -42,8 +44,26 @@ static size_t side_bytes(const int *counts, int count, int n, MPI_Datatype type)
 
 /* auto's choice for a checked call on p processes (rank: mine); fills
  * c->bytes (the debug line's: allgather all blocks, alltoall what this
- * process receives, gather and scatter the root's blocks or my one). */
-typedef const char *(*pc_nbc_auto_t)(pc_call_t *c, int p, int rank);
+ * process receives, gather and scatter the root's blocks or my one) and
+ * *all, the bytes of all blocks where every process knows them alike (0
+ * otherwise). */
+typedef const char *(*pc_nbc_auto_t)(pc_call_t *c, int p, int rank, size_t *all);
+
+/* Algorithms that move several blocks in one message of int elements:
+ * only while all blocks together fit in INT_MAX bytes (so in INT_MAX
+ * elements of any datatype); binomial: the regular forms only. */
+static const pc_nbc_algo_t *applicable(const char *coll, const pc_nbc_algo_t *table, const pc_nbc_algo_t *algo,
+                                       const pc_call_t *c, size_t all, const char **why)
+{
+    int binomial = algo->build == pc_igather_binomial || algo->build == pc_iscatter_binomial;
+    if (!binomial && algo->build != pc_iallgather_bruck) return algo;
+    if (binomial && c->vform) *why = "binomial serves the regular form only";
+    else if (all > INT_MAX) *why = "all blocks exceed INT_MAX bytes";
+    else return algo;
+    const char *instead = binomial ? "linear" : "ring";
+    pc_log(PC_LOG_DEBUG, "%s %s: %s: fallback to %s", coll, algo->name, *why, instead);
+    return pc_nbc_find(table, instead);
+}
 
 /* Serves call c (c->coll: the blocking collective, for the checks) with
  * table's algorithm, forced or env's: MPI_SUCCESS and a request, an error
@@ -66,17 +86,14 @@ static int serve(const char *coll, const pc_nbc_algo_t *table, const char *force
     }
     PMPI_Comm_size(comm, &p);
     PMPI_Comm_rank(comm, &rank);
-    const char *why, *auto_name = auto_fn(c, p, rank);
+    size_t all = 0;
+    const char *why, *auto_name = auto_fn(c, p, rank, &all);
     const pc_nbc_algo_t *algo = pc_nbc_choose(coll, table, forced, env, auto_name, &why);
     if (!algo) {
         *native = 0;
         return pc_error(comm, MPI_ERR_ARG);
     }
-    if (c->vform && (algo->build == pc_igather_binomial || algo->build == pc_iscatter_binomial)) {
-        pc_log(PC_LOG_DEBUG, "%s binomial: the v form: fallback to linear", coll);
-        algo = pc_nbc_find(table, "linear");
-        why = "binomial serves the regular form only";
-    }
+    algo = applicable(coll, table, algo, c, all, &why);
     if (!algo->build) {
         pc_nbc_native_log(coll, why);
         return MPI_SUCCESS;
@@ -91,16 +108,16 @@ static int serve(const char *coll, const pc_nbc_algo_t *table, const char *force
 
 /* ---- auto ---- */
 
-static const char *allgather_auto(pc_call_t *c, int p, int rank)
+static const char *allgather_auto(pc_call_t *c, int p, int rank, size_t *all)
 {
     (void)rank;
-    c->bytes = side_bytes(c->recvcounts, c->recvcount, p, c->recvtype); /* every process knows every block */
+    *all = c->bytes = side_bytes(c->recvcounts, c->recvcount, p, c->recvtype); /* every process knows every block */
     return c->bytes < pc_params()->nbc.iallgather_large ? "bruck" : "ring";
 }
 
-static const char *alltoall_auto(pc_call_t *c, int p, int rank)
+static const char *alltoall_auto(pc_call_t *c, int p, int rank, size_t *all)
 {
-    (void)rank;
+    (void)rank, (void)all;
     c->bytes = side_bytes(c->recvcounts, c->recvcount, p, c->recvtype);
     /* ialltoallv: block sizes differ between processes: linear, which needs no agreement */
     if (c->vform || side_bytes(NULL, c->recvcount, 1, c->recvtype) < pc_params()->nbc.ialltoall_large) return "linear";
@@ -110,23 +127,24 @@ static const char *alltoall_auto(pc_call_t *c, int p, int rank)
 /* igather, iscatter: counts/count/type the root's side with every block,
  * own_count/own_type the others' one block. */
 static const char *rooted_auto(pc_call_t *c, int p, int at_root, const int *counts, int count, MPI_Datatype type,
-                               int own_count, MPI_Datatype own_type, size_t large)
+                               int own_count, MPI_Datatype own_type, size_t large, size_t *all)
 {
     c->bytes = at_root ? side_bytes(counts, count, p, type) : side_bytes(NULL, own_count, 1, own_type);
     size_t block = at_root ? side_bytes(NULL, count, 1, type) : c->bytes;
+    if (!c->vform) *all = block * (size_t)p; /* the regular forms' blocks match */
     return !c->vform && block < large ? "binomial" : "linear";
 }
 
-static const char *gather_auto(pc_call_t *c, int p, int rank)
+static const char *gather_auto(pc_call_t *c, int p, int rank, size_t *all)
 {
     return rooted_auto(c, p, rank == c->root, c->recvcounts, c->recvcount, c->recvtype, c->sendcount, c->sendtype,
-                       pc_params()->nbc.igather_large);
+                       pc_params()->nbc.igather_large, all);
 }
 
-static const char *scatter_auto(pc_call_t *c, int p, int rank)
+static const char *scatter_auto(pc_call_t *c, int p, int rank, size_t *all)
 {
     return rooted_auto(c, p, rank == c->root, c->sendcounts, c->sendcount, c->sendtype, c->recvcount, c->recvtype,
-                       pc_params()->nbc.iscatter_large);
+                       pc_params()->nbc.iscatter_large, all);
 }
 
 /* ---- the API ---- */

@@ -17,6 +17,7 @@
 #include "nbc/nbc.h"
 #include "coll/block_front.h"
 #include "coll/entry.h"
+#include "coll/front.h" /* PC_UNPAREN */
 #include "core/args.h"
 #include "core/log.h"
 #include "core/params.h"
@@ -149,166 +150,77 @@ static const char *scatter_auto(pc_call_t *c, int p, int rank, size_t *all)
 
 /* ---- the API ---- */
 
-int papcoll_iallgather_by_name(const char *algorithm, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                               void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                               MPI_Request *request)
-{
-    pc_call_t c = {.coll = &pc_allgather_coll, .sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
-                   .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype};
-    int native, rc = serve("iallgather", iallgather_algos, algorithm, pc_params()->nbc.iallgather, allgather_auto,
-                           &c, comm, request, &native);
-    if (native) return PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
-    return rc;
-}
+/* papcoll_i<NAME>_by_name: the call (INIT: the fields of its pc_call_t)
+ * served by table TABLE, PAPCOLL_I<COLL> (FIELD) and auto AUTO, else
+ * PMPI_I<NAME>(ARGS); papcoll_i<NAME>: the same with the variable's
+ * choice.  PARAMS and ARGS are parenthesized lists. */
+#define PC_NBC_BLOCK_FRONT(NAME, TABLE, FIELD, AUTO, PARAMS, INIT, ARGS)                                  \
+    int papcoll_i##NAME##_by_name(const char *algorithm, PC_UNPAREN PARAMS)                               \
+    {                                                                                                     \
+        pc_call_t c = {PC_UNPAREN INIT};                                                                  \
+        int native, rc = serve("i" #NAME, TABLE, algorithm, pc_params()->nbc.FIELD, AUTO, &c, comm, request, \
+                               &native);                                                                  \
+        return native ? PMPI_I##NAME ARGS : rc;                                                           \
+    }                                                                                                     \
+    int papcoll_i##NAME(PC_UNPAREN PARAMS) { return papcoll_i##NAME##_by_name(NULL, PC_UNPAREN ARGS); }
 
-int papcoll_iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    return papcoll_iallgather_by_name(NULL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
-}
+PC_NBC_BLOCK_FRONT(allgather, iallgather_algos, iallgather, allgather_auto,
+                   (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request),
+                   (.coll = &pc_allgather_coll, .sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
+                    .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype),
+                   (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request))
 
-int papcoll_iallgatherv_by_name(const char *algorithm, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                                MPI_Comm comm, MPI_Request *request)
-{
-    pc_call_t c = {.coll = &pc_allgather_coll, .sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
-                   .recvbuf = recvbuf, .recvcounts = recvcounts, .displs = displs, .recvtype = recvtype, .vform = 1};
-    int native, rc = serve("iallgatherv", iallgather_algos, algorithm, pc_params()->nbc.iallgather, allgather_auto,
-                           &c, comm, request, &native);
-    if (native)
-        return PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
-    return rc;
-}
+PC_NBC_BLOCK_FRONT(allgatherv, iallgather_algos, iallgather, allgather_auto,
+                   (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                    const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request),
+                   (.coll = &pc_allgather_coll, .sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
+                    .recvbuf = recvbuf, .recvcounts = recvcounts, .displs = displs, .recvtype = recvtype, .vform = 1),
+                   (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request))
 
-int papcoll_iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                        const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                        MPI_Request *request)
-{
-    return papcoll_iallgatherv_by_name(NULL, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
-                                       request);
-}
+PC_NBC_BLOCK_FRONT(alltoall, ialltoall_algos, ialltoall, alltoall_auto,
+                   (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request),
+                   (.coll = &pc_alltoall_coll, .sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
+                    .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype),
+                   (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request))
 
-int papcoll_ialltoall_by_name(const char *algorithm, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                              void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                              MPI_Request *request)
-{
-    pc_call_t c = {.coll = &pc_alltoall_coll, .sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
-                   .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype};
-    int native, rc = serve("ialltoall", ialltoall_algos, algorithm, pc_params()->nbc.ialltoall, alltoall_auto, &c,
-                           comm, request, &native);
-    if (native) return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
-    return rc;
-}
+PC_NBC_BLOCK_FRONT(alltoallv, ialltoall_algos, ialltoall, alltoall_auto,
+                   (const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                    void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                    MPI_Request *request),
+                   (.coll = &pc_alltoall_coll, .sendbuf = sendbuf, .sendcounts = sendcounts, .sdispls = sdispls,
+                    .sendtype = sendtype, .recvbuf = recvbuf, .recvcounts = recvcounts, .displs = rdispls,
+                    .recvtype = recvtype, .vform = 1),
+                   (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request))
 
-int papcoll_ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    return papcoll_ialltoall_by_name(NULL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
-}
+PC_NBC_BLOCK_FRONT(gather, igather_algos, igather, gather_auto,
+                   (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request),
+                   (.coll = &pc_gather_coll, .root = root, .sendbuf = sendbuf, .sendcount = sendcount,
+                    .sendtype = sendtype, .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype),
+                   (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request))
 
-int papcoll_ialltoallv_by_name(const char *algorithm, const void *sendbuf, const int sendcounts[],
-                               const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                               const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    pc_call_t c = {.coll = &pc_alltoall_coll, .sendbuf = sendbuf, .sendcounts = sendcounts, .sdispls = sdispls,
-                   .sendtype = sendtype, .recvbuf = recvbuf, .recvcounts = recvcounts, .displs = rdispls,
-                   .recvtype = recvtype, .vform = 1};
-    int native, rc = serve("ialltoallv", ialltoall_algos, algorithm, pc_params()->nbc.ialltoall, alltoall_auto, &c,
-                           comm, request, &native);
-    if (native)
-        return PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
-                               request);
-    return rc;
-}
+PC_NBC_BLOCK_FRONT(gatherv, igather_algos, igather, gather_auto,
+                   (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                    const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request),
+                   (.coll = &pc_gather_coll, .root = root, .sendbuf = sendbuf, .sendcount = sendcount,
+                    .sendtype = sendtype, .recvbuf = recvbuf, .recvcounts = recvcounts, .displs = displs,
+                    .recvtype = recvtype, .vform = 1),
+                   (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request))
 
-int papcoll_ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                       void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                       MPI_Comm comm, MPI_Request *request)
-{
-    return papcoll_ialltoallv_by_name(NULL, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                                      recvtype, comm, request);
-}
+PC_NBC_BLOCK_FRONT(scatter, iscatter_algos, iscatter, scatter_auto,
+                   (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request),
+                   (.coll = &pc_scatter_coll, .root = root, .sendbuf = sendbuf, .sendcount = sendcount,
+                    .sendtype = sendtype, .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype),
+                   (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request))
 
-int papcoll_igather_by_name(const char *algorithm, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                            MPI_Request *request)
-{
-    pc_call_t c = {.coll = &pc_gather_coll, .root = root, .sendbuf = sendbuf, .sendcount = sendcount,
-                   .sendtype = sendtype, .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype};
-    int native, rc = serve("igather", igather_algos, algorithm, pc_params()->nbc.igather, gather_auto, &c, comm,
-                           request, &native);
-    if (native) return PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
-    return rc;
-}
-
-int papcoll_igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
-{
-    return papcoll_igather_by_name(NULL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
-                                   request);
-}
-
-int papcoll_igatherv_by_name(const char *algorithm, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                             void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                             int root, MPI_Comm comm, MPI_Request *request)
-{
-    pc_call_t c = {.coll = &pc_gather_coll, .root = root, .sendbuf = sendbuf, .sendcount = sendcount,
-                   .sendtype = sendtype, .recvbuf = recvbuf, .recvcounts = recvcounts, .displs = displs,
-                   .recvtype = recvtype, .vform = 1};
-    int native, rc = serve("igatherv", igather_algos, algorithm, pc_params()->nbc.igather, gather_auto, &c, comm,
-                           request, &native);
-    if (native)
-        return PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
-                             request);
-    return rc;
-}
-
-int papcoll_igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
-                     MPI_Request *request)
-{
-    return papcoll_igatherv_by_name(NULL, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
-                                    comm, request);
-}
-
-int papcoll_iscatter_by_name(const char *algorithm, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                             void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                             MPI_Request *request)
-{
-    pc_call_t c = {.coll = &pc_scatter_coll, .root = root, .sendbuf = sendbuf, .sendcount = sendcount,
-                   .sendtype = sendtype, .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype};
-    int native, rc = serve("iscatter", iscatter_algos, algorithm, pc_params()->nbc.iscatter, scatter_auto, &c, comm,
-                           request, &native);
-    if (native) return PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
-    return rc;
-}
-
-int papcoll_iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
-{
-    return papcoll_iscatter_by_name(NULL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
-                                    request);
-}
-
-int papcoll_iscatterv_by_name(const char *algorithm, const void *sendbuf, const int sendcounts[],
-                              const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                              MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
-{
-    pc_call_t c = {.coll = &pc_scatter_coll, .root = root, .sendbuf = sendbuf, .sendcounts = sendcounts,
-                   .sdispls = displs, .sendtype = sendtype, .recvbuf = recvbuf, .recvcount = recvcount,
-                   .recvtype = recvtype, .vform = 1};
-    int native, rc = serve("iscatterv", iscatter_algos, algorithm, pc_params()->nbc.iscatter, scatter_auto, &c, comm,
-                           request, &native);
-    if (native)
-        return PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
-                              request);
-    return rc;
-}
-
-int papcoll_iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-                      void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                      MPI_Request *request)
-{
-    return papcoll_iscatterv_by_name(NULL, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
-                                     comm, request);
-}
+PC_NBC_BLOCK_FRONT(scatterv, iscatter_algos, iscatter, scatter_auto,
+                   (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                    MPI_Request *request),
+                   (.coll = &pc_scatter_coll, .root = root, .sendbuf = sendbuf, .sendcounts = sendcounts,
+                    .sdispls = displs, .sendtype = sendtype, .recvbuf = recvbuf, .recvcount = recvcount,
+                    .recvtype = recvtype, .vform = 1),
+                   (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request))

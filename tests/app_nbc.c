@@ -124,7 +124,6 @@ static int same(int kind, const void *x, const void *y, int count)
     return memcmp(x, y, kind_extent[kind] * (size_t)count) == 0;
 }
 
-static const char *(*last_algorithm)(void);
 static const char *expected; /* iallreduce's algorithm where it applies; "native": every one native */
 
 /* papcoll ran `what` (not the MPI library) unless told native; want: the
@@ -360,13 +359,9 @@ int main(int argc, char **argv)
     int provided = MPI_THREAD_SINGLE;
     if (threads && atoi(threads)) MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     else MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank_w);
+    expected = app_nbc_setup(argc, argv);
     int p;
     MPI_Comm_size(MPI_COMM_WORLD, &p);
-    alarm(100); /* a hang is a failure */
-    seed = (unsigned)(argc > 1 ? atoi(argv[1]) : 1) * 7919u + (unsigned)rank_w;
-    expected = argc > 2 ? argv[2] : NULL;
-    last_algorithm = (const char *(*)(void))dlsym(RTLD_DEFAULT, "papcoll_last_algorithm");
     setup_kinds();
 
     MPI_Comm rev, half;

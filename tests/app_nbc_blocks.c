@@ -101,7 +101,6 @@ static void side_free(side_t *s) { free(s->buf), free(s->want); }
 
 /* ---- what papcoll must have run ---- */
 
-static const char *(*last_algorithm)(void);
 static const char *expect_arg; /* "coll=algo,..." or "native" */
 
 static void expected_of(const char *coll, int vform, char *out, size_t n)
@@ -444,13 +443,9 @@ static void test_errors(void)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank_w);
+    expect_arg = app_nbc_setup(argc, argv);
     int p;
     MPI_Comm_size(MPI_COMM_WORLD, &p);
-    alarm(100); /* a hang is a failure */
-    seed = (unsigned)(argc > 1 ? atoi(argv[1]) : 1) * 7919u + (unsigned)rank_w;
-    expect_arg = argc > 2 ? argv[2] : NULL;
-    last_algorithm = (const char *(*)(void))dlsym(RTLD_DEFAULT, "papcoll_last_algorithm");
     if (p > MAXP) {
         if (rank_w == 0) printf("app_nbc_blocks: at most %d processes\n", MAXP);
         MPI_Finalize();

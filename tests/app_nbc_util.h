@@ -2,7 +2,8 @@
 /*
  * app_nbc_util.h - what the nonblocking collectives' test programs
  * (app_nbc.c, app_nbc_blocks.c: unmodified MPI programs) share: failure
- * counting, seeded random delays, completing requests in one of 8 ways,
+ * counting, the setup (seed, watchdog, papcoll's last-algorithm query),
+ * seeded random delays, completing requests in one of 8 ways,
  * error classes compared with the MPI library's.
  */
 #ifndef APP_NBC_UTIL_H
@@ -10,12 +11,14 @@
 
 #include <mpi.h>
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 static int failures, rank_w;
 static unsigned seed;
+static const char *(*last_algorithm)(void); /* papcoll's, when preloaded */
 
 #define CHECK(cond, ...)                                   \
     do {                                                   \
@@ -32,6 +35,18 @@ static void delay(void)
 {
     int us = rand_r(&seed) % 4 == 0 ? rand_r(&seed) % 3000 : 0;
     if (us) usleep((useconds_t)us);
+}
+
+/* After MPI_Init: rank_w, a watchdog (a hang is a failure), the delays'
+ * seed from argv[1], papcoll_last_algorithm when papcoll is preloaded;
+ * returns argv[2] (or NULL). */
+static const char *app_nbc_setup(int argc, char **argv)
+{
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_w);
+    alarm(100);
+    seed = (unsigned)(argc > 1 ? atoi(argv[1]) : 1) * 7919u + (unsigned)rank_w;
+    last_algorithm = (const char *(*)(void))dlsym(RTLD_DEFAULT, "papcoll_last_algorithm");
+    return argc > 2 ? argv[2] : NULL;
 }
 
 /* ---- completion in one of 8 ways ---- */

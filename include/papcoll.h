@@ -240,8 +240,8 @@ int papcoll_iallreduce_by_name(const char *algorithm, const void *sendbuf,
  * (MPI_IN_PLACE where MPI allows it; requests and progress as above).  Both
  * forms of a collective share PAPCOLL_IALLGATHER, PAPCOLL_IALLTOALL,
  * PAPCOLL_IGATHER, PAPCOLL_ISCATTER, PAPCOLL_IREDUCE_SCATTER; the _by_name
- * forms name the algorithm (as above).  Intercommunicators, and
- * non-commutative ops for ireduce_scatter, get the MPI library's own. */
+ * forms name the algorithm (as above).  Intercommunicators get the MPI
+ * library's own. */
 int papcoll_iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                        void *recvbuf, int recvcount, MPI_Datatype recvtype,
                        MPI_Comm comm, MPI_Request *request);

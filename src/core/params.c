@@ -199,8 +199,8 @@ const pc_param_def_t pc_param_table[] = {
      "MPI_Iscatter and MPI_Iscatterv: native = the MPI library's own; linear (the root sends every block at once); binomial (MPI_Iscatter only; MPI_Iscatterv takes linear, logged); auto = binomial for MPI_Iscatter below PAPCOLL_ISCATTER_LARGE bytes per block, else linear. Same value on every process."},
     {"PAPCOLL_ISCATTER_LARGE", NULL, PC_PARAM_SIZE, "8K", FIELD(nbc.iscatter_large), NULL,
      "MPI_Iscatter auto: smallest block (bytes per process) that takes linear."},
-    {"PAPCOLL_IREDUCE_SCATTER", NULL, PC_PARAM_STRING, "auto", FIELD(nbc.ireduce_scatter), "auto|native|pairwise",
-     "MPI_Ireduce_scatter and MPI_Ireduce_scatter_block: native = the MPI library's own; pairwise (p - 1 rounds; commutative ops, a non-commutative op runs native, logged); auto = pairwise. Same value on every process."},
+    {"PAPCOLL_IREDUCE_SCATTER", NULL, PC_PARAM_STRING, "auto", FIELD(nbc.ireduce_scatter), "auto|native|pairwise|linear",
+     "MPI_Ireduce_scatter and MPI_Ireduce_scatter_block: native = the MPI library's own; pairwise (p - 1 rounds; commutative ops, a non-commutative op runs linear, logged); linear (every block at once, combined in rank order: any op; p - 1 temporaries of a block); auto = pairwise for commutative ops, else linear. Same value on every process."},
 };
 const int pc_param_table_size = (int)(sizeof pc_param_table / sizeof pc_param_table[0]);
 

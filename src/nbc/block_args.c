@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * block_args.c - the all-to-all schedules' exchanges and their send side
- * under MPI_IN_PLACE (see block_args.h).
+ * under MPI_IN_PLACE, the blocks of reduce_scatter (see block_args.h).
  */
 #include "nbc/block_args.h"
+
+#include <stdlib.h>
 
 int pc_nbc_alltoall_source(pc_nbc_sched_t *s, const pc_nbc_args_t *a, pc_nbc_args_t *src)
 {
@@ -40,4 +42,16 @@ int pc_nbc_alltoall_exchanges(pc_nbc_sched_t *s, const pc_nbc_args_t *a, int rou
     }
     pc_nbc_round(s);
     return s->rc;
+}
+
+long *pc_nbc_block_starts(pc_nbc_sched_t *s, const pc_nbc_args_t *a)
+{
+    long *first = malloc((size_t)(a->size + 1) * sizeof *first);
+    if (!first) {
+        s->rc = MPI_ERR_NO_MEM;
+        return NULL;
+    }
+    first[0] = 0;
+    for (int i = 0; i < a->size; i++) first[i + 1] = first[i] + pc_nbc_rcount(a, i);
+    return first;
 }

@@ -81,6 +81,11 @@ static inline long pc_nbc_lowbit(long v, int p)
 
 static inline int pc_nbc_subtree(long v, long low, int p) { return (int)(low < p - v ? low : p - v); }
 
+/* ireduce_scatter: first[i] = the element where block i starts (receive
+ * counts), first[p] = all of them; NULL (s->rc MPI_ERR_NO_MEM) when out of
+ * memory; free() it. */
+long *pc_nbc_block_starts(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
+
 /* ialltoall(v) with MPI_IN_PLACE: *src = a with the send side made of a
  * copy of the receive buffer's blocks (every one but mine, laid out like the
  * receive buffer), taken when the schedule starts; otherwise *src = a.

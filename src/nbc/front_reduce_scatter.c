@@ -4,9 +4,10 @@
  * papcoll_ireduce_scatter_block: the MPI argument checks of the blocking
  * forms (reduce_scatter/reduce_scatter.h; what they refuse goes to the MPI
  * library's own call, which reports it with its own class), the MPI library
- * on an intercommunicator and for non-commutative ops (logged: pairwise
- * combines out of rank order), selection (PAPCOLL_IREDUCE_SCATTER, or the
- * _by_name argument), the schedule built and started (front.h).
+ * on an intercommunicator, selection (PAPCOLL_IREDUCE_SCATTER, or the
+ * _by_name argument; auto: pairwise for commutative ops, linear, which
+ * combines in rank order, for the others, and for them pairwise gives way
+ * to linear, logged), the schedule built and started (front.h).
  */
 #include <papcoll.h>
 
@@ -17,7 +18,8 @@
 #include "core/log.h"
 #include "core/params.h"
 
-static const pc_nbc_algo_t ireduce_scatter_algos[] = {{"native", NULL}, {"pairwise", pc_ireduce_scatter_pairwise}, {0}};
+static const pc_nbc_algo_t ireduce_scatter_algos[] = {
+    {"native", NULL}, {"pairwise", pc_ireduce_scatter_pairwise}, {"linear", pc_ireduce_scatter_linear}, {0}};
 
 /* As front_blocks.c's serve: *native = 1 when the MPI library's call is to run. */
 static int serve(const char *coll, const char *forced, const void *sendbuf, void *recvbuf, int vform,
@@ -36,18 +38,18 @@ static int serve(const char *coll, const char *forced, const void *sendbuf, void
         pc_nbc_refused_log(coll, rc);
         return MPI_SUCCESS;
     }
+    int commutative = 0;
+    PMPI_Op_commutative(op, &commutative);
     const char *why;
-    const pc_nbc_algo_t *algo =
-        pc_nbc_choose(coll, ireduce_scatter_algos, forced, pc_params()->nbc.ireduce_scatter, "pairwise", &why);
+    const pc_nbc_algo_t *algo = pc_nbc_choose(coll, ireduce_scatter_algos, forced, pc_params()->nbc.ireduce_scatter,
+                                              commutative ? "pairwise" : "linear", &why);
     if (!algo) {
         *native = 0;
         return pc_error(comm, MPI_ERR_ARG);
     }
-    int commutative = 0;
-    PMPI_Op_commutative(op, &commutative);
-    if (algo->build && !commutative) {
-        pc_log(PC_LOG_DEBUG, "%s %s: a non-commutative op: fallback to native", coll, algo->name);
-        algo = ireduce_scatter_algos;
+    if (algo->build == pc_ireduce_scatter_pairwise && !commutative) {
+        pc_log(PC_LOG_DEBUG, "%s pairwise: a non-commutative op: fallback to linear", coll);
+        algo = pc_nbc_find(ireduce_scatter_algos, "linear");
         why = "non-commutative op";
     }
     if (!algo->build) {

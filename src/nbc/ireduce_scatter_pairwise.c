@@ -18,7 +18,7 @@
  * sends in its round k: a late process holds up each other process at the
  * round that involves it; after the last arrival up to p - 1 rounds remain.
  * Limitations: commutative ops (the contributions are combined in the order
- * rank - 1, rank - 2, ...): front_reduce_scatter.c runs native for the
+ * rank - 1, rank - 2, ...): front_reduce_scatter.c runs linear for the
  * others, logged.  Memory: one temporary of my block (two with
  * MPI_IN_PLACE).
  * Source: the pairwise-exchange reduce-scatter of MPICH (Thakur et al.
@@ -32,10 +32,8 @@ int pc_ireduce_scatter_pairwise(pc_nbc_sched_t *s, const pc_nbc_args_t *a)
 {
     int p = a->size, r = a->rank, n = pc_nbc_rcount(a, r);
     MPI_Datatype t = a->type;
-    long *first = malloc((size_t)(p + 1) * sizeof *first); /* block i starts at element first[i] */
-    if (!first) return s->rc = MPI_ERR_NO_MEM;
-    first[0] = 0;
-    for (int i = 0; i < p; i++) first[i + 1] = first[i] + pc_nbc_rcount(a, i);
+    long *first = pc_nbc_block_starts(s, a);
+    if (!first) return s->rc;
     int inplace = a->sendbuf == MPI_IN_PLACE;
     const void *in = inplace ? a->recvbuf : a->sendbuf;
     void *acc = inplace ? pc_nbc_alloc(s, n, t) : a->recvbuf, *tmp = pc_nbc_alloc(s, n, t);

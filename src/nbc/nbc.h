@@ -47,6 +47,7 @@ int pc_igather_binomial(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 int pc_iscatter_linear(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 int pc_iscatter_binomial(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 int pc_ireduce_scatter_pairwise(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
+int pc_ireduce_scatter_linear(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 
 /* MPICH's fold of p processes to a power of two pof2 = p - rem, as rounds
  * of s (the schedule form of pc_red_fold, coll/reduction.h): of the first

@@ -235,6 +235,92 @@ int papcoll_iallreduce(const void *sendbuf, void *recvbuf, int count,
 int papcoll_iallreduce_by_name(const char *algorithm, const void *sendbuf,
                                void *recvbuf, int count, MPI_Datatype datatype,
                                MPI_Op op, MPI_Comm comm, MPI_Request *request);
+/* Same semantics as MPI_Iallgather(v), MPI_Ialltoall(v), MPI_Igather(v),
+ * MPI_Iscatter(v), MPI_Ireduce_scatter and MPI_Ireduce_scatter_block
+ * (MPI_IN_PLACE where MPI allows it; requests and progress as above).  Both
+ * forms of a collective share PAPCOLL_IALLGATHER, PAPCOLL_IALLTOALL,
+ * PAPCOLL_IGATHER, PAPCOLL_ISCATTER, PAPCOLL_IREDUCE_SCATTER; the _by_name
+ * forms name the algorithm (as above).  Intercommunicators get the MPI
+ * library's own. */
+int papcoll_iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                       MPI_Comm comm, MPI_Request *request);
+int papcoll_iallgather_by_name(const char *algorithm, const void *sendbuf,
+                               int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                               MPI_Request *request);
+int papcoll_iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, const int recvcounts[], const int displs[],
+                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+int papcoll_iallgatherv_by_name(const char *algorithm, const void *sendbuf,
+                                int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                const int recvcounts[], const int displs[],
+                                MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Request *request);
+int papcoll_ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                      MPI_Comm comm, MPI_Request *request);
+int papcoll_ialltoall_by_name(const char *algorithm, const void *sendbuf,
+                              int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                              MPI_Request *request);
+int papcoll_ialltoallv(const void *sendbuf, const int sendcounts[],
+                       const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                       const int recvcounts[], const int rdispls[],
+                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+int papcoll_ialltoallv_by_name(const char *algorithm, const void *sendbuf,
+                               const int sendcounts[], const int sdispls[],
+                               MPI_Datatype sendtype, void *recvbuf,
+                               const int recvcounts[], const int rdispls[],
+                               MPI_Datatype recvtype, MPI_Comm comm,
+                               MPI_Request *request);
+int papcoll_igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                    MPI_Comm comm, MPI_Request *request);
+int papcoll_igather_by_name(const char *algorithm, const void *sendbuf,
+                            int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                            int recvcount, MPI_Datatype recvtype, int root,
+                            MPI_Comm comm, MPI_Request *request);
+int papcoll_igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, const int recvcounts[], const int displs[],
+                     MPI_Datatype recvtype, int root, MPI_Comm comm,
+                     MPI_Request *request);
+int papcoll_igatherv_by_name(const char *algorithm, const void *sendbuf,
+                             int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                             const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, int root, MPI_Comm comm,
+                             MPI_Request *request);
+int papcoll_iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                     MPI_Comm comm, MPI_Request *request);
+int papcoll_iscatter_by_name(const char *algorithm, const void *sendbuf,
+                             int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                             int recvcount, MPI_Datatype recvtype, int root,
+                             MPI_Comm comm, MPI_Request *request);
+int papcoll_iscatterv(const void *sendbuf, const int sendcounts[],
+                      const int displs[], MPI_Datatype sendtype, void *recvbuf,
+                      int recvcount, MPI_Datatype recvtype, int root,
+                      MPI_Comm comm, MPI_Request *request);
+int papcoll_iscatterv_by_name(const char *algorithm, const void *sendbuf,
+                              const int sendcounts[], const int displs[],
+                              MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                              MPI_Datatype recvtype, int root, MPI_Comm comm,
+                              MPI_Request *request);
+int papcoll_ireduce_scatter(const void *sendbuf, void *recvbuf,
+                            const int recvcounts[], MPI_Datatype datatype,
+                            MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int papcoll_ireduce_scatter_by_name(const char *algorithm, const void *sendbuf,
+                                    void *recvbuf, const int recvcounts[],
+                                    MPI_Datatype datatype, MPI_Op op,
+                                    MPI_Comm comm, MPI_Request *request);
+int papcoll_ireduce_scatter_block(const void *sendbuf, void *recvbuf,
+                                  int recvcount, MPI_Datatype datatype,
+                                  MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int papcoll_ireduce_scatter_block_by_name(const char *algorithm,
+                                          const void *sendbuf, void *recvbuf,
+                                          int recvcount, MPI_Datatype datatype,
+                                          MPI_Op op, MPI_Comm comm,
+                                          MPI_Request *request);
 /* Advances every active papcoll nonblocking collective as far as it goes
  * without waiting (what the interposed completion calls do first). */
 void papcoll_nbc_progress(void);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * nonblocking.c - libpapcoll_mpi's nonblocking collectives: MPI_Ibarrier,
- * MPI_Ibcast, MPI_Ireduce and MPI_Iallreduce run papcoll's schedules
- * (src/nbc/), and the completion calls make them progress.
+ * MPI_Ibcast, MPI_Ireduce, MPI_Iallreduce, MPI_Iallgather(v),
+ * MPI_Ialltoall(v), MPI_Igather(v), MPI_Iscatter(v), MPI_Ireduce_scatter
+ * and MPI_Ireduce_scatter_block run papcoll's schedules (src/nbc/), and the
+ * completion calls make them progress.
  *
  * A papcoll request is a generalized request that papcoll completes itself,
  * so a blocking PMPI_Wait on a set holding one would never return.  While
@@ -72,6 +74,50 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
         return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
     return papcoll_iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
 }
+
+/* Declares MPI_I<coll>(params): PMPI_I<coll>(args) for a Fortran binding's
+ * call, else papcoll_i<coll>(args). */
+#define PC_NBC_ENTRY(coll, params, args)                                                   \
+    int MPI_I##coll params                                                               \
+    {                                                                                    \
+        if (from_fortran(__builtin_return_address(0))) return PMPI_I##coll args;          \
+        return papcoll_i##coll args;                                                     \
+    }
+
+PC_NBC_ENTRY(allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request),
+             (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request))
+PC_NBC_ENTRY(allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                          MPI_Request *request),
+             (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request))
+PC_NBC_ENTRY(alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request),
+             (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request))
+PC_NBC_ENTRY(alltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                         void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                         MPI_Comm comm, MPI_Request *request),
+             (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request))
+PC_NBC_ENTRY(gather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request),
+             (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request))
+PC_NBC_ENTRY(gatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
+                       MPI_Request *request),
+             (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request))
+PC_NBC_ENTRY(scatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                       MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request),
+             (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request))
+PC_NBC_ENTRY(scatterv, (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                        void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                        MPI_Request *request),
+             (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request))
+PC_NBC_ENTRY(reduce_scatter, (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                              MPI_Op op, MPI_Comm comm, MPI_Request *request),
+             (sendbuf, recvbuf, recvcounts, datatype, op, comm, request))
+PC_NBC_ENTRY(reduce_scatter_block, (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+                                    MPI_Op op, MPI_Comm comm, MPI_Request *request),
+             (sendbuf, recvbuf, recvcount, datatype, op, comm, request))
 
 /* ---- completion ---- */
 

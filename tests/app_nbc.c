@@ -32,25 +32,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int failures, rank_w;
-static unsigned seed;
-
-#define CHECK(cond, ...)                                   \
-    do {                                                   \
-        if (!(cond)) {                                     \
-            if (failures++ < 10) {                         \
-                fprintf(stderr, "[%d] FAIL: ", rank_w);    \
-                fprintf(stderr, __VA_ARGS__);              \
-                fprintf(stderr, "\n");                     \
-            }                                              \
-        }                                                  \
-    } while (0)
-
-static void delay(void)
-{
-    int us = rand_r(&seed) % 4 == 0 ? rand_r(&seed) % 3000 : 0;
-    if (us) usleep((useconds_t)us);
-}
+#include "app_nbc_util.h"
 
 /* ---- cases: a datatype, an op, inputs and the local reference ---- */
 
@@ -142,7 +124,6 @@ static int same(int kind, const void *x, const void *y, int count)
     return memcmp(x, y, kind_extent[kind] * (size_t)count) == 0;
 }
 
-static const char *(*last_algorithm)(void);
 static const char *expected; /* iallreduce's algorithm where it applies; "native": every one native */
 
 /* papcoll ran `what` (not the MPI library) unless told native; want: the
@@ -155,34 +136,6 @@ static void check_served(const char *what, const char *want)
     if (native) CHECK(strcmp(got, "native") == 0, "%s ran %s, expected native", what, got);
     else if (want) CHECK(strcmp(got, want) == 0, "%s ran %s, expected %s", what, got, want);
     else CHECK(strcmp(got, "native") != 0, "%s ran native", what);
-}
-
-/* ---- completion in one of 8 ways ---- */
-
-static int complete(MPI_Request *req, int n, int how)
-{
-    int flag, idx, out, indices[64];
-    static MPI_Status st[64];
-    switch (how % 8) {
-    case 0: for (int i = n - 1; i >= 0; i--) MPI_Wait(&req[i], MPI_STATUS_IGNORE); break;
-    case 1: MPI_Waitall(n, req, st); break;
-    case 2: /* until every request is null */
-        for (;;) { MPI_Waitany(n, req, &idx, MPI_STATUS_IGNORE); if (idx == MPI_UNDEFINED) break; }
-        break;
-    case 3:
-        for (;;) { MPI_Waitsome(n, req, &out, indices, st); if (out == MPI_UNDEFINED) break; CHECK(out > 0, "waitsome %d", out); }
-        break;
-    case 4: for (int i = 0; i < n; i++) do { MPI_Test(&req[i], &flag, MPI_STATUS_IGNORE); if (!flag) delay(); } while (!flag); break;
-    case 5: do { MPI_Testall(n, req, &flag, st); if (!flag) delay(); } while (!flag); break;
-    case 6:
-        for (;;) { MPI_Testany(n, req, &idx, &flag, MPI_STATUS_IGNORE); if (flag && idx == MPI_UNDEFINED) break; if (!flag) delay(); }
-        break;
-    case 7:
-        for (;;) { MPI_Testsome(n, req, &out, indices, st); if (out == MPI_UNDEFINED) break; if (out == 0) delay(); }
-        break;
-    }
-    for (int i = 0; i < n; i++) CHECK(req[i] == MPI_REQUEST_NULL, "request %d not freed (way %d)", i, how % 8);
-    return 0;
 }
 
 /* ---- results ---- */
@@ -370,12 +323,6 @@ static void test_free(MPI_Comm comm)
 
 /* ---- error classes against the MPI library's ---- */
 
-static int cls(int rc)
-{
-    int c = rc;
-    if (rc != MPI_SUCCESS) MPI_Error_class(rc, &c);
-    return c;
-}
 
 static void test_errors(void)
 {
@@ -384,12 +331,6 @@ static void test_errors(void)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     MPI_Request r = MPI_REQUEST_NULL, q = MPI_REQUEST_NULL;
-#define SAME(name, ours, theirs)                                                               \
-    do {                                                                                       \
-        int a_ = cls(ours), b_ = cls(theirs);                                                  \
-        CHECK(a_ == b_, "%s: class %d, the MPI library gives %d", name, a_, b_);               \
-        CHECK(a_ != MPI_SUCCESS, "%s: accepted", name);                                         \
-    } while (0)
     SAME("iallreduce count -1", MPI_Iallreduce(buf, out, -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r),
          PMPI_Iallreduce(buf, out, -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &q));
     SAME("iallreduce type null", MPI_Iallreduce(buf, out, 1, MPI_DATATYPE_NULL, MPI_SUM, MPI_COMM_WORLD, &r),
@@ -418,13 +359,9 @@ int main(int argc, char **argv)
     int provided = MPI_THREAD_SINGLE;
     if (threads && atoi(threads)) MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     else MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank_w);
+    expected = app_nbc_setup(argc, argv);
     int p;
     MPI_Comm_size(MPI_COMM_WORLD, &p);
-    alarm(100); /* a hang is a failure */
-    seed = (unsigned)(argc > 1 ? atoi(argv[1]) : 1) * 7919u + (unsigned)rank_w;
-    expected = argc > 2 ? argv[2] : NULL;
-    last_algorithm = (const char *(*)(void))dlsym(RTLD_DEFAULT, "papcoll_last_algorithm");
     setup_kinds();
 
     MPI_Comm rev, half;

@@ -138,3 +138,5 @@ int pc_blocks_enter(pc_call_t *a, MPI_Comm comm, const char *forced, const char 
     a->inplace = a->sendbuf == MPI_IN_PLACE || a->recvbuf == MPI_IN_PLACE;
     return pc_coll_run(a, comm, forced, source);
 }
+
+int pc_blocks_check(const pc_call_t *a, MPI_Comm comm) { return a->wform ? check_w_args(a, comm) : check_block_args(a, comm); }

@@ -17,4 +17,9 @@
  * calling the error handler. */
 int pc_blocks_enter(pc_call_t *a, MPI_Comm comm, const char *forced, const char *source);
 
+/* MPI's argument checks of a block collective's call a (coll, root and the
+ * caller's arguments, as for pc_blocks_enter) on the intracommunicator
+ * comm: MPI_SUCCESS or the error class (the nonblocking fronts, src/nbc). */
+int pc_blocks_check(const pc_call_t *a, MPI_Comm comm);
+
 #endif

@@ -76,6 +76,15 @@ typedef struct pc_nbc_params {
     char *iallreduce;         /* PAPCOLL_IALLREDUCE */
     size_t iallreduce_large;  /* PAPCOLL_IALLREDUCE_LARGE: auto takes rabenseifner from this many bytes */
     long progress_thread;     /* PAPCOLL_NBC_PROGRESS_THREAD: 1 = a thread advances the schedules */
+    char *iallgather;         /* PAPCOLL_IALLGATHER (iallgather and iallgatherv) */
+    size_t iallgather_large;  /* PAPCOLL_IALLGATHER_LARGE: auto takes ring from this many bytes (all blocks) */
+    char *ialltoall;          /* PAPCOLL_IALLTOALL (ialltoall and ialltoallv) */
+    size_t ialltoall_large;   /* PAPCOLL_IALLTOALL_LARGE: auto takes pairwise from this block size (ialltoall) */
+    char *igather;            /* PAPCOLL_IGATHER (igather and igatherv) */
+    size_t igather_large;     /* PAPCOLL_IGATHER_LARGE: auto takes linear from this block size */
+    char *iscatter;           /* PAPCOLL_ISCATTER (iscatter and iscatterv) */
+    size_t iscatter_large;    /* PAPCOLL_ISCATTER_LARGE: auto takes linear from this block size */
+    char *ireduce_scatter;    /* PAPCOLL_IREDUCE_SCATTER (ireduce_scatter and ireduce_scatter_block) */
 } pc_nbc_params_t;
 
 typedef struct pc_scan_params {

@@ -12,6 +12,7 @@
  */
 #include <papcoll.h>
 
+#include "nbc/front.h"
 #include "nbc/nbc.h"
 #include "nbc/request.h"
 #include "coll/reduction.h" /* pc_red_pof2 */
@@ -21,13 +22,6 @@
 #include "core/state.h"
 
 #include <string.h>
-
-typedef int (*pc_nbc_build_t)(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
-
-typedef struct pc_nbc_algo {
-    const char *name;
-    pc_nbc_build_t build;   /* NULL: native */
-} pc_nbc_algo_t;
 
 static const pc_nbc_algo_t ibarrier_algos[] = {{"native", NULL}, {"dissemination", pc_ibarrier_dissemination}, {0}};
 static const pc_nbc_algo_t ibcast_algos[] = {{"native", NULL}, {"binomial", pc_ibcast_binomial}, {0}};
@@ -75,11 +69,12 @@ static int run(const char *coll, const pc_nbc_algo_t *algo, const char *why, pc_
     if (rc != MPI_SUCCESS) return pc_error(comm, rc);
     PMPI_Comm_rank(comm, &a->rank);
     PMPI_Comm_size(comm, &a->size);
-    pc_log(PC_LOG_DEBUG, "%s seq=%lu bytes=%zu p=%d root=%d algorithm=%s (%s)", coll, seq, bytes_of(a->count, a->type),
-           a->size, a->root, algo->name, why);
+    size_t bytes = a->blocks ? a->bytes : bytes_of(a->count, a->type);
+    pc_log(PC_LOG_DEBUG, "%s seq=%lu bytes=%zu p=%d root=%d algorithm=%s (%s)", coll, seq, bytes, a->size, a->root,
+           algo->name, why);
     pc_set_last_algorithm(algo->name);
     pc_nbc_sched_t s = {0};
-    if (bytes_of(a->count, a->type) > 0 || a->type == MPI_DATATYPE_NULL) rc = algo->build(&s, a);
+    if (a->blocks || bytes > 0 || a->type == MPI_DATATYPE_NULL) rc = algo->build(&s, a);
     rc = rc != MPI_SUCCESS ? rc : pc_nbc_start(&s, priv, tag, request);
     return pc_error(comm, rc);
 }
@@ -241,3 +236,23 @@ int papcoll_iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
 {
     return papcoll_iallreduce_by_name(NULL, sendbuf, recvbuf, count, datatype, op, comm, request);
 }
+
+/* ---- for the other fronts (nbc/front.h) ---- */
+
+const pc_nbc_algo_t *pc_nbc_find(const pc_nbc_algo_t *table, const char *name) { return find(table, name); }
+
+const pc_nbc_algo_t *pc_nbc_choose(const char *coll, const pc_nbc_algo_t *table, const char *forced, const char *env,
+                                   const char *auto_name, const char **why)
+{
+    return choose(coll, table, forced, env, auto_name, why);
+}
+
+int pc_nbc_run(const char *coll, const pc_nbc_algo_t *algo, const char *why, pc_nbc_args_t *a, MPI_Comm comm,
+               MPI_Request *request)
+{
+    return run(coll, algo, why, a, comm, request);
+}
+
+void pc_nbc_native_log(const char *coll, const char *why) { native_log(coll, why); }
+
+void pc_nbc_refused_log(const char *coll, int rc) { refused_log(coll, rc); }

@@ -21,6 +21,16 @@ typedef struct pc_nbc_args {
     int count;
     MPI_Datatype type;
     MPI_Op op;
+    /* The block collectives (iallgather, ialltoall, igather, iscatter and
+     * their v forms; ireduce_scatter: recvcounts/recvcount, op, type):
+     * block i of a side is counts[i] elements at element displs[i] (NULL
+     * arrays: the regular form, count elements at element i x count),
+     * block_args.h reads them.  sendbuf == MPI_IN_PLACE is passed on. */
+    int sendcount, recvcount;
+    MPI_Datatype sendtype, recvtype;
+    const int *sendcounts, *sdispls, *recvcounts, *rdispls;
+    int blocks;              /* a block collective: bytes is what the log shows, the schedule is always built */
+    size_t bytes;
 } pc_nbc_args_t;
 
 int pc_ibarrier_dissemination(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
@@ -28,6 +38,16 @@ int pc_ibcast_binomial(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 int pc_ireduce_binomial(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 int pc_iallreduce_recursive_doubling(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 int pc_iallreduce_rabenseifner(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
+int pc_iallgather_ring(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
+int pc_iallgather_bruck(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
+int pc_ialltoall_linear(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
+int pc_ialltoall_pairwise(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
+int pc_igather_linear(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
+int pc_igather_binomial(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
+int pc_iscatter_linear(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
+int pc_iscatter_binomial(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
+int pc_ireduce_scatter_pairwise(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
+int pc_ireduce_scatter_linear(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 
 /* MPICH's fold of p processes to a power of two pof2 = p - rem, as rounds
  * of s (the schedule form of pc_red_fold, coll/reduction.h): of the first

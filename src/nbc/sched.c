@@ -50,6 +50,18 @@ void pc_nbc_copy(pc_nbc_sched_t *s, const void *src, void *dst, int count, MPI_D
     append(s, (pc_nbc_op_t){.kind = PC_NBC_COPY, .src = src, .dst = dst, .count = count, .type = type});
 }
 
+void pc_nbc_convert(pc_nbc_sched_t *s, const void *src, int scount, MPI_Datatype stype, void *dst, int dcount,
+                    MPI_Datatype dtype)
+{
+    if (stype == dtype && scount == dcount) {
+        pc_nbc_copy(s, src, dst, scount, stype);
+        return;
+    }
+    if (scount == 0 && dcount == 0) return;
+    append(s, (pc_nbc_op_t){.kind = PC_NBC_COPY, .src = src, .dst = dst, .count = scount, .type = stype,
+                            .convert = 1, .dst_count = dcount, .dst_type = dtype});
+}
+
 void pc_nbc_reduce(pc_nbc_sched_t *s, const void *in, void *inout, int count, MPI_Datatype type, MPI_Op op)
 {
     if (count == 0) return;
@@ -99,6 +111,9 @@ static int copy(const pc_nbc_op_t *o)
 {
     int size;
     MPI_Aint lb, extent, true_lb, true_extent;
+    if (o->convert)
+        return PMPI_Sendrecv(o->src, o->count, o->type, 0, 0, o->dst, o->dst_count, o->dst_type, 0, 0, pc_self_comm(),
+                             MPI_STATUS_IGNORE);
     PMPI_Type_size(o->type, &size);
     PMPI_Type_get_extent(o->type, &lb, &extent);
     PMPI_Type_get_true_extent(o->type, &true_lb, &true_extent);

@@ -29,6 +29,9 @@ typedef struct pc_nbc_op {
     MPI_Datatype type;
     MPI_Op op;             /* reduce */
     int peer;              /* send, recv: rank in the communicator */
+    int convert;           /* copy between two datatypes: dst holds dst_count elements of dst_type */
+    int dst_count;
+    MPI_Datatype dst_type;
 } pc_nbc_op_t;
 
 typedef struct pc_nbc_sched {
@@ -47,6 +50,10 @@ typedef struct pc_nbc_sched {
 void pc_nbc_send(pc_nbc_sched_t *s, const void *buf, int count, MPI_Datatype type, int peer);
 void pc_nbc_recv(pc_nbc_sched_t *s, void *buf, int count, MPI_Datatype type, int peer);
 void pc_nbc_copy(pc_nbc_sched_t *s, const void *src, void *dst, int count, MPI_Datatype type);
+/* scount elements of stype at src -> dcount elements of dtype at dst (the
+ * same type signature; a plain copy when the types are the same). */
+void pc_nbc_convert(pc_nbc_sched_t *s, const void *src, int scount, MPI_Datatype stype, void *dst, int dcount,
+                    MPI_Datatype dtype);
 /* inout = in op inout (in holds the lower ranks). */
 void pc_nbc_reduce(pc_nbc_sched_t *s, const void *in, void *inout, int count, MPI_Datatype type, MPI_Op op);
 /* Closes the current round (an empty round is dropped). */

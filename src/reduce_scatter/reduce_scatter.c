@@ -106,3 +106,9 @@ PC_DEFINE_FRONT(reduce_scatter_block, pc_reduce_scatter_coll, reduce_scatter, "P
                 reduce_scatter,
                 (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm),
                 (sendbuf, recvbuf, 0, NULL, recvcount, datatype, op, comm))
+
+int pc_rs_check_args(const void *sendbuf, void *recvbuf, int vform, const int *recvcounts, int recvcount,
+                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, long long *total)
+{
+    return check_args(sendbuf, recvbuf, vform, recvcounts, recvcount, datatype, op, comm, total);
+}

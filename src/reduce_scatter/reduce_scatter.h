@@ -28,4 +28,11 @@ int pc_reduce_scatter_library(const pc_call_t *a, const void *sendbuf, MPI_Comm 
  * NULL when out of memory (free() it). */
 long *pc_rs_offsets(const pc_call_t *a);
 
+/* MPI's argument checks of MPI_Reduce_scatter (vform: recvcounts) or
+ * MPI_Reduce_scatter_block (recvcount) on the intracommunicator comm:
+ * MPI_SUCCESS or the error class; *total = the elements of all blocks (the
+ * nonblocking front, src/nbc). */
+int pc_rs_check_args(const void *sendbuf, void *recvbuf, int vform, const int *recvcounts, int recvcount,
+                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, long long *total);
+
 #endif

@@ -35,4 +35,11 @@ int pc_reduce_dynleader_tree(const pc_call_t *a, pc_tree_shape_t node_tree, cons
  * the fixed node leaders; name is the algorithm's, for its log messages. */
 int pc_reduce_hier_nobarrier_inter(const pc_call_t *a, const char *inter, const char *name);
 
+/* clairvoyant (reduce_clairvoyant.c): the prediction in use on comm for
+ * `root` after this process's last call there: its late ranks (up to max,
+ * latest first) into late, their number returned (0: binomial tree; -1:
+ * comm unusable); *plans (may be NULL) = predictions naming a rank adopted
+ * so far.  For tests. */
+int pc_reduce_clairvoyant_plan(MPI_Comm comm, int root, int *late, int max, unsigned long *plans);
+
 #endif

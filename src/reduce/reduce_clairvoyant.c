@@ -28,7 +28,8 @@
  * learns the K = PAPCOLL_REDUCE_CLAIRVOYANT_LATE latest ranks and their
  * arrival relative to its own, measured on its clock alone.
  * Agreement: the root predicts late every rank found later than itself by
- * more than one hop (alpha + beta m) in this observation and in the previous
+ * more than a binomial tree's time, ceil(log2 p) (alpha + beta m) (earlier,
+ * the binomial tree absorbs it), in this observation and in the previous
  * one (two observations agreeing: a random arrival order rarely repeats, and
  * a prediction is then made of few ranks).  It sends the prediction (rank
  * and offset of each) to every process (p - 1 small MPI_Isend, after its own
@@ -355,12 +356,15 @@ static int observe(const pc_call_t *a, const pc_tree_t *tree, double t0, int K, 
 
 /* ---- agreement ---- */
 
-/* Root: the prediction from this observation and the previous one. */
-static void predict(clair_state_t *s, const late_list_t *seen, int root, double c, late_list_t *next)
+/* Root: the prediction from this observation and the previous one.  Late
+ * means later than the root by more than `late`: a rank that arrives before
+ * the others' binomial tree would have finished costs nothing there. */
+static void predict(clair_state_t *s, const late_list_t *seen, int root, double late, late_list_t *next)
 {
     late_list_t now = {0};
     for (int i = 0; i < seen->n; i++)
-        if (seen->rank[i] != root && seen->offset[i] > c) keep_latest(&now, MAX_LATE, seen->rank[i], seen->offset[i]);
+        if (seen->rank[i] != root && seen->offset[i] > late)
+            keep_latest(&now, MAX_LATE, seen->rank[i], seen->offset[i]);
     next->n = 0;
     for (int i = 0; i < now.n; i++)
         if (in_list(&s->seen, now.rank[i]) >= 0) keep_latest(next, MAX_LATE, now.rank[i], now.offset[i]);
@@ -461,7 +465,7 @@ int pc_reduce_clairvoyant(const pc_call_t *a)
                             PC_TAG_REDUCE_DATA);
     if (rc == MPI_SUCCESS && observing) {
         late_list_t next = {0};
-        if (rank == root) predict(s, &seen, root, c, &next);
+        if (rank == root) predict(s, &seen, root, pc_tree_height(PC_TREE_BINOMIAL, 2, p) * c, &next);
         rc = post_prediction(a, s, &next);
     }
     if (s) s->calls++;

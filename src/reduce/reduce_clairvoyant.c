@@ -41,10 +41,10 @@
  * Tree from a prediction (k late ranks with offsets t_i, hop cost c =
  * alpha + beta m): the p - k others, root included, form a binomial tree on
  * their positions in rank order from the root (finished, predicted, at
- * E = height x c); then, as in Marendic et al.'s construction, the two
- * earliest-ready items are paired repeatedly: the root's item always
- * receives, otherwise the earlier sends to the later one; the receiver is
- * ready at max(own, sender + c).  A lone late rank thus sends to the root
+ * E = height x c); then (Marendic et al.'s arrival-ordered tree, with
+ * papcoll's pairing) the two earliest-ready items are paired repeatedly: the
+ * root's item always receives, otherwise the earlier sends to the later one;
+ * the receiver is ready at max(own, sender + c).  A lone late rank thus sends to the root
  * directly; a group of equally late ranks forms its own small tree whose
  * latest member sends to the root.  Children are combined binomial ones
  * first (smallest first), then the late ones in predicted arrival order.
@@ -75,10 +75,11 @@
  * Parameters: PAPCOLL_REDUCE_CLAIRVOYANT_PERIOD, PAPCOLL_REDUCE_CLAIRVOYANT_LATE
  * (same on every process), PAPCOLL_REDUCE_SEGSIZE, PAPCOLL_MAX_INFLIGHT,
  * PAPCOLL_ALPHA, PAPCOLL_BETA.
- * Source: Marendic, Lemeire, Vucinic, Schelkens 2016 (J. Supercomputing 72,
- * "An investigation into the performance of reduction algorithms under load
- * imbalance": the clairvoyant reduction, which knows the arrival times and
- * pairs processes as they arrive); MPICH's binomial reduce for the rest.
+ * Source: Marendic et al. 2016 (J. Supercomputing 72, "An investigation into
+ * the performance of reduction algorithms under load imbalance": the
+ * clairvoyant reduction, which knows the arrival times and builds the tree in
+ * arrival order; docs/references.md: the prediction, the agreement and the
+ * pairing details here are papcoll's); MPICH's binomial reduce for the rest.
  */
 #include "reduce/reduce.h"
 #include "core/log.h"

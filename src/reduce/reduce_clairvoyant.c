@@ -17,7 +17,9 @@
  * Observation (no global clock: MPI_Wtime is global under SMPI and on one
  * node, not in general; only durations on one process's clock are used).
  * Every PAPCOLL_REDUCE_CLAIRVOYANT_PERIOD-th call on (communicator, root),
- * and the first two, is an observation call: before the data, a small stamp
+ * and the first three, is an observation call (the first call on a
+ * communicator builds papcoll's context, a collective step that hides the
+ * arrival order from its observation): before the data, a small stamp
  * message travels up the same tree.  A process receives its children's
  * stamps (receives posted at once, completions timed on its own clock from
  * its arrival), then sends its own: `s`, the time from its arrival to this
@@ -458,7 +460,7 @@ int pc_reduce_clairvoyant(const pc_call_t *a)
     } else if (build_tree(&fixed, &none, rank, p, root, c)) {
         rc = MPI_ERR_NO_MEM;
     }
-    int observing = predicting && (period <= 1 || s->calls < 2 || s->calls % (unsigned long)period == 0);
+    int observing = predicting && (period <= 1 || s->calls < 3 || s->calls % (unsigned long)period == 0);
     late_list_t seen = {0};
     if (rc == MPI_SUCCESS && observing) rc = observe(a, tree, t0, (int)K, &seen);
     if (rc == MPI_SUCCESS)

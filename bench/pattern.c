@@ -188,7 +188,8 @@ int pattern_parse(const char *spec, pattern_t *p, char *err, size_t errlen)
         else return parse_trace_arg(arg1, p, err, errlen);
     } else {
         snprintf(err, errlen, "unknown pattern \"%s\" (balanced, uniform:MAX_IF, late:FRACTION:IF, "
-                 "persistent:FRACTION:IF, root-late:IF, first-child-late:IF, microbench:XTIME, trace:FILE[:SITE])", name);
+                 "persistent:FRACTION:IF, root-late:IF, first-child-late:IF, microbench:XTIME, "
+                 "trace:FILE[:SITE])", name);
         return -1;
     }
     if (!ok) {

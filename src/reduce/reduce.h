@@ -25,6 +25,16 @@ static inline int pc_reduce_on(const pc_call_t *a, const char *name, const void 
     return pc_red_call_on(a, name, sendbuf, recvbuf, root, comm);
 }
 
+/* Elements per segment of the segmented tree reductions (binomial,
+ * clairvoyant) from PAPCOLL_REDUCE_SEGSIZE (bytes; 0: whole message). */
+static inline long pc_reduce_segment_count(const pc_call_t *a)
+{
+    size_t type_size = a->count > 0 ? a->bytes / (size_t)a->count : 0;
+    if (a->params->reduce.segsize == 0 || type_size == 0) return 0;
+    size_t n = a->params->reduce.segsize / type_size;
+    return n > 0 ? (long)n : 1;
+}
+
 /* The dynamic-leader reduce (reduce_dynleader.c) up a tree of nodes of
  * shape node_tree (PC_TREE_BINOMIAL: dynleader; PC_TREE_FLAT:
  * dynleader_flat); name is the algorithm's, for its log messages. */

@@ -424,15 +424,6 @@ static int adopt_prediction(const pc_call_t *a, clair_state_t *s)
     return MPI_SUCCESS;
 }
 
-/* Elements per segment from PAPCOLL_REDUCE_SEGSIZE (as binomial's). */
-static long segment_count(const pc_call_t *a)
-{
-    size_t type_size = a->count > 0 ? a->bytes / (size_t)a->count : 0;
-    if (a->params->reduce.segsize == 0 || type_size == 0) return 0;
-    size_t n = a->params->reduce.segsize / type_size;
-    return n > 0 ? (long)n : 1;
-}
-
 int pc_reduce_clairvoyant(const pc_call_t *a)
 {
     double t0 = PMPI_Wtime();
@@ -464,8 +455,8 @@ int pc_reduce_clairvoyant(const pc_call_t *a)
     late_list_t seen = {0};
     if (rc == MPI_SUCCESS && observing) rc = observe(a, tree, t0, (int)K, &seen);
     if (rc == MPI_SUCCESS)
-        rc = pc_tree_reduce(a, a->sendbuf, result, a->count, segment_count(a), tree, (int)a->params->max_inflight,
-                            PC_TAG_REDUCE_DATA);
+        rc = pc_tree_reduce(a, a->sendbuf, result, a->count, pc_reduce_segment_count(a), tree,
+                            (int)a->params->max_inflight, PC_TAG_REDUCE_DATA);
     if (rc == MPI_SUCCESS && observing) {
         late_list_t next = {0};
         if (rank == root) predict(s, &seen, root, pc_tree_height(PC_TREE_BINOMIAL, 2, p) * c, &next);

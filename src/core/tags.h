@@ -7,7 +7,8 @@
  * gather 800-849, scatter 850-899, barrier 900-949, reduce_scatter 950-999,
  * scan 1000-1049, nonblocking collectives 1100-1999; the windowed tags from 2048), so a
  * message can only ever match the receive it was meant for.  Every message
- * a call sends is consumed in that call; control messages matched with
+ * a call sends is consumed in that call (one exception, received from a known
+ * source: PC_TAG_REDUCE_CLAIRVOYANT_PLAN); control messages matched with
  * MPI_ANY_SOURCE also carry the call's sequence number in their tag
  * (pc_window_tag) and payload.
  */

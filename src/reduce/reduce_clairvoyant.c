@@ -25,8 +25,11 @@
  * its arrival), then sends its own: `s`, the time from its arrival to this
  * send, and the K latest arrivals of its subtree, (rank, arrival relative to
  * its own arrival).  A child's arrival relative to the parent is the stamp's
- * completion time - s - alpha (a stamp that was already waiting bounds it
- * from above: such a child's subtree is "not later than me").  The root so
+ * completion time - s - alpha; a stamp already waiting when the process
+ * arrives only says its subtree came earlier, by an unknown amount, and is
+ * left out (kept as an upper bound, a late process's whole early subtree
+ * would look as late as it and crowd the truly late out of the K latest;
+ * once the tree changes, those ranks are seen again).  The root so
  * learns the K = PAPCOLL_REDUCE_CLAIRVOYANT_LATE latest ranks and their
  * arrival relative to its own, measured on its clock alone.
  * Agreement: the root predicts late every rank found later than itself by
@@ -327,18 +330,21 @@ static int observe(const pc_call_t *a, const pc_tree_t *tree, double t0, int K, 
     for (int i = 0; i < nc && rc == MPI_SUCCESS; i++)
         rc = PMPI_Irecv(in + (size_t)i * MSG_DOUBLES, MSG_DOUBLES, MPI_DOUBLE, tree->children[i],
                         PC_TAG_REDUCE_CLAIRVOYANT_STAMP, a->ctx->comm, &req[i]);
-    for (int left = nc; left > 0 && rc == MPI_SUCCESS;) {
+    for (int left = nc, first = 1; left > 0 && rc == MPI_SUCCESS; first = 0) {
         int got = 0;
-        rc = pc_some_complete(nc, req, 1, &got, idx);
+        rc = pc_some_complete(nc, req, !first, &got, idx);
         double now = PMPI_Wtime() - t0;
-        for (int j = 0; j < got && rc == MPI_SUCCESS; j++) {
+        left -= got;
+        /* stamps already here when I came: their subtrees all arrived before me, by how much is unknown;
+         * kept, as upper bounds, they would crowd the truly late out of the K latest (a late process's
+         * early subtree looking as late as it), so they are dropped: a tree change shows them later */
+        for (int j = 0; j < got && rc == MPI_SUCCESS && !first; j++) {
             const double *m = in + (size_t)idx[j] * MSG_DOUBLES;
             late_list_t child;
             unpack_list(m, &child, K);
             double child_arrival = now - m[0] - a->params->alpha;
             for (int e = 0; e < child.n; e++) keep_latest(seen, K, child.rank[e], child.offset[e] + child_arrival);
         }
-        left -= got;
     }
     if (rc == MPI_SUCCESS && tree->parent >= 0) {
         double out[MSG_DOUBLES] = {0};

@@ -5,6 +5,8 @@ one row per algorithm (SMPI's own reduces as smpi:NAME), one column per size, ea
 "e_root / e_bar / after" in microseconds (medians over the repetitions).
 
     python3 tools/sweeps/clairvoyant_table.py OUTDIR > OUTDIR/clairvoyant.md
+    python3 tools/sweeps/clairvoyant_table.py --summary OUTDIR   # docs/performance.md's rows:
+        papcoll's four and the SMPI reduce of the lowest e_bar, at 8 B, 4 KiB and 64 KiB
 """
 import csv
 import glob
@@ -18,8 +20,9 @@ def size_label(b):
     return f"{b // 1024} KiB" if b >= 1024 else f"{b} B"
 
 
-def main(out):
+def main(out, summary=False):
     cells, patterns, sizes, algos, p = {}, [], set(), [], None
+    ebar = {}
     for path in sorted(glob.glob(os.path.join(out, "reduce_*.csv"))):
         who = path.rsplit("_", 1)[1][:-4]
         with open(path) as f:
@@ -36,8 +39,21 @@ def main(out):
                 sizes.add(size)
                 us = [float(row[k]) * 1e6 for k in ("e_root", "e_bar", "after_last")]
                 cells[(pat, algo, size)] = "%.1f / %.2f / %.1f" % tuple(us)
+                ebar[(pat, algo, size)] = us[1]
     algos.sort(key=lambda a: (ORDER.index(a) if a in ORDER else len(ORDER), a))
     sizes = sorted(sizes)
+    if summary:
+        print("| pattern, size | " + " | ".join(f"`{a}`" for a in ORDER) + " | best SMPI reduce |")
+        print("|---|" + "---|" * (len(ORDER) + 1))
+        for pat in patterns:
+            for size in (8, 4096, 65536):
+                smpi = [a for a in algos if a.startswith("smpi:") and (pat, a, size) in ebar]
+                if not smpi:
+                    continue
+                best = min(smpi, key=lambda a: ebar[(pat, a, size)])
+                row = [cells.get((pat, a, size), "-") for a in ORDER] + [f"{cells[(pat, best, size)]} ({best[5:]})"]
+                print(f"| {pat}, {size_label(size)} | " + " | ".join(row) + " |")
+        return
     print(f"Simulated (SimGrid SMPI), {p} ranks; each cell: e_root / e_bar / after the last arrival, us "
           "(medians over the repetitions).\n")
     for pat in patterns:
@@ -51,4 +67,5 @@ def main(out):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    args = sys.argv[1:]
+    main(args[-1], summary="--summary" in args)

@@ -6,16 +6,17 @@
  * checked at the root after every call (MPI_INT, MPI_SUM, counts 1, 1000 and
  * 5000, MPI_IN_PLACE every third call), and the prediction must follow:
  * after each phase every process holds the same prediction (gathered and
- * compared), which names the late rank first, and at least one prediction
+ * compared), which names the late rank, and at least one prediction
  * naming a rank was adopted (the tree changed).  Then a second root on the
  * same communicator (per-root state), a user-defined commutative op on a
  * strided vector type, count 0, and a duplicate communicator freed right
  * after an observation call (the prediction's messages still in flight are
  * completed when it is freed).
  * Run with PAPCOLL_REDUCE_CLAIRVOYANT_PERIOD small (ctest: 4) so that a few
- * tens of calls see several observations.  The delay is far above the
- * scheduling noise of an oversubscribed node (20 ms against a 4 ms time
- * slice), so the late rank is the latest in every observation.
+ * tens of calls see several observations.  The delay (40 ms) is far above
+ * an oversubscribed node's time slice, so the late rank is late in every
+ * observation; on a loaded node other processes may look late too (a
+ * descheduled process is), so the late rank need not be the first named.
  */
 #include <mpi.h>
 #include <papcoll.h>
@@ -31,7 +32,7 @@
 int pc_reduce_clairvoyant_plan(MPI_Comm comm, int root, int *late, int max, unsigned long *plans);
 
 enum { MAXC = 5000, MAXLATE = 32 };
-static int rank, size, calls = 24, delay_us = 20000;
+static int rank, size, calls = 24, delay_us = 40000;
 static int sbuf[3 * MAXC], rbuf[3 * MAXC];
 
 static int value(int r, int call, int i) { return (r + 1) * 1000 + call * 7 + i % 101; }
@@ -60,8 +61,8 @@ static void one_call(MPI_Comm comm, int root, int late, int call, int count)
     }
 }
 
-/* Every process holds the same prediction for root; it names `late` first
- * (when late >= 0) and predictions naming a rank were adopted. */
+/* Every process holds the same prediction for root; it names `late` (when
+ * late >= 0) and predictions naming a rank were adopted. */
 static void check_prediction(MPI_Comm comm, int root, int late, const char *phase)
 {
     int mine[1 + MAXLATE] = {0}, *all = malloc((size_t)size * sizeof mine);
@@ -73,8 +74,10 @@ static void check_prediction(MPI_Comm comm, int root, int late, const char *phas
         CHECK(!memcmp(all + r * (1 + MAXLATE), mine, sizeof mine), "%s: rank %d's prediction differs from rank %d's",
               phase, r, rank);
     if (late >= 0) {
-        CHECK(n >= 1 && mine[1] == late, "%s: prediction names %d rank(s), first %d; want %d first", phase, n,
-              n ? mine[1] : -1, late);
+        int named = 0;
+        for (int i = 0; i < n; i++) named |= mine[1 + i] == late;
+        CHECK(named, "%s: prediction names %d rank(s), first %d; %d is not among them", phase, n, n ? mine[1] : -1,
+              late);
         CHECK(plans >= 1, "%s: no prediction was ever adopted", phase);
     }
     if (rank == 0) {

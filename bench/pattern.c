@@ -171,8 +171,8 @@ int pattern_parse(const char *spec, pattern_t *p, char *err, size_t errlen)
     } else if (!strcmp(name, "uniform")) {
         p->kind = PAT_UNIFORM;
         ok = nargs == 1 && !number(arg1, &p->max_if);
-    } else if (!strcmp(name, "late")) {
-        p->kind = PAT_LATE;
+    } else if (!strcmp(name, "late") || !strcmp(name, "persistent")) {
+        p->kind = name[0] == 'l' ? PAT_LATE : PAT_PERSISTENT;
         ok = nargs == 2 && !number(arg1, &p->fraction) && p->fraction <= 1 && !number(arg2, &p->late_if);
     } else if (!strcmp(name, "root-late") || !strcmp(name, "first-child-late")) {
         p->kind = name[0] == 'r' ? PAT_ROOT_LATE : PAT_FIRST_CHILD_LATE;
@@ -187,8 +187,9 @@ int pattern_parse(const char *spec, pattern_t *p, char *err, size_t errlen)
         if (nargs != 1) ok = 0;
         else return parse_trace_arg(arg1, p, err, errlen);
     } else {
-        snprintf(err, errlen, "unknown pattern \"%s\" (balanced, uniform:MAX_IF, late:FRACTION:IF, root-late:IF, "
-                 "first-child-late:IF, microbench:XTIME, trace:FILE[:SITE])", name);
+        snprintf(err, errlen, "unknown pattern \"%s\" (balanced, uniform:MAX_IF, late:FRACTION:IF, "
+                 "persistent:FRACTION:IF, root-late:IF, first-child-late:IF, microbench:XTIME, "
+                 "trace:FILE[:SITE])", name);
         return -1;
     }
     if (!ok) {
@@ -212,6 +213,8 @@ double pattern_delay(const pattern_t *p, int rank, int n, int root, long rep, ui
     switch (p->kind) {
     case PAT_UNIFORM: return p->max_if * pattern_uniform(seed, rep, rank);
     case PAT_LATE: return rank != root && pattern_uniform(seed, rep, rank) < p->fraction ? p->late_if : 0;
+    /* one draw per rank for the whole run (repetition -1 of the hash, whatever rep is) */
+    case PAT_PERSISTENT: return rank != root && pattern_uniform(seed, -1, rank) < p->fraction ? p->late_if : 0;
     case PAT_ROOT_LATE: return rank == root ? p->late_if : 0;
     case PAT_FIRST_CHILD_LATE: return rel > 0 && (rel & (rel - 1)) == 0 ? p->late_if : 0;
     case PAT_TRACE: {

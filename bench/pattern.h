@@ -10,6 +10,8 @@
  *   balanced               no delay
  *   uniform:MAX_IF         each process U(0, MAX_IF) x T            (Patarasuk & Yuan 2008 Fig. 6)
  *   late:FRACTION:IF       each non-root IF x T late w.p. FRACTION  (Patarasuk & Yuan 2008 Fig. 9)
+ *   persistent:FRACTION:IF the same, but the late ranks are drawn once from the seed and
+ *                          are late in every repetition (a persistent load imbalance)
  *   root-late:IF           the root IF x T late
  *   first-child-late:IF    ranks root+1, root+2, root+4, ... (mod n) IF x T late
  *                          (the root's binomial children: Patarasuk & Yuan 2008 Theorem 2)
@@ -25,14 +27,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum { PAT_BALANCED, PAT_UNIFORM, PAT_LATE, PAT_ROOT_LATE, PAT_FIRST_CHILD_LATE, PAT_MICROBENCH, PAT_TRACE } pattern_kind_t;
+typedef enum { PAT_BALANCED, PAT_UNIFORM, PAT_LATE, PAT_PERSISTENT, PAT_ROOT_LATE, PAT_FIRST_CHILD_LATE, PAT_MICROBENCH, PAT_TRACE } pattern_kind_t;
 
 typedef struct pattern {
     pattern_kind_t kind;
     char spec[256];
     double max_if;     /* uniform */
-    double fraction;   /* late */
-    double late_if;    /* late, root-late, first-child-late */
+    double fraction;   /* late, persistent */
+    double late_if;    /* late, persistent, root-late, first-child-late */
     long xtime;        /* microbench */
     double *trace;     /* trace: rows x cols offsets in seconds */
     int trace_rows, trace_cols, trace_cap;

@@ -177,9 +177,22 @@ int main(void)
             late += d == 64;
         }
     CHECK(fabs(late / 9900.0 - 0.2) < 0.02, "late fraction %g", late / 9900.0);
+    /* persistent: the same ranks late in every repetition, about FRACTION of them, never the root */
+    CHECK(pattern_parse("persistent:0.2:16", &p, err, sizeof err) == 0, "parse persistent");
+    late = 0;
+    for (int r = 0; r < 1000; r++) {
+        double d0 = pattern_delay(&p, r, 1000, 5, 0, 7, &secs);
+        CHECK(d0 == 0 || d0 == 16, "persistent value");
+        CHECK(!(r == 5 && d0 != 0), "persistent: root never late");
+        for (int rep = -2; rep < 30; rep++)
+            CHECK(pattern_delay(&p, r, 1000, 5, rep, 7, &secs) == d0, "persistent rank %d", r);
+        late += d0 == 16;
+    }
+    CHECK(fabs(late / 999.0 - 0.2) < 0.04, "persistent fraction %g", late / 999.0);
     CHECK(pattern_parse("balanced", &p, err, sizeof err) == 0 && pattern_delay(&p, 1, 4, 0, 3, 1, &secs) == 0, "balanced");
     CHECK(pattern_parse("microbench:4000", &p, err, sizeof err) == 0 && p.xtime == 4000, "microbench");
-    const char *bad[] = {"uniform", "uniform:-1", "late:2:3", "late:0.5", "wobbly:3", "microbench:1.5", "trace:/nonexistent"};
+    const char *bad[] = {"uniform", "uniform:-1", "late:2:3", "late:0.5", "persistent:0.5", "wobbly:3", "microbench:1.5",
+                         "trace:/nonexistent"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         CHECK(pattern_parse(bad[i], &p, err, sizeof err) == -1 && err[0], "bad pattern %s accepted", bad[i]);
 

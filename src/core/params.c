@@ -122,6 +122,10 @@ const pc_param_def_t pc_param_table[] = {
      "hier_nobarrier: how arriving processes add into the node's shared buffer: serial (one lock for the buffer), parallel (one lock per cell, processes work on different cells at once), auto (serial below 64 bytes, a cache line, else parallel; Parsons 2015 §3.7.1)."},
     {"PAPCOLL_REDUCE_LEADER", NULL, PC_PARAM_STRING, "last", FIELD(reduce.leader), "last|fixed",
      "Node leaders of the dynamic-leader reductions: last = the last process to arrive on the node (Parsons 2015 Fig. 3.14); fixed = the lowest rank of each node."},
+    {"PAPCOLL_REDUCE_CLAIRVOYANT_PERIOD", NULL, PC_PARAM_LONG, "16", FIELD(reduce.clairvoyant_period), NULL,
+     "clairvoyant: the first three calls and every this many on a (communicator, root) observe the arrival order (a stamp message up each tree edge, the root's prediction sent to every process); a prediction is used once two observations agree, so a wrong one lasts at most twice this many calls. 1: every call. Same value on every process."},
+    {"PAPCOLL_REDUCE_CLAIRVOYANT_LATE", NULL, PC_PARAM_LONG, "8", FIELD(reduce.clairvoyant_late), NULL,
+     "clairvoyant: most ranks predicted late (placed one hop from the root or from a later one; at most 32); 0: no prediction, the binomial tree. Same value on every process."},
     /* ---- allreduce ---- */
     {"PAPCOLL_ALLREDUCE", NULL, PC_PARAM_STRING, "auto", FIELD(allreduce.algorithm), NULL,
      "Allreduce algorithm: a name from `papcoll-bench --coll=allreduce --list`, or auto."},

@@ -44,6 +44,8 @@ typedef struct pc_reduce_params {
     size_t segsize;           /* PAPCOLL_REDUCE_SEGSIZE: segment of the pipelined tree reductions */
     char *lock;               /* PAPCOLL_REDUCE_LOCK: hier_nobarrier's shared-memory locking */
     char *leader;             /* PAPCOLL_REDUCE_LEADER: last (dynamic, default) | fixed */
+    long clairvoyant_period;  /* PAPCOLL_REDUCE_CLAIRVOYANT_PERIOD: calls between observations */
+    long clairvoyant_late;    /* PAPCOLL_REDUCE_CLAIRVOYANT_LATE: most ranks predicted late */
 } pc_reduce_params_t;
 
 typedef struct pc_allreduce_params {

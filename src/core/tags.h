@@ -7,7 +7,8 @@
  * gather 800-849, scatter 850-899, barrier 900-949, reduce_scatter 950-999,
  * scan 1000-1049, nonblocking collectives 1100-1999; the windowed tags from 2048), so a
  * message can only ever match the receive it was meant for.  Every message
- * a call sends is consumed in that call; control messages matched with
+ * a call sends is consumed in that call (one exception, received from a known
+ * source: PC_TAG_REDUCE_CLAIRVOYANT_PLAN); control messages matched with
  * MPI_ANY_SOURCE also carry the call's sequence number in their tag
  * (pc_window_tag) and payload.
  */
@@ -80,6 +81,11 @@ enum {
     PC_TAG_REDUCE_TO_ROOT = 403,   /* a stand-in root -> the root: binomial's result for a non-commutative op
                                       (reduced at rank 0), reduce_scatter_gather's block 0 (root left out) */
     PC_TAG_REDUCE_FOLD = 404,      /* reduce_scatter_gather, p not a power of two: a left-out process's data */
+    PC_TAG_REDUCE_CLAIRVOYANT_STAMP = 405, /* clairvoyant, observation calls: a child's arrival stamp -> its parent */
+    PC_TAG_REDUCE_CLAIRVOYANT_PLAN = 406,  /* clairvoyant: the root's prediction -> every process; the one message
+                                              consumed in a later call: its receive is posted in the observation
+                                              call that sends it and completed in the next call on (comm, root)
+                                              or when the communicator is freed; source = the root */
     PC_TAG_REDUCE_NODE = 410,      /* node leader -> node leader partial results (dynleader: the chunks
                                       after the first, from the first chunk's sender) */
     PC_TAG_ALLREDUCE_DATA = 500,   /* recursive doubling exchanges */

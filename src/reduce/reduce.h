@@ -25,6 +25,16 @@ static inline int pc_reduce_on(const pc_call_t *a, const char *name, const void 
     return pc_red_call_on(a, name, sendbuf, recvbuf, root, comm);
 }
 
+/* Elements per segment of the segmented tree reductions (binomial,
+ * clairvoyant) from PAPCOLL_REDUCE_SEGSIZE (bytes; 0: whole message). */
+static inline long pc_reduce_segment_count(const pc_call_t *a)
+{
+    size_t type_size = a->count > 0 ? a->bytes / (size_t)a->count : 0;
+    if (a->params->reduce.segsize == 0 || type_size == 0) return 0;
+    size_t n = a->params->reduce.segsize / type_size;
+    return n > 0 ? (long)n : 1;
+}
+
 /* The dynamic-leader reduce (reduce_dynleader.c) up a tree of nodes of
  * shape node_tree (PC_TREE_BINOMIAL: dynleader; PC_TREE_FLAT:
  * dynleader_flat); name is the algorithm's, for its log messages. */
@@ -34,5 +44,12 @@ int pc_reduce_dynleader_tree(const pc_call_t *a, pc_tree_shape_t node_tree, cons
  * accumulator, reduce_hier_nobarrier.c) with reduce algorithm `inter` among
  * the fixed node leaders; name is the algorithm's, for its log messages. */
 int pc_reduce_hier_nobarrier_inter(const pc_call_t *a, const char *inter, const char *name);
+
+/* clairvoyant (reduce_clairvoyant.c): the prediction in use on comm for
+ * `root` after this process's last call there: its late ranks (up to max,
+ * latest first) into late, their number returned (0: binomial tree; -1:
+ * comm unusable); *plans (may be NULL) = predictions naming a rank adopted
+ * so far.  For tests. */
+int pc_reduce_clairvoyant_plan(MPI_Comm comm, int root, int *late, int max, unsigned long *plans);
 
 #endif

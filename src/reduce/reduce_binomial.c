@@ -44,15 +44,6 @@
 
 #include <stdlib.h>
 
-/* Elements per segment from PAPCOLL_REDUCE_SEGSIZE (bytes; 0: whole message). */
-static long segment_count(const pc_call_t *a)
-{
-    size_t type_size = a->count > 0 ? a->bytes / (size_t)a->count : 0;
-    if (a->params->reduce.segsize == 0 || type_size == 0) return 0;
-    size_t n = a->params->reduce.segsize / type_size;
-    return n > 0 ? (long)n : 1;
-}
-
 /* pc_tree_build lists children largest subtree first (broadcast order);
  * reducing, the smallest subtree comes first: it is ready first, and in
  * increasing rank order it gives the rank order tree_engine.h describes. */
@@ -85,8 +76,8 @@ int pc_reduce_binomial(const pc_call_t *a)
             goto out;
         }
     }
-    rc = pc_tree_reduce(a, a->sendbuf, result, a->count, segment_count(a), &tree, (int)a->params->max_inflight,
-                        PC_TAG_REDUCE_DATA);
+    rc = pc_tree_reduce(a, a->sendbuf, result, a->count, pc_reduce_segment_count(a), &tree,
+                        (int)a->params->max_inflight, PC_TAG_REDUCE_DATA);
     if (rc == MPI_SUCCESS && tree_root != root) {
         if (rank == tree_root) rc = pc_red_send(a, result, a->count, root, PC_TAG_REDUCE_TO_ROOT);
         else if (rank == root) rc = pc_red_recv(a, a->recvbuf, a->count, tree_root, PC_TAG_REDUCE_TO_ROOT);

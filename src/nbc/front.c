@@ -14,6 +14,7 @@
 
 #include "nbc/nbc.h"
 #include "nbc/request.h"
+#include "nbc/persistent.h" /* papcoll_<coll>_init runs these fronts to make persistent requests */
 #include "coll/reduction.h" /* pc_red_pof2 */
 #include "core/args.h"
 #include "core/log.h"
@@ -71,7 +72,7 @@ static int run(const char *coll, const pc_nbc_algo_t *algo, const char *why, pc_
     MPI_Comm priv;
     int tag;
     unsigned long seq;
-    int rc = pc_nbc_next(comm, &priv, &tag, &seq);
+    int rc = pc_persist_making() ? pc_persist_next(comm, &priv, &tag, &seq) : pc_nbc_next(comm, &priv, &tag, &seq);
     if (rc != MPI_SUCCESS) return pc_error(comm, rc);
     PMPI_Comm_rank(comm, &a->rank);
     PMPI_Comm_size(comm, &a->size);
@@ -80,7 +81,9 @@ static int run(const char *coll, const pc_nbc_algo_t *algo, const char *why, pc_
     pc_set_last_algorithm(algo->name);
     pc_nbc_sched_t s = {0};
     if (bytes_of(a->count, a->type) > 0 || a->type == MPI_DATATYPE_NULL) rc = algo->build(&s, a);
-    rc = rc != MPI_SUCCESS ? rc : pc_nbc_start(&s, priv, tag, request);
+    rc = rc != MPI_SUCCESS  ? rc
+         : pc_persist_making() ? pc_persist_create(&s, priv, tag, request)
+                               : pc_nbc_start(&s, priv, tag, request);
     return pc_error(comm, rc);
 }
 
@@ -109,18 +112,18 @@ int papcoll_ibarrier_by_name(const char *algorithm, MPI_Comm comm, MPI_Request *
     int rc = pc_check_comm(comm);
     if (rc != MPI_SUCCESS) {
         refused_log("ibarrier", rc);
-        return PMPI_Ibarrier(comm, request);
+        return PC_NBC_NATIVE(request, PMPI_Ibarrier(comm, request));
     }
     if (pc_is_intercomm(comm)) {
         native_log("ibarrier", "intercommunicator");
-        return PMPI_Ibarrier(comm, request);
+        return PC_NBC_NATIVE(request, PMPI_Ibarrier(comm, request));
     }
     const char *why;
     const pc_nbc_algo_t *algo = choose("ibarrier", ibarrier_algos, algorithm, pc_params()->nbc.ibarrier, "dissemination", &why);
     if (!algo) return pc_error(comm, MPI_ERR_ARG);
     if (!algo->build) {
         native_log("ibarrier", why);
-        return PMPI_Ibarrier(comm, request);
+        return PC_NBC_NATIVE(request, PMPI_Ibarrier(comm, request));
     }
     pc_nbc_args_t a = {.count = 0, .type = MPI_DATATYPE_NULL};
     return run("ibarrier", algo, why, &a, comm, request);
@@ -134,19 +137,19 @@ int papcoll_ibcast_by_name(const char *algorithm, void *buf, int count, MPI_Data
     int rc = pc_check_comm(comm);
     if (rc == MPI_SUCCESS && pc_is_intercomm(comm)) {
         native_log("ibcast", "intercommunicator");
-        return PMPI_Ibcast(buf, count, datatype, root, comm, request);
+        return PC_NBC_NATIVE(request, PMPI_Ibcast(buf, count, datatype, root, comm, request));
     }
     if (rc == MPI_SUCCESS) rc = pc_check_args(buf, count, datatype, root, comm);
     if (rc != MPI_SUCCESS) {
         refused_log("ibcast", rc);
-        return PMPI_Ibcast(buf, count, datatype, root, comm, request);
+        return PC_NBC_NATIVE(request, PMPI_Ibcast(buf, count, datatype, root, comm, request));
     }
     const char *why;
     const pc_nbc_algo_t *algo = choose("ibcast", ibcast_algos, algorithm, pc_params()->nbc.ibcast, "binomial", &why);
     if (!algo) return pc_error(comm, MPI_ERR_ARG);
     if (!algo->build) {
         native_log("ibcast", why);
-        return PMPI_Ibcast(buf, count, datatype, root, comm, request);
+        return PC_NBC_NATIVE(request, PMPI_Ibcast(buf, count, datatype, root, comm, request));
     }
     pc_nbc_args_t a = {.root = root, .sendbuf = buf, .recvbuf = buf, .count = count, .type = datatype};
     return run("ibcast", algo, why, &a, comm, request);
@@ -163,12 +166,12 @@ int papcoll_ireduce_by_name(const char *algorithm, const void *sendbuf, void *re
     int rc = pc_check_comm(comm);
     if (rc == MPI_SUCCESS && pc_is_intercomm(comm)) {
         native_log("ireduce", "intercommunicator");
-        return PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+        return PC_NBC_NATIVE(request, PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request));
     }
     if (rc == MPI_SUCCESS) rc = pc_check_reduction_args(sendbuf, recvbuf, count, datatype, op, 1, root, comm);
     if (rc != MPI_SUCCESS) {
         refused_log("ireduce", rc);
-        return PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+        return PC_NBC_NATIVE(request, PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request));
     }
     const char *why;
     const pc_nbc_algo_t *algo = choose("ireduce", ireduce_algos, algorithm, pc_params()->nbc.ireduce, "binomial", &why);
@@ -182,7 +185,7 @@ int papcoll_ireduce_by_name(const char *algorithm, const void *sendbuf, void *re
     }
     if (!algo->build) {
         native_log("ireduce", why);
-        return PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+        return PC_NBC_NATIVE(request, PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request));
     }
     int rank;
     PMPI_Comm_rank(comm, &rank);
@@ -204,12 +207,12 @@ int papcoll_iallreduce_by_name(const char *algorithm, const void *sendbuf, void 
     int rc = pc_check_comm(comm);
     if (rc == MPI_SUCCESS && pc_is_intercomm(comm)) {
         native_log("iallreduce", "intercommunicator");
-        return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
+        return PC_NBC_NATIVE(request, PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request));
     }
     if (rc == MPI_SUCCESS) rc = pc_check_reduction_args(sendbuf, recvbuf, count, datatype, op, 0, 0, comm);
     if (rc != MPI_SUCCESS) {
         refused_log("iallreduce", rc);
-        return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
+        return PC_NBC_NATIVE(request, PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request));
     }
     int commutative = 0, size;
     PMPI_Op_commutative(op, &commutative);
@@ -229,7 +232,7 @@ int papcoll_iallreduce_by_name(const char *algorithm, const void *sendbuf, void 
     }
     if (!algo->build) {
         native_log("iallreduce", why);
-        return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
+        return PC_NBC_NATIVE(request, PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request));
     }
     pc_nbc_args_t a = {.sendbuf = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, .recvbuf = recvbuf, .count = count,
                        .type = datatype, .op = op};

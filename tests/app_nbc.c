@@ -32,19 +32,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "app_common.h"
+
 static int failures, rank_w;
 static unsigned seed;
-
-#define CHECK(cond, ...)                                   \
-    do {                                                   \
-        if (!(cond)) {                                     \
-            if (failures++ < 10) {                         \
-                fprintf(stderr, "[%d] FAIL: ", rank_w);    \
-                fprintf(stderr, __VA_ARGS__);              \
-                fprintf(stderr, "\n");                     \
-            }                                              \
-        }                                                  \
-    } while (0)
 
 static void delay(void)
 {
@@ -53,19 +44,6 @@ static void delay(void)
 }
 
 /* ---- cases: a datatype, an op, inputs and the local reference ---- */
-
-typedef struct { int a, b, c, d; } mat_t; /* 2x2, mod 1009 */
-
-static void matmul(void *in, void *inout, int *len, MPI_Datatype *t)
-{
-    (void)t;
-    mat_t *x = in, *y = inout;
-    for (int i = 0; i < *len; i++) { /* y = x * y */
-        mat_t r = {(x[i].a * y[i].a + x[i].b * y[i].c) % 1009, (x[i].a * y[i].b + x[i].b * y[i].d) % 1009,
-                   (x[i].c * y[i].a + x[i].d * y[i].c) % 1009, (x[i].c * y[i].b + x[i].d * y[i].d) % 1009};
-        y[i] = r;
-    }
-}
 
 /* vector of 2 ints, stride 3: element i at int offset 3*i*? (extent resized to 6 ints) */
 static void vecsum(void *in, void *inout, int *len, MPI_Datatype *t)
@@ -353,15 +331,7 @@ static void test_free(MPI_Comm comm)
     MPI_Iallreduce(in, (int *)out, N, MPI_INT, MPI_SUM, comm, &req);
     MPI_Request_free(&req);
     CHECK(req == MPI_REQUEST_NULL, "request_free left the handle");
-    double t0 = MPI_Wtime();
-    int all = 0;
-    while (!all && MPI_Wtime() - t0 < 20) {
-        all = 1;
-        for (int i = 0; i < N; i++) all &= out[i] == p;
-        int flag;
-        MPI_Request none = MPI_REQUEST_NULL;
-        MPI_Test(&none, &flag, MPI_STATUS_IGNORE); /* progress */
-    }
+    int all = progress_until(out, N, p);
     CHECK(all, "freed iallreduce: %d %d, expected %d", out[0], out[N - 1], p);
     /* a freed barrier: drained at MPI_Finalize at the latest */
     MPI_Ibarrier(comm, &req);

@@ -48,34 +48,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "app_common.h"
+
 #ifdef INIT
 
 static int failures, rank_w;
 static unsigned seed;
 
-#define CHECK(cond, ...)                                \
-    do {                                                \
-        if (!(cond) && failures++ < 10) {               \
-            fprintf(stderr, "[%d] FAIL: ", rank_w);     \
-            fprintf(stderr, __VA_ARGS__);               \
-            fprintf(stderr, "\n");                      \
-        }                                               \
-    } while (0)
-
 /* ---- data: three kinds of element and op ---- */
-
-typedef struct { int a, b, c, d; } mat_t; /* 2x2, mod 1009 */
-
-static void matmul(void *in, void *inout, int *len, MPI_Datatype *t)
-{
-    (void)t;
-    mat_t *x = in, *y = inout;
-    for (int i = 0; i < *len; i++) { /* y = x * y */
-        mat_t r = {(x[i].a * y[i].a + x[i].b * y[i].c) % 1009, (x[i].a * y[i].b + x[i].b * y[i].d) % 1009,
-                   (x[i].c * y[i].a + x[i].d * y[i].c) % 1009, (x[i].c * y[i].b + x[i].d * y[i].d) % 1009};
-        y[i] = r;
-    }
-}
 
 enum { K_INT_SUM, K_DOUBLE_MAX, K_MAT, K_N };
 static MPI_Datatype ktype[K_N];
@@ -326,26 +306,18 @@ static void run_all(MPI_Comm comm, const char *where)
 
 static void free_active(MPI_Comm comm)
 {
-    int p;
-    MPI_Comm_size(comm, &p);
     enum { N = 500 };
     static int in[N];
-    static volatile int out[N];
+    static volatile int out[N]; /* written by the run after the free */
+    int p;
+    MPI_Comm_size(comm, &p);
     for (int i = 0; i < N; i++) in[i] = 2, out[i] = 0;
     MPI_Request req;
     INIT(Allreduce)(in, (int *)out, N, MPI_INT, MPI_SUM, comm, MPI_INFO_NULL, &req);
     MPI_Start(&req);
     MPI_Request_free(&req);
     CHECK(req == MPI_REQUEST_NULL, "request_free of an active request left the handle");
-    double t0 = MPI_Wtime();
-    int all = 0;
-    while (!all && MPI_Wtime() - t0 < 20) {
-        all = 1;
-        for (int i = 0; i < N; i++) all &= out[i] == 2 * p;
-        int flag;
-        MPI_Request none = MPI_REQUEST_NULL;
-        MPI_Test(&none, &flag, MPI_STATUS_IGNORE); /* progress */
-    }
+    int all = progress_until(out, N, 2 * p);
     CHECK(all, "freed active allreduce: %d, expected %d", out[0], 2 * p);
 }
 

@@ -13,7 +13,9 @@
  * active they are the PMPI call itself.  MPI_Test* progress once, then
  * test.  MPI_Request_free progresses once (an active collective request
  * may be freed: it completes at a later progress, or at MPI_Finalize,
- * request.c).
+ * request.c).  Around each of them, papcoll's active persistent requests
+ * are swapped for their runs' generalized requests (PC_PERSIST_AROUND,
+ * nbc/persistent.h; MPI_Start is pmpi/persistent.c's).
  *
  * Fortran callers get the MPI library's own nonblocking collectives: MPICH
  * 4.0's mpi_f08 MPI_WAIT calls PMPI_Wait (objdump of libmpichfort 4.0.2),

@@ -8,7 +8,10 @@
  * algorithms), the schedule built and started (request.h).  One debug log
  * line per call, papcoll_last_algorithm() set.  Every process must select
  * the same algorithm (auto decides from what every process knows alike:
- * count x type size, p, the op).
+ * count x type size, p, the op).  papcoll_<coll>_init (persistent_front.c)
+ * runs the same fronts to make persistent requests: run() builds the request
+ * instead of starting it, PC_NBC_NATIVE makes the library's own persistent
+ * request instead of calling PMPI_I<coll> (nbc/persistent.h).
  */
 #include <papcoll.h>
 

@@ -95,8 +95,9 @@ int pc_persist_start(MPI_Request *request, int *rc);
 int pc_persist_free(MPI_Request *request, int *rc);
 
 /* The swap around a completion call on reqs[0..n): the handles of active
- * papcoll requests replaced by their runs' generalized requests (in[] holds
- * what was swapped), then put back, the completed ones made inactive. */
+ * papcoll requests replaced by their runs' generalized requests (at[] and
+ * obj[] record where and whose), then put back, the completed ones made
+ * inactive. */
 typedef struct pc_persist_swap {
     int n;                 /* requests swapped */
     int *at;               /* their positions */
@@ -109,8 +110,8 @@ typedef struct pc_persist_swap {
 int pc_persist_swap_in(pc_persist_swap_t *sw, int n, MPI_Request reqs[]);
 void pc_persist_swap_out(pc_persist_swap_t *sw, MPI_Request reqs[]);
 
-/* A completion call f on (n, reqs), with the swap around it when papcoll's
- * persistent requests exist. */
+/* Returns `call` (a completion call on reqs[0..n)), with the swap around it
+ * when papcoll's persistent requests exist. */
 #define PC_PERSIST_AROUND(n, reqs, call)                                        \
     do {                                                                        \
         pc_persist_swap_t pc_sw_;                                               \

@@ -229,14 +229,13 @@ static void run_all(MPI_Comm comm, const char *where)
     MPI_Comm_size(MPI_COMM_WORLD, &p);
     static pcoll_t c[MAXP];
     /* The non-commutative reduce (the library's own, through papcoll's entry
-     * point), started and waited for alone.  Made before papcoll's first
-     * call on comm: made after it, on the reversed communicator, MPICH
-     * 4.0.2's own persistent reduce hung in its first MPI_Wait. */
+     * point), started and waited for alone, after papcoll's requests of
+     * the previous communicator were freed. */
     pcoll_t side;
     int pc;
     MPI_Comm_size(comm, &pc);
-    make_one(comm, &side, C_REDUCE, K_MAT, 40, 1 % pc, 0);
     int n = make_all(comm, c);
+    make_one(comm, &side, C_REDUCE, K_MAT, 40, 1 % pc, 0);
     own_t own;
     int right = (rank + 1) % p, left = (rank + p - 1) % p;
     MPI_Send_init(own.psend, 64, MPI_INT, right, 6, MPI_COMM_WORLD, &own.pers[0]);

@@ -152,7 +152,10 @@ int pc_persist_create(pc_nbc_sched_t *s, MPI_Comm pcomm, int tag, MPI_Request *r
     pc_nbc_round(s); /* close the last round: every run starts from a closed schedule */
     pc_persist_t *p = s->rc == MPI_SUCCESS ? calloc(1, sizeof *p) : NULL;
     int rc = s->rc != MPI_SUCCESS ? s->rc : p ? MPI_SUCCESS : MPI_ERR_NO_MEM;
-    if (rc == MPI_SUCCESS) rc = PMPI_Recv_init(NULL, 0, MPI_BYTE, MPI_PROC_NULL, 0, MPI_COMM_SELF, &p->handle);
+    /* never started, so it never matches; not from MPI_PROC_NULL: MPICH
+     * 4.0.2 frees such a request wrongly (a persistent collective made after
+     * the free hangs) */
+    if (rc == MPI_SUCCESS) rc = PMPI_Recv_init(NULL, 0, MPI_BYTE, 0, 0, MPI_COMM_SELF, &p->handle);
     if (rc == MPI_SUCCESS && (rc = table_add(p)) != MPI_SUCCESS) PMPI_Request_free(&p->handle);
     if (rc != MPI_SUCCESS) {
         pc_nbc_sched_free(s);

@@ -6,8 +6,10 @@
  *
  * The handle.  A generalized request cannot be persistent (it is freed when
  * it completes), so the program holds a real persistent request of the MPI
- * library that papcoll recognises: PMPI_Recv_init from MPI_PROC_NULL on
- * MPI_COMM_SELF, never started, hence always inactive in the library's eyes
+ * library that papcoll recognises: PMPI_Recv_init of 0 bytes from rank 0 of
+ * MPI_COMM_SELF (itself), never started, hence always inactive in the library's eyes
+ * (not from MPI_PROC_NULL: MPICH 4.0.2's MPI_Request_free of one breaks the
+ * persistent collectives made after it)
  * (MPI_Wait returns at once with an empty status, Waitany and Waitsome skip
  * it, MPI_Request_free frees it).  papcoll keeps a table from that handle to
  * the request's object: its schedule, built once at init, and the

@@ -13,7 +13,7 @@
 #include <pthread.h>
 
 typedef struct pc_persist {
-    MPI_Request handle;       /* what the program holds: an inactive PMPI_Recv_init from MPI_PROC_NULL */
+    MPI_Request handle;       /* what the program holds: an inactive PMPI_Recv_init (persistent.h) */
     pc_nbc_sched_t sched;     /* built once at init, run by every start */
     MPI_Comm comm;            /* the persistent communicator (pcomm->comm) */
     struct pc_persist_comm *pcomm;

@@ -22,7 +22,8 @@
  *             MPI_Wait returns an empty status, Waitany finds nothing) and the
  *             others must be MPI_REQUEST_NULL
  *   free      MPI_Request_free of every request, then of the communicators;
- *             with papcoll, also of an active request (its run ends later)
+ *             with papcoll, also of an active request (its run ends later);
+ *             a communicator freed before its persistent request
  * Usage: app_persistent SEED [native|served [WAYS]]: WAYS the completion
  * ways by number, run after run (default 012345678: MPICH 4.0.2's own
  * persistent collectives need 0148, its MPI_Waitany and MPI_Testall
@@ -320,6 +321,24 @@ static void free_active(MPI_Comm comm)
     CHECK(all, "freed active allreduce: %d, expected %d", out[0], 2 * p);
 }
 
+/* ---- the communicator freed before its persistent request ---- */
+
+static void comm_first(void)
+{
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    int p, in = rank_w + 1, out = 0;
+    MPI_Comm_size(dup, &p);
+    MPI_Request req;
+    INIT(Allreduce)(&in, &out, 1, MPI_INT, MPI_SUM, dup, MPI_INFO_NULL, &req);
+    MPI_Start(&req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    CHECK(out == p * (p + 1) / 2, "allreduce on a communicator freed next: %d", out);
+    MPI_Comm_free(&dup); /* MPI lets the request outlive it */
+    MPI_Request_free(&req);
+    CHECK(req == MPI_REQUEST_NULL, "request_free after the communicator's left the handle");
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -344,6 +363,7 @@ int main(int argc, char **argv)
     run_all(rev, "reversed");
     run_all(half, "half");
     if (last_algorithm && !native_expected) free_active(rev);
+    comm_first();
     MPI_Comm_free(&rev); /* after its persistent requests */
     MPI_Comm_free(&half);
 

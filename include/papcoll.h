@@ -325,6 +325,45 @@ int papcoll_ireduce_scatter_block_by_name(const char *algorithm,
  * without waiting (what the interposed completion calls do first). */
 void papcoll_nbc_progress(void);
 
+/* ---- Persistent collectives (MPI-4) ------------------------------------ */
+
+/* Same semantics as MPI-4's MPI_Barrier_init, MPI_Bcast_init,
+ * MPI_Reduce_init and MPI_Allreduce_init: the algorithm is chosen once, as
+ * for the nonblocking form (PAPCOLL_IBARRIER ... PAPCOLL_IALLREDUCE, or the
+ * _by_name argument), and its schedule is built once; each MPI_Start /
+ * MPI_Startall runs it again on the buffers given here; MPI_Wait* /
+ * MPI_Test* complete a run and leave the request inactive; MPI_Request_free
+ * of an inactive one frees it.  *request is a persistent request of the MPI
+ * library that libpapcoll_mpi recognises: MPI_Start, the completion calls
+ * and MPI_Request_free must be libpapcoll_mpi's (preloaded, or linked before
+ * the MPI library).  `native` makes the MPI library's own persistent
+ * collective (MPI_<Coll>_init, or Open MPI's MPIX_<Coll>_init; without
+ * either, MPI_ERR_UNSUPPORTED_OPERATION).  info is passed to the library's
+ * own only.  Not built under SimGrid SMPI.  docs/nonblocking.md,
+ * "Persistent collectives". */
+int papcoll_barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int papcoll_barrier_init_by_name(const char *algorithm, MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request);
+int papcoll_bcast_init(void *buf, int count, MPI_Datatype datatype, int root,
+                       MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int papcoll_bcast_init_by_name(const char *algorithm, void *buf, int count,
+                               MPI_Datatype datatype, int root, MPI_Comm comm,
+                               MPI_Info info, MPI_Request *request);
+int papcoll_reduce_init(const void *sendbuf, void *recvbuf, int count,
+                        MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request);
+int papcoll_reduce_init_by_name(const char *algorithm, const void *sendbuf,
+                                void *recvbuf, int count, MPI_Datatype datatype,
+                                MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
+                                MPI_Request *request);
+int papcoll_allreduce_init(const void *sendbuf, void *recvbuf, int count,
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                           MPI_Info info, MPI_Request *request);
+int papcoll_allreduce_init_by_name(const char *algorithm, const void *sendbuf,
+                                   void *recvbuf, int count, MPI_Datatype datatype,
+                                   MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request);
+
 /* ---- Prefix reductions ------------------------------------------------- */
 
 /* Same semantics as MPI_Scan and MPI_Exscan (MPI_IN_PLACE allowed; any

@@ -15,7 +15,9 @@
  * active they are the PMPI call itself.  MPI_Test* progress once, then
  * test.  MPI_Request_free progresses once (an active collective request
  * may be freed: it completes at a later progress, or at MPI_Finalize,
- * request.c).
+ * request.c).  Around each of them, papcoll's active persistent requests
+ * are swapped for their runs' generalized requests (PC_PERSIST_AROUND,
+ * nbc/persistent.h; MPI_Start is pmpi/persistent.c's).
  *
  * Fortran callers get the MPI library's own nonblocking collectives: MPICH
  * 4.0's mpi_f08 MPI_WAIT calls PMPI_Wait (objdump of libmpichfort 4.0.2),
@@ -27,25 +29,12 @@
 #define _GNU_SOURCE
 #include <papcoll.h>
 
+#include "caller.h"
+#include "nbc/persistent.h"
 #include "nbc/request.h"
 
-#include <dlfcn.h>
-#include <string.h>
-
-/* Whether the caller's code is an MPI library's Fortran binding
- * (libmpichfort, libmpi_mpifh, libmpi_usempi*). */
-static int from_fortran(void *caller)
-{
-    static __thread void *last_caller;
-    static __thread int last_answer;
-    if (caller == last_caller) return last_answer;
-    Dl_info info;
-    int fortran = dladdr(caller, &info) && info.dli_fname &&
-                  (strstr(info.dli_fname, "fort") || strstr(info.dli_fname, "mpifh") || strstr(info.dli_fname, "usempi"));
-    last_caller = caller;
-    last_answer = fortran;
-    return fortran;
-}
+/* Whether the caller's code is an MPI library's Fortran binding (caller.c). */
+static int from_fortran(void *caller) { return pc_from_fortran(caller); }
 
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
@@ -121,7 +110,7 @@ PC_NBC_ENTRY(reduce_scatter_block, (const void *sendbuf, void *recvbuf, int recv
 
 /* ---- completion ---- */
 
-int MPI_Wait(MPI_Request *request, MPI_Status *status)
+static int nb_wait(MPI_Request *request, MPI_Status *status)
 {
     while (pc_nbc_active()) {
         int flag = 0;
@@ -133,7 +122,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
     return PMPI_Wait(request, status);
 }
 
-int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+static int nb_waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
     while (pc_nbc_active()) {
         int flag = 0;
@@ -145,7 +134,7 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
     return PMPI_Waitall(count, requests, statuses);
 }
 
-int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+static int nb_waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
 {
     while (pc_nbc_active()) {
         int flag = 0;
@@ -157,7 +146,7 @@ int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *statu
     return PMPI_Waitany(count, requests, index, status);
 }
 
-int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[])
+static int nb_waitsome(int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[])
 {
     while (pc_nbc_active()) {
         pc_nbc_progress();
@@ -168,25 +157,25 @@ int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices
     return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
 }
 
-int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+static int nb_test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     pc_nbc_progress();
     return PMPI_Test(request, flag, status);
 }
 
-int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+static int nb_testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
 {
     pc_nbc_progress();
     return PMPI_Testall(count, requests, flag, statuses);
 }
 
-int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
+static int nb_testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
 {
     pc_nbc_progress();
     return PMPI_Testany(count, requests, index, flag, status);
 }
 
-int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[])
+static int nb_testsome(int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[])
 {
     pc_nbc_progress();
     return PMPI_Testsome(incount, requests, outcount, indices, statuses);
@@ -195,5 +184,36 @@ int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices
 int MPI_Request_free(MPI_Request *request)
 {
     pc_nbc_progress();
+    int rc;
+    if (pc_persist_any() && pc_persist_free(request, &rc)) return rc; /* a papcoll persistent request */
     return PMPI_Request_free(request);
+}
+
+/* The completion calls, with papcoll's active persistent requests swapped
+ * for their runs' generalized requests around them (nbc/persistent.h). */
+int MPI_Wait(MPI_Request *request, MPI_Status *status) { PC_PERSIST_AROUND(1, request, nb_wait(request, status)); }
+int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+{
+    PC_PERSIST_AROUND(count, requests, nb_waitall(count, requests, statuses));
+}
+int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+{
+    PC_PERSIST_AROUND(count, requests, nb_waitany(count, requests, index, status));
+}
+int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[])
+{
+    PC_PERSIST_AROUND(incount, requests, nb_waitsome(incount, requests, outcount, indices, statuses));
+}
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) { PC_PERSIST_AROUND(1, request, nb_test(request, flag, status)); }
+int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+{
+    PC_PERSIST_AROUND(count, requests, nb_testall(count, requests, flag, statuses));
+}
+int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
+{
+    PC_PERSIST_AROUND(count, requests, nb_testany(count, requests, index, flag, status));
+}
+int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[])
+{
+    PC_PERSIST_AROUND(incount, requests, nb_testsome(incount, requests, outcount, indices, statuses));
 }

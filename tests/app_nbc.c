@@ -33,21 +33,9 @@
 #include <unistd.h>
 
 #include "app_nbc_util.h"
+#include "app_common.h" /* matmul */
 
 /* ---- cases: a datatype, an op, inputs and the local reference ---- */
-
-typedef struct { int a, b, c, d; } mat_t; /* 2x2, mod 1009 */
-
-static void matmul(void *in, void *inout, int *len, MPI_Datatype *t)
-{
-    (void)t;
-    mat_t *x = in, *y = inout;
-    for (int i = 0; i < *len; i++) { /* y = x * y */
-        mat_t r = {(x[i].a * y[i].a + x[i].b * y[i].c) % 1009, (x[i].a * y[i].b + x[i].b * y[i].d) % 1009,
-                   (x[i].c * y[i].a + x[i].d * y[i].c) % 1009, (x[i].c * y[i].b + x[i].d * y[i].d) % 1009};
-        y[i] = r;
-    }
-}
 
 /* vector of 2 ints, stride 3: element i at int offset 3*i*? (extent resized to 6 ints) */
 static void vecsum(void *in, void *inout, int *len, MPI_Datatype *t)

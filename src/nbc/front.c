@@ -8,13 +8,17 @@
  * algorithms), the schedule built and started (request.h).  One debug log
  * line per call, papcoll_last_algorithm() set.  Every process must select
  * the same algorithm (auto decides from what every process knows alike:
- * count x type size, p, the op).
+ * count x type size, p, the op).  papcoll_<coll>_init (persistent_front.c)
+ * runs the same fronts to make persistent requests: run() builds the request
+ * instead of starting it, PC_NBC_NATIVE makes the library's own persistent
+ * request instead of calling PMPI_I<coll> (nbc/persistent.h).
  */
 #include <papcoll.h>
 
 #include "nbc/front.h"
 #include "nbc/nbc.h"
 #include "nbc/request.h"
+#include "nbc/persistent.h" /* papcoll_<coll>_init runs these fronts to make persistent requests */
 #include "coll/reduction.h" /* pc_red_pof2 */
 #include "core/args.h"
 #include "core/log.h"
@@ -65,7 +69,7 @@ static int run(const char *coll, const pc_nbc_algo_t *algo, const char *why, pc_
     MPI_Comm priv;
     int tag;
     unsigned long seq;
-    int rc = pc_nbc_next(comm, &priv, &tag, &seq);
+    int rc = pc_persist_making() ? pc_persist_next(comm, &priv, &tag, &seq) : pc_nbc_next(comm, &priv, &tag, &seq);
     if (rc != MPI_SUCCESS) return pc_error(comm, rc);
     PMPI_Comm_rank(comm, &a->rank);
     PMPI_Comm_size(comm, &a->size);
@@ -75,7 +79,9 @@ static int run(const char *coll, const pc_nbc_algo_t *algo, const char *why, pc_
     pc_set_last_algorithm(algo->name);
     pc_nbc_sched_t s = {0};
     if (a->blocks || bytes > 0 || a->type == MPI_DATATYPE_NULL) rc = algo->build(&s, a);
-    rc = rc != MPI_SUCCESS ? rc : pc_nbc_start(&s, priv, tag, request);
+    rc = rc != MPI_SUCCESS  ? rc
+         : pc_persist_making() ? pc_persist_create(&s, priv, tag, request)
+                               : pc_nbc_start(&s, priv, tag, request);
     return pc_error(comm, rc);
 }
 
@@ -104,18 +110,18 @@ int papcoll_ibarrier_by_name(const char *algorithm, MPI_Comm comm, MPI_Request *
     int rc = pc_check_comm(comm);
     if (rc != MPI_SUCCESS) {
         refused_log("ibarrier", rc);
-        return PMPI_Ibarrier(comm, request);
+        return PC_NBC_NATIVE(request, PMPI_Ibarrier(comm, request));
     }
     if (pc_is_intercomm(comm)) {
         native_log("ibarrier", "intercommunicator");
-        return PMPI_Ibarrier(comm, request);
+        return PC_NBC_NATIVE(request, PMPI_Ibarrier(comm, request));
     }
     const char *why;
     const pc_nbc_algo_t *algo = choose("ibarrier", ibarrier_algos, algorithm, pc_params()->nbc.ibarrier, "dissemination", &why);
     if (!algo) return pc_error(comm, MPI_ERR_ARG);
     if (!algo->build) {
         native_log("ibarrier", why);
-        return PMPI_Ibarrier(comm, request);
+        return PC_NBC_NATIVE(request, PMPI_Ibarrier(comm, request));
     }
     pc_nbc_args_t a = {.count = 0, .type = MPI_DATATYPE_NULL};
     return run("ibarrier", algo, why, &a, comm, request);
@@ -129,19 +135,19 @@ int papcoll_ibcast_by_name(const char *algorithm, void *buf, int count, MPI_Data
     int rc = pc_check_comm(comm);
     if (rc == MPI_SUCCESS && pc_is_intercomm(comm)) {
         native_log("ibcast", "intercommunicator");
-        return PMPI_Ibcast(buf, count, datatype, root, comm, request);
+        return PC_NBC_NATIVE(request, PMPI_Ibcast(buf, count, datatype, root, comm, request));
     }
     if (rc == MPI_SUCCESS) rc = pc_check_args(buf, count, datatype, root, comm);
     if (rc != MPI_SUCCESS) {
         refused_log("ibcast", rc);
-        return PMPI_Ibcast(buf, count, datatype, root, comm, request);
+        return PC_NBC_NATIVE(request, PMPI_Ibcast(buf, count, datatype, root, comm, request));
     }
     const char *why;
     const pc_nbc_algo_t *algo = choose("ibcast", ibcast_algos, algorithm, pc_params()->nbc.ibcast, "binomial", &why);
     if (!algo) return pc_error(comm, MPI_ERR_ARG);
     if (!algo->build) {
         native_log("ibcast", why);
-        return PMPI_Ibcast(buf, count, datatype, root, comm, request);
+        return PC_NBC_NATIVE(request, PMPI_Ibcast(buf, count, datatype, root, comm, request));
     }
     pc_nbc_args_t a = {.root = root, .sendbuf = buf, .recvbuf = buf, .count = count, .type = datatype};
     return run("ibcast", algo, why, &a, comm, request);
@@ -158,12 +164,12 @@ int papcoll_ireduce_by_name(const char *algorithm, const void *sendbuf, void *re
     int rc = pc_check_comm(comm);
     if (rc == MPI_SUCCESS && pc_is_intercomm(comm)) {
         native_log("ireduce", "intercommunicator");
-        return PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+        return PC_NBC_NATIVE(request, PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request));
     }
     if (rc == MPI_SUCCESS) rc = pc_check_reduction_args(sendbuf, recvbuf, count, datatype, op, 1, root, comm);
     if (rc != MPI_SUCCESS) {
         refused_log("ireduce", rc);
-        return PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+        return PC_NBC_NATIVE(request, PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request));
     }
     const char *why;
     const pc_nbc_algo_t *algo = choose("ireduce", ireduce_algos, algorithm, pc_params()->nbc.ireduce, "binomial", &why);
@@ -177,7 +183,7 @@ int papcoll_ireduce_by_name(const char *algorithm, const void *sendbuf, void *re
     }
     if (!algo->build) {
         native_log("ireduce", why);
-        return PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+        return PC_NBC_NATIVE(request, PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request));
     }
     int rank;
     PMPI_Comm_rank(comm, &rank);
@@ -199,12 +205,12 @@ int papcoll_iallreduce_by_name(const char *algorithm, const void *sendbuf, void 
     int rc = pc_check_comm(comm);
     if (rc == MPI_SUCCESS && pc_is_intercomm(comm)) {
         native_log("iallreduce", "intercommunicator");
-        return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
+        return PC_NBC_NATIVE(request, PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request));
     }
     if (rc == MPI_SUCCESS) rc = pc_check_reduction_args(sendbuf, recvbuf, count, datatype, op, 0, 0, comm);
     if (rc != MPI_SUCCESS) {
         refused_log("iallreduce", rc);
-        return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
+        return PC_NBC_NATIVE(request, PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request));
     }
     int commutative = 0, size;
     PMPI_Op_commutative(op, &commutative);
@@ -224,7 +230,7 @@ int papcoll_iallreduce_by_name(const char *algorithm, const void *sendbuf, void 
     }
     if (!algo->build) {
         native_log("iallreduce", why);
-        return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
+        return PC_NBC_NATIVE(request, PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request));
     }
     pc_nbc_args_t a = {.sendbuf = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, .recvbuf = recvbuf, .count = count,
                        .type = datatype, .op = op};

@@ -31,7 +31,9 @@ typedef struct pc_nbc_req {
     atomic_int flags;       /* PC_NBC_DONE | PC_NBC_MPI_FREED (whoever sets the second frees r) */
     int busy;               /* a thread is stepping it (under nbc_mutex) */
     MPI_Request greq;
-    struct pc_nbc_counter *counter; /* its communicator's */
+    struct pc_nbc_counter *counter; /* its communicator's (NULL: a persistent request's run) */
+    void (*done)(void *);   /* a persistent request's run: called at the end instead of freeing s */
+    void *done_arg;
     struct pc_nbc_req *next;
 } pc_nbc_req_t;
 
@@ -164,12 +166,13 @@ static int step(pc_nbc_req_t *r)
  * generalized request, frees r when MPI is already done with it. */
 static void finish(pc_nbc_req_t *r)
 {
-    pc_nbc_sched_free(&r->s);
+    if (r->done) r->done(r->done_arg);
+    else pc_nbc_sched_free(&r->s);
     free(r->reqs);
     r->reqs = NULL;
     MPI_Request g = r->greq;
     pthread_mutex_lock(&nbc_mutex);
-    r->counter->active--;
+    if (r->counter) r->counter->active--;
     pthread_mutex_unlock(&nbc_mutex);
     int freed_before = atomic_fetch_or(&r->flags, PC_NBC_DONE) & PC_NBC_MPI_FREED;
     PMPI_Grequest_complete(g); /* may run free_fn, which then frees r */
@@ -313,24 +316,32 @@ static void watch_finalize(void)
 
 int pc_nbc_start(pc_nbc_sched_t *s, MPI_Comm priv, int tag, MPI_Request *request)
 {
+    return pc_nbc_start_run(s, priv, tag, NULL, NULL, request);
+}
+
+int pc_nbc_start_run(pc_nbc_sched_t *s, MPI_Comm priv, int tag, void (*done)(void *), void *done_arg,
+                     MPI_Request *request)
+{
     watch_finalize();
     int rc = s->rc;
     pc_nbc_req_t *r = NULL;
     if (rc == MPI_SUCCESS) {
-        pc_nbc_round(s); /* close the last round */
+        if (!done) pc_nbc_round(s); /* close the last round (a persistent one's is closed at init) */
         r = calloc(1, sizeof *r);
         if (r) r->reqs = malloc((size_t)(s->max_comm ? s->max_comm : 1) * sizeof *r->reqs);
         rc = s->rc != MPI_SUCCESS ? s->rc : (!r || !r->reqs) ? MPI_ERR_NO_MEM : MPI_SUCCESS;
     }
     if (rc == MPI_SUCCESS) rc = PMPI_Grequest_start(query_fn, free_fn, cancel_fn, r, &r->greq);
     if (rc != MPI_SUCCESS) {
-        pc_nbc_sched_free(s);
+        if (!done) pc_nbc_sched_free(s);
         if (r) free(r->reqs);
         free(r);
         return rc;
     }
     int found = 0;
-    PMPI_Comm_get_attr(priv, seq_keyval, &r->counter, &found); /* set by pc_nbc_next */
+    if (!done) PMPI_Comm_get_attr(priv, seq_keyval, &r->counter, &found); /* set by pc_nbc_next */
+    r->done = done;
+    r->done_arg = done_arg;
     r->s = *s;
     r->comm = priv;
     r->tag = tag;
@@ -338,7 +349,7 @@ int pc_nbc_start(pc_nbc_sched_t *s, MPI_Comm priv, int tag, MPI_Request *request
     *request = r->greq;
     start_thread();
     pthread_mutex_lock(&nbc_mutex);
-    r->counter->active++;
+    if (r->counter) r->counter->active++;
     pthread_mutex_unlock(&nbc_mutex);
     int ended = step(r); /* the first round now (r is not listed yet: no other thread sees it) */
     if (ended) {

@@ -26,6 +26,12 @@ int pc_nbc_next(MPI_Comm comm, MPI_Comm *priv, int *tag, unsigned long *seq);
 /* Starts schedule s (taken over, also on failure) on priv with tag: its
  * first round is posted now; *request = the generalized request. */
 int pc_nbc_start(pc_nbc_sched_t *s, MPI_Comm priv, int tag, MPI_Request *request);
+/* One run of a persistent request's schedule s (closed at init, still the
+ * caller's: never freed here): as pc_nbc_start, and done(done_arg) is
+ * called when the run has ended, before its generalized request completes
+ * (from whichever thread ends it; s is no longer in use then). */
+int pc_nbc_start_run(pc_nbc_sched_t *s, MPI_Comm priv, int tag, void (*done)(void *), void *done_arg,
+                     MPI_Request *request);
 
 /* Advances every active schedule as far as it goes without waiting. */
 void pc_nbc_progress(void);

@@ -31,7 +31,8 @@ typedef struct pc_nbc_algo {
 
 static const pc_nbc_algo_t ibarrier_algos[] = {{"native", NULL}, {"dissemination", pc_ibarrier_dissemination}, {0}};
 static const pc_nbc_algo_t ibcast_algos[] = {{"native", NULL}, {"binomial", pc_ibcast_binomial}, {0}};
-static const pc_nbc_algo_t ireduce_algos[] = {{"native", NULL}, {"binomial", pc_ireduce_binomial}, {0}};
+static const pc_nbc_algo_t ireduce_algos[] = {
+    {"native", NULL}, {"binomial", pc_ireduce_binomial}, {"dynleader", pc_ireduce_dynleader}, {0}};
 static const pc_nbc_algo_t iallreduce_algos[] = {{"native", NULL},
                                                  {"recursive_doubling", pc_iallreduce_recursive_doubling},
                                                  {"rabenseifner", pc_iallreduce_rabenseifner},
@@ -75,6 +76,7 @@ static int run(const char *coll, const pc_nbc_algo_t *algo, const char *why, pc_
     if (rc != MPI_SUCCESS) return pc_error(comm, rc);
     PMPI_Comm_rank(comm, &a->rank);
     PMPI_Comm_size(comm, &a->size);
+    a->comm = comm;
     pc_log(PC_LOG_DEBUG, "%s seq=%lu bytes=%zu p=%d root=%d algorithm=%s (%s)", coll, seq, bytes_of(a->count, a->type),
            a->size, a->root, algo->name, why);
     pc_set_last_algorithm(algo->name);
@@ -180,15 +182,21 @@ int papcoll_ireduce_by_name(const char *algorithm, const void *sendbuf, void *re
         algo = &ireduce_algos[0];
         why = "non-commutative op";
     }
-    if (!algo->build) {
-        native_log("ireduce", why);
-        return PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
-    }
     int rank;
     PMPI_Comm_rank(comm, &rank);
     int inplace = rank == root && sendbuf == MPI_IN_PLACE;
     pc_nbc_args_t a = {.root = root, .sendbuf = inplace ? recvbuf : sendbuf, .recvbuf = rank == root ? recvbuf : NULL,
                        .count = count, .type = datatype, .op = op};
+    if (algo->build == pc_ireduce_dynleader && !pc_ireduce_dynleader_fits(&a)) {
+        pc_log(PC_LOG_DEBUG, "ireduce dynleader: larger than a bank of the node reduction area, or "
+                             "PAPCOLL_REPRODUCIBLE=1: fallback to binomial");
+        algo = find(ireduce_algos, "binomial");
+        why = "dynleader does not apply";
+    }
+    if (!algo->build) {
+        native_log("ireduce", why);
+        return PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+    }
     return run("ireduce", algo, why, &a, comm, request);
 }
 

@@ -21,11 +21,16 @@ typedef struct pc_nbc_args {
     int count;
     MPI_Datatype type;
     MPI_Op op;
+    MPI_Comm comm;           /* the program's communicator */
 } pc_nbc_args_t;
 
 int pc_ibarrier_dissemination(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 int pc_ibcast_binomial(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 int pc_ireduce_binomial(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
+int pc_ireduce_dynleader(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
+/* dynleader applies: the message fits one bank of the node reduction area,
+ * PAPCOLL_REPRODUCIBLE is off (the same answer on every process). */
+int pc_ireduce_dynleader_fits(const pc_nbc_args_t *a);
 int pc_iallreduce_recursive_doubling(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 int pc_iallreduce_rabenseifner(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 

@@ -11,6 +11,7 @@
 #include "core/progress.h"
 #include "core/tags.h"
 #include "ctx/comm.h"
+#include "ctx/shm.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -25,6 +26,7 @@ typedef struct pc_nbc_req {
     MPI_Comm comm;          /* papcoll's private communicator */
     int tag;
     int round;              /* next round to start */
+    int op;                 /* its next local op (a test step not yet passed) */
     MPI_Request *reqs;      /* the posted round's messages */
     int nreqs;
     int rc;                 /* first error: the request's status */
@@ -147,9 +149,11 @@ static int step(pc_nbc_req_t *r)
             r->nreqs = 0;
         }
         if (r->round == r->s.nrounds) return 1;
-        int rc = pc_nbc_run_local(&r->s, r->round);
+        int rc = pc_nbc_run_from(&r->s, r->round, &r->op), stop = rc == PC_NBC_STOP;
+        if (rc == PC_NBC_NOT_YET) return 0; /* a test step: polled again at the next progress */
+        if (stop) rc = MPI_SUCCESS;
         if (rc == MPI_SUCCESS) rc = pc_nbc_post(&r->s, r->round, r->comm, r->tag, r->reqs, &r->nreqs);
-        r->round++;
+        r->round = stop ? r->s.nrounds : r->round + 1;
         if (rc != MPI_SUCCESS) {
             r->rc = rc;
             /* what was posted must end before its buffers go */
@@ -337,6 +341,7 @@ int pc_nbc_start(pc_nbc_sched_t *s, MPI_Comm priv, int tag, MPI_Request *request
     r->rc = MPI_SUCCESS;
     *request = r->greq;
     start_thread();
+    pc_wait_progress = pc_nbc_progress; /* blocking node waits advance the schedules too */
     pthread_mutex_lock(&nbc_mutex);
     r->counter->active++;
     pthread_mutex_unlock(&nbc_mutex);

@@ -263,7 +263,8 @@ int papcoll_exscan_by_name(const char *algorithm, const void *sendbuf,
 
 /* Number of algorithms of a collective ("bcast", "reduce", "allreduce",
  * "allgather", "alltoall", "gather", "scatter", "reduce_scatter", "barrier",
- * "scan": scan and exscan);
+ * "scan": scan and exscan; the nonblocking "ibarrier", "ibcast", "ireduce",
+ * "iallreduce": names only, no description or needs, not under SMPI);
  * -1 for an unknown collective. */
 int papcoll_algorithm_count(const char *collective);
 /* Name and one-line description of algorithm i (0-based), or NULL. */

@@ -38,6 +38,27 @@ static const pc_nbc_algo_t iallreduce_algos[] = {{"native", NULL},
                                                  {"rabenseifner", pc_iallreduce_rabenseifner},
                                                  {0}};
 
+/* The catalogue (papcoll_algorithm_count / _name of "ibarrier" ...): one
+ * row per nonblocking collective. */
+static const struct {
+    const char *coll;
+    const pc_nbc_algo_t *algos;
+} catalogue[] = {{"ibarrier", ibarrier_algos}, {"ibcast", ibcast_algos}, {"ireduce", ireduce_algos},
+                 {"iallreduce", iallreduce_algos}};
+
+const char *pc_nbc_algorithm_name(const char *coll, int i, int *count)
+{
+    for (size_t c = 0; c < sizeof catalogue / sizeof catalogue[0]; c++) {
+        if (strcmp(catalogue[c].coll, coll)) continue;
+        int n = 0;
+        while (catalogue[c].algos[n].name) n++;
+        *count = n;
+        return i >= 0 && i < n ? catalogue[c].algos[i].name : NULL;
+    }
+    *count = -1;
+    return NULL;
+}
+
 static const pc_nbc_algo_t *find(const pc_nbc_algo_t *table, const char *name)
 {
     for (; table->name; table++)

@@ -34,6 +34,10 @@ int pc_ireduce_dynleader_fits(const pc_nbc_args_t *a);
 int pc_iallreduce_recursive_doubling(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 int pc_iallreduce_rabenseifner(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 
+/* Algorithm i of nonblocking collective `coll` ("ireduce"...; front.c's
+ * tables), NULL beyond; *count = how many (-1: no such collective). */
+const char *pc_nbc_algorithm_name(const char *coll, int i, int *count);
+
 /* MPICH's fold of p processes to a power of two pof2 = p - rem, as rounds
  * of s (the schedule form of pc_red_fold, coll/reduction.h): of the first
  * 2 rem ranks, the even ones send acc to rank + 1 and sit out (returns -1),

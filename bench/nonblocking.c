@@ -8,7 +8,6 @@
 
 #include <string.h>
 
-#ifndef PAPCOLL_SMPI
 static int start_ibarrier(const collective_t *c, const char *algo, int root, MPI_Comm comm, MPI_Request *req)
 {
     (void)c, (void)root;
@@ -38,11 +37,6 @@ static const bench_nbc_t forms[] = {
     {"iallreduce", BENCH_ALLREDUCE, start_iallreduce},
 };
 #define NFORMS (int)(sizeof forms / sizeof forms[0])
-#else
-/* SMPI has no generalized requests: papcoll's nonblocking collectives are not built there */
-static const bench_nbc_t *forms = NULL;
-#define NFORMS 0
-#endif
 
 const bench_nbc_t *bench_nbc_find(const char *name)
 {
@@ -58,8 +52,6 @@ int bench_nbc_wait(MPI_Request *req)
     for (;;) {
         int flag = 0, rc = MPI_Test(req, &flag, MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS || flag) return rc;
-#ifndef PAPCOLL_SMPI
         papcoll_nbc_progress();
-#endif
     }
 }

@@ -31,11 +31,7 @@
 #include "collective.h"
 #include "overlap.h"
 
-#ifdef PAPCOLL_SMPI
-#define BENCH_NBC_NAMES ""
-#else
 #define BENCH_NBC_NAMES ", ibarrier, ibcast, ireduce or iallreduce"
-#endif
 
 typedef int (*bench_nbc_start_fn)(const collective_t *c, const char *algo, int root, MPI_Comm comm, MPI_Request *req);
 

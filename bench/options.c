@@ -49,7 +49,7 @@ void options_usage(void)
            "                                (alltoallw: the same, byte displacements, one datatype per peer).\n"
            "                                They run the algorithms of the base collective (allgatherv: allgather's,\n"
            "                                reduce_scatter_block: reduce_scatter's).  Nonblocking (IMB-NBC's\n"
-           "                                measures; not in papcoll-bench-smpi): ibarrier | ibcast | ireduce |\n"
+           "                                measures): ibarrier | ibcast | ireduce |\n"
            "                                iallreduce: the data, checks and metrics of the blocking one, measured\n"
            "                                pure (start + wait) and overlapped (start, compute for the pure time,\n"
            "                                wait); adds t_cpu, t_ovrl, wait, wait_max and overlap (%%, IMB-NBC's\n"

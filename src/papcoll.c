@@ -9,9 +9,7 @@
 #include "core/params.h"
 #include "core/state.h"
 #include "select/tune_file.h"
-#ifndef PAPCOLL_SMPI
 #include "nbc/nbc.h" /* the nonblocking collectives' catalogue */
-#endif
 
 #include <stdio.h>
 #include <string.h>
@@ -32,13 +30,7 @@ const char *papcoll_version(void) { return PAPCOLL_VERSION_STRING " (" PC_FLAVOU
  * are src/nbc/algorithms.list's); *count -1 for none. */
 static const char *nbc_name(const char *collective, int i, int *count)
 {
-#ifndef PAPCOLL_SMPI
     return pc_nbc_algorithm_name(collective, i, count);
-#else
-    (void)collective, (void)i;
-    *count = -1;
-    return NULL;
-#endif
 }
 
 int papcoll_algorithm_count(const char *collective)

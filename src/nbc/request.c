@@ -32,7 +32,8 @@ typedef struct pc_nbc_req {
     int rc;                 /* first error: the request's status */
     atomic_int flags;       /* PC_NBC_DONE | PC_NBC_MPI_FREED (whoever sets the second frees r) */
     int busy;               /* a thread is stepping it (under nbc_mutex) */
-    MPI_Request greq;
+    MPI_Request greq;       /* the program's handle (SMPI: a receive, see handle_start) */
+    int tag_done;           /* SMPI: the handle's tag */
     struct pc_nbc_counter *counter; /* its communicator's */
     struct pc_nbc_req *next;
 } pc_nbc_req_t;
@@ -105,6 +106,35 @@ int pc_nbc_next(MPI_Comm comm, MPI_Comm *priv, int *tag, unsigned long *seq)
     return MPI_SUCCESS;
 }
 
+/* ---- the program's handle ---- */
+
+#ifdef PAPCOLL_SMPI
+/* SimGrid SMPI has no generalized requests: the handle is a zero-byte
+ * receive from this process itself, on a duplicate of MPI_COMM_SELF with a
+ * tag of its own, which the end of the schedule matches with a zero-byte
+ * send (its status: MPI_SOURCE 0, the tag; a schedule's error is logged,
+ * not in the status).  The program advances the schedule with
+ * papcoll_nbc_progress (no interposer under SMPI) between MPI_Test calls. */
+static MPI_Comm done_comm = MPI_COMM_NULL;
+static int done_tag;
+
+static int handle_start(pc_nbc_req_t *r)
+{
+    if (done_comm == MPI_COMM_NULL) {
+        int rc = PMPI_Comm_dup(MPI_COMM_SELF, &done_comm);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    r->tag_done = done_tag = done_tag % 32767 + 1; /* MPI_TAG_UB >= 32767 */
+    return PMPI_Irecv(NULL, 0, MPI_BYTE, 0, r->tag_done, done_comm, &r->greq);
+}
+
+static void handle_complete(pc_nbc_req_t *r)
+{
+    if (r->rc != MPI_SUCCESS) pc_log(PC_LOG_WARN, "a nonblocking collective failed (error %d)", r->rc);
+    PMPI_Send(NULL, 0, MPI_BYTE, 0, r->tag_done, done_comm);
+    free(r);
+}
+#else
 /* ---- the generalized request's callbacks ---- */
 
 static int query_fn(void *extra, MPI_Status *status)
@@ -131,6 +161,18 @@ static int cancel_fn(void *extra, int complete)
     (void)extra, (void)complete; /* a collective cannot be cancelled: nothing to do */
     return MPI_SUCCESS;
 }
+
+static int handle_start(pc_nbc_req_t *r) { return PMPI_Grequest_start(query_fn, free_fn, cancel_fn, r, &r->greq); }
+
+/* Completes the generalized request; frees r when MPI is already done with it. */
+static void handle_complete(pc_nbc_req_t *r)
+{
+    MPI_Request g = r->greq;
+    int freed_before = atomic_fetch_or(&r->flags, PC_NBC_DONE) & PC_NBC_MPI_FREED;
+    PMPI_Grequest_complete(g); /* may run free_fn, which then frees r */
+    if (freed_before) free(r);
+}
+#endif
 
 /* ---- running ---- */
 
@@ -171,13 +213,10 @@ static void finish(pc_nbc_req_t *r)
     pc_nbc_sched_free(&r->s);
     free(r->reqs);
     r->reqs = NULL;
-    MPI_Request g = r->greq;
     pthread_mutex_lock(&nbc_mutex);
     r->counter->active--;
     pthread_mutex_unlock(&nbc_mutex);
-    int freed_before = atomic_fetch_or(&r->flags, PC_NBC_DONE) & PC_NBC_MPI_FREED;
-    PMPI_Grequest_complete(g); /* may run free_fn, which then frees r */
-    if (freed_before) free(r);
+    handle_complete(r);
 }
 
 /* Each request is stepped by one thread at a time (busy), without nbc_mutex:
@@ -267,7 +306,9 @@ static void start_thread(void)
     pthread_mutex_lock(&setup_mutex);
     if (!thread_state) {
         int level = MPI_THREAD_SINGLE;
+#ifndef PAPCOLL_SMPI
         PMPI_Query_thread(&level);
+#endif
         if (level != MPI_THREAD_MULTIPLE) {
             pc_log(PC_LOG_WARN, "PAPCOLL_NBC_PROGRESS_THREAD=1 needs MPI_THREAD_MULTIPLE: no progress thread");
             thread_state = 2;
@@ -326,7 +367,7 @@ int pc_nbc_start(pc_nbc_sched_t *s, MPI_Comm priv, int tag, MPI_Request *request
         if (r) r->reqs = malloc((size_t)(s->max_comm ? s->max_comm : 1) * sizeof *r->reqs);
         rc = s->rc != MPI_SUCCESS ? s->rc : (!r || !r->reqs) ? MPI_ERR_NO_MEM : MPI_SUCCESS;
     }
-    if (rc == MPI_SUCCESS) rc = PMPI_Grequest_start(query_fn, free_fn, cancel_fn, r, &r->greq);
+    if (rc == MPI_SUCCESS) rc = handle_start(r);
     if (rc != MPI_SUCCESS) {
         pc_nbc_sched_free(s);
         if (r) free(r->reqs);

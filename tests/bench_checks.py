@@ -137,6 +137,22 @@ def nonblocking():
     print("nonblocking: ibarrier, ibcast, ireduce, iallreduce: --list, -c, IMB-NBC columns OK")
 
 
+def smpi_nonblocking():
+    """papcoll-bench-smpi measures the nonblocking forms (SMPI has no generalized requests: papcoll's handle is a
+    receive from self): every algorithm and auto pass -c on 16 simulated ranks of 4 nodes, ireduce also on 13 (nodes
+    of 4, 4, 4 and 1) with late processes, and the IMB-NBC columns are there."""
+    for coll in NBC_FORMS:
+        args = [f"--coll={coll}", "--algo=all,auto", "-m", "8:8K:32", "-i", "2", "-x", "1", "-c", "--format=csv",
+                "-k", "rotate"]
+        got = rows(run(simulated(16, *args)).stdout)
+        check(got and all(r["check"] == "Pass" for r in got), f"simulated {coll}: not all Pass: {got}")
+    got = rows(run(simulated(13, "--coll=ireduce", "--algo=binomial,dynleader", "-m", "8K:8K", "-i", "3", "-c",
+                             "--format=csv", "--pattern=late:0.3:8", "-k", "rotate")).stdout)
+    check(got and all(r["check"] == "Pass" for r in got), f"simulated ireduce on unequal nodes: {got}")
+    check(all(0 <= float(r["overlap"]) <= 100 for r in got), f"simulated overlap out of [0, 100]: {got}")
+    print("smpi-nonblocking: ibarrier, ibcast, ireduce, iallreduce simulated: -c Pass: OK")
+
+
 def same_number(a, b):
     """A CSV number (text, "nan" for a quantity that does not apply) and the JSON one (null for it)."""
     if b is None or a == "nan":
@@ -432,4 +448,5 @@ if __name__ == "__main__":
     {"validate-corrupt": validate_corrupt, "tune-file": tune_file, "formats": formats, "native-arrivals": lambda: arrivals(False),
      "smpi-arrivals": smpi_arrivals, "first-child-late": first_child_late, "blocks-native": blocks_native,
      "blocks-corrupt": blocks_corrupt, "smpi-blocks": smpi_blocks,
-     "percentiles": percentiles, "nonblocking": nonblocking}[sys.argv[1]]()
+     "percentiles": percentiles, "nonblocking": nonblocking,
+     "smpi-nonblocking": smpi_nonblocking}[sys.argv[1]]()

@@ -36,6 +36,7 @@ static const pc_nbc_algo_t ireduce_algos[] = {
 static const pc_nbc_algo_t iallreduce_algos[] = {{"native", NULL},
                                                  {"recursive_doubling", pc_iallreduce_recursive_doubling},
                                                  {"rabenseifner", pc_iallreduce_rabenseifner},
+                                                 {"dynleader", pc_iallreduce_dynleader},
                                                  {0}};
 
 /* The catalogue (papcoll_algorithm_count / _name of "ibarrier" ...): one
@@ -208,7 +209,7 @@ int papcoll_ireduce_by_name(const char *algorithm, const void *sendbuf, void *re
     int inplace = rank == root && sendbuf == MPI_IN_PLACE;
     pc_nbc_args_t a = {.root = root, .sendbuf = inplace ? recvbuf : sendbuf, .recvbuf = rank == root ? recvbuf : NULL,
                        .count = count, .type = datatype, .op = op};
-    if (algo->build == pc_ireduce_dynleader && !pc_ireduce_dynleader_fits(&a)) {
+    if (algo->build == pc_ireduce_dynleader && !pc_nbc_node_fits(&a)) {
         pc_log(PC_LOG_DEBUG, "ireduce dynleader: larger than a bank of the node reduction area, or "
                              "PAPCOLL_REPRODUCIBLE=1: fallback to binomial");
         algo = find(ireduce_algos, "binomial");
@@ -256,12 +257,19 @@ int papcoll_iallreduce_by_name(const char *algorithm, const void *sendbuf, void 
         algo = find(iallreduce_algos, "recursive_doubling");
         why = "rabenseifner does not apply";
     }
+    pc_nbc_args_t a = {.sendbuf = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, .recvbuf = recvbuf, .count = count,
+                       .type = datatype, .op = op};
+    if (algo->build == pc_iallreduce_dynleader && (!commutative || !pc_nbc_node_fits(&a))) {
+        pc_log(PC_LOG_DEBUG, "iallreduce dynleader: %s: fallback to recursive_doubling",
+               commutative ? "larger than a bank of the node reduction area, or PAPCOLL_REPRODUCIBLE=1"
+                           : "a non-commutative op");
+        algo = find(iallreduce_algos, "recursive_doubling");
+        why = "dynleader does not apply";
+    }
     if (!algo->build) {
         native_log("iallreduce", why);
         return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
     }
-    pc_nbc_args_t a = {.sendbuf = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, .recvbuf = recvbuf, .count = count,
-                       .type = datatype, .op = op};
     return run("iallreduce", algo, why, &a, comm, request);
 }
 

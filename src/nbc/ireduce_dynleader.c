@@ -48,132 +48,38 @@
  * Source: Parsons 2015 (PhD thesis, Purdue) §3.7.1, the dynamic leader
  * reduce, as a libNBC schedule (Hoefler et al. 2007).
  */
-#include "nbc/nbc.h"
-#include "coll/entry.h"
-#include "core/params.h"
-#include "node/node_reduce.h"
+#include "nbc/node_steps.h"
 
 #include <stdlib.h>
 
-typedef struct {
-    pc_call_t call;          /* the call, for the node reduction area */
-    pc_node_red_t r;
-    pc_node_chunk_t ch;
-    int open, released;      /* r begun; done counted for the bank */
-    void *tmp;               /* the leader's copy of its node result */
-} dl_t;
-
-static void describe(const pc_nbc_args_t *a, pc_call_t *c)
-{
-    *c = (pc_call_t){.coll = &pc_reduce_coll, .params = pc_params(), .root = a->root, .sendbuf = a->sendbuf,
-                     .recvbuf = a->recvbuf, .count = a->count, .datatype = a->type, .op = a->op};
-    pc_call_describe(c);
-}
-
-int pc_ireduce_dynleader_fits(const pc_nbc_args_t *a)
-{
-    pc_call_t c;
-    describe(a, &c);
-    long chunk = pc_node_red_shared_chunk(&c);
-    return !c.params->reproducible && chunk > 0 && chunk >= a->count;
-}
-
-static void release_bank(dl_t *d)
-{
-    if (d->released) return;
-    d->released = 1;
-    pc_node_red_done(&d->r, &d->ch);
-}
-
-static void dl_free(void *arg)
-{
-    dl_t *d = arg;
-    if (d->open) {
-        release_bank(d); /* an error before the release: the node must not hang */
-        pc_node_red_end(&d->r);
-    }
-    free(d);
-}
-
-static int bank_free(void *arg)
-{
-    dl_t *d = arg;
-    return pc_node_red_bank_free(&d->r, &d->ch) ? MPI_SUCCESS : PC_NBC_NOT_YET;
-}
-
-/* Combines my data; the root goes on, any other process stops unless it
- * completed the count of a node other than the root's. */
-static int combine(dl_t *d, int goes_on)
-{
-    int last = 0;
-    int rc = pc_node_red_combine(&d->r, &d->ch, d->call.sendbuf, d->r.me, &last);
-    if (rc != MPI_SUCCESS) return rc;
-    if (goes_on == 1 || (goes_on == 2 && last)) return MPI_SUCCESS;
-    release_bank(d);
-    return PC_NBC_STOP;
-}
-static int combine_root(void *arg) { return combine(arg, 1); }
-static int combine_member(void *arg) { return combine(arg, 0); }
-static int combine_other(void *arg) { return combine(arg, 2); }
-
-static int node_complete(void *arg)
-{
-    dl_t *d = arg;
-    return pc_node_red_all_arrived(&d->r, &d->ch) ? MPI_SUCCESS : PC_NBC_NOT_YET;
-}
-
-/* Copies the node result into buf (recvbuf at the root, tmp at a leader),
- * then releases the bank. */
-static int take_result(dl_t *d, void *buf)
-{
-    int rc = pc_node_red_copy_out(&d->r, &d->ch, buf);
-    release_bank(d);
-    return rc;
-}
-static int root_result(void *arg)
-{
-    dl_t *d = arg;
-    return take_result(d, d->call.recvbuf);
-}
-static int leader_result(void *arg)
-{
-    dl_t *d = arg;
-    return take_result(d, d->tmp);
-}
-
 int pc_ireduce_dynleader(pc_nbc_sched_t *s, const pc_nbc_args_t *a)
 {
-    dl_t *d = calloc(1, sizeof *d);
-    if (!d) return MPI_ERR_NO_MEM;
-    pc_nbc_release(s, dl_free, d);
-    describe(a, &d->call);
-    int rc = pc_comm_get(a->comm, &d->call.ctx);
-    if (rc == MPI_SUCCESS) rc = pc_node_red_begin(&d->call, PC_NODE_RED_SHARED, &d->r);
-    if (rc != MPI_SUCCESS) return rc;
-    d->open = 1;
-    pc_node_red_take(&d->r, 0, a->count, &d->ch); /* front.c: the message fits one chunk */
+    int rc, root = a->rank == a->root;
+    pc_nbc_node_t *d = pc_nbc_node_open(s, a, !root, &rc); /* round 0: [bank free?] */
+    if (!d) return rc;
     const pc_comm_t *ctx = d->call.ctx;
-    int root_node = ctx->node_of[a->root];
-    pc_nbc_test(s, bank_free, d);
-    if (a->rank != a->root) { /* round 0: combine, stop unless I carry my node's result */
-        pc_nbc_test(s, ctx->my_node == root_node ? combine_member : combine_other, d);
+    int on_root_node = ctx->my_node == ctx->node_of[a->root];
+    if (!root) { /* [combine; stop unless I carry my node's result] */
+        pc_nbc_test(s, on_root_node ? pc_nbc_node_combine_leave : pc_nbc_node_combine_lead, d);
         pc_nbc_round(s);
-        if (ctx->my_node == root_node || !(d->tmp = pc_nbc_alloc(s, a->count, a->type))) return s->rc;
-        pc_nbc_test(s, leader_result, d); /* round 1: the last of my node */
+        pc_nbc_test(s, pc_nbc_node_if_last, d); /* round 1, the last of my node: [copy my node's result] */
+        pc_nbc_test(s, pc_nbc_node_release, d); /* [release], send it */
         pc_nbc_send(s, d->tmp, a->count, a->type, a->root);
         return s->rc;
     }
-    /* the root, round 0: combine, receive the other nodes' results */
-    pc_nbc_test(s, combine_root, d);
-    void **in = ctx->nnodes > 1 ? malloc((size_t)(ctx->nnodes - 1) * sizeof *in) : NULL;
-    if (ctx->nnodes > 1 && !in) return MPI_ERR_NO_MEM;
-    for (int k = 0; k < ctx->nnodes - 1; k++)
+    /* the root: [combine], receive the other nodes' results */
+    pc_nbc_test(s, pc_nbc_node_combine, d);
+    int others = ctx->nnodes - 1;
+    void **in = others ? malloc((size_t)others * sizeof *in) : NULL;
+    if (others && !in) return MPI_ERR_NO_MEM;
+    for (int k = 0; k < others; k++)
         if ((in[k] = pc_nbc_alloc(s, a->count, a->type))) pc_nbc_recv(s, in[k], a->count, a->type, MPI_ANY_SOURCE);
     pc_nbc_round(s);
-    /* round 1: my node complete, its result out, the others combined into it */
-    pc_nbc_test(s, node_complete, d);
-    pc_nbc_test(s, root_result, d);
-    for (int k = 0; k < ctx->nnodes - 1 && s->rc == MPI_SUCCESS; k++)
+    /* round 1: [my node complete] [its result out] [release], the other nodes' combined into it */
+    pc_nbc_test(s, pc_nbc_node_complete, d);
+    pc_nbc_test(s, pc_nbc_node_copy_out, d);
+    pc_nbc_test(s, pc_nbc_node_release, d);
+    for (int k = 0; k < others && s->rc == MPI_SUCCESS; k++)
         pc_nbc_reduce(s, in[k], a->recvbuf, a->count, a->type, a->op);
     free(in);
     return s->rc;

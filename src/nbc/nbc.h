@@ -28,9 +28,11 @@ int pc_ibarrier_dissemination(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 int pc_ibcast_binomial(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 int pc_ireduce_binomial(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 int pc_ireduce_dynleader(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
-/* dynleader applies: the message fits one bank of the node reduction area,
- * PAPCOLL_REPRODUCIBLE is off (the same answer on every process). */
-int pc_ireduce_dynleader_fits(const pc_nbc_args_t *a);
+int pc_iallreduce_dynleader(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
+/* The dynleader schedules apply: the message fits one bank of the node
+ * reduction area, PAPCOLL_REPRODUCIBLE is off (the same answer on every
+ * process; node_steps.c). */
+int pc_nbc_node_fits(const pc_nbc_args_t *a);
 int pc_iallreduce_recursive_doubling(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 int pc_iallreduce_rabenseifner(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 

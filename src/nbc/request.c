@@ -85,6 +85,11 @@ static int delete_seq(MPI_Comm comm, int keyval, void *value, void *extra)
     return MPI_SUCCESS;
 }
 
+void pc_nbc_comm_release(MPI_Comm priv)
+{
+    if (seq_keyval != MPI_KEYVAL_INVALID && priv != MPI_COMM_NULL) PMPI_Comm_delete_attr(priv, seq_keyval);
+}
+
 int pc_nbc_next(MPI_Comm comm, MPI_Comm *priv, int *tag, unsigned long *seq)
 {
     pc_comm_t *ctx;
@@ -191,10 +196,10 @@ static int step(pc_nbc_req_t *r)
             r->nreqs = 0;
         }
         if (r->round == r->s.nrounds) return 1;
-        int rc = pc_nbc_run_from(&r->s, r->round, &r->op), stop = rc == PC_NBC_STOP;
+        int rc = pc_nbc_run_from(&r->s, r->round, &r->op), stop = rc == PC_NBC_STOP, skip = rc == PC_NBC_SKIP;
         if (rc == PC_NBC_NOT_YET) return 0; /* a test step: polled again at the next progress */
-        if (stop) rc = MPI_SUCCESS;
-        if (rc == MPI_SUCCESS) rc = pc_nbc_post(&r->s, r->round, r->comm, r->tag, r->reqs, &r->nreqs);
+        if (stop || skip) rc = MPI_SUCCESS;
+        if (rc == MPI_SUCCESS && !skip) rc = pc_nbc_post(&r->s, r->round, r->comm, r->tag, r->reqs, &r->nreqs);
         r->round = stop ? r->s.nrounds : r->round + 1;
         if (rc != MPI_SUCCESS) {
             r->rc = rc;

@@ -133,6 +133,10 @@ int pc_nbc_run_from(const pc_nbc_sched_t *s, int r, int *next)
         if (o->kind == PC_NBC_COPY) rc = copy(o);
         else if (o->kind == PC_NBC_REDUCE) rc = PMPI_Reduce_local(o->src, o->dst, o->count, o->type, o->op);
         else if (o->kind == PC_NBC_TEST) rc = o->test(o->arg);
+        if (rc == PC_NBC_SKIP) {
+            *next = s->round_end[r];
+            return PC_NBC_SKIP;
+        }
         if (rc == PC_NBC_STOP) stop = 1, rc = MPI_SUCCESS;
         if (rc != MPI_SUCCESS) return rc; /* PC_NBC_NOT_YET: *next is polled again */
     }
@@ -142,7 +146,7 @@ int pc_nbc_run_from(const pc_nbc_sched_t *s, int r, int *next)
 int pc_nbc_run_local(const pc_nbc_sched_t *s, int r)
 {
     int next = round_start(s, r), rc = pc_nbc_run_from(s, r, &next);
-    return rc == PC_NBC_STOP ? MPI_SUCCESS : rc;
+    return rc == PC_NBC_STOP || rc == PC_NBC_SKIP ? MPI_SUCCESS : rc;
 }
 
 int pc_nbc_post(const pc_nbc_sched_t *s, int r, MPI_Comm comm, int tag, MPI_Request *req, int *n)

@@ -12,8 +12,8 @@
  * runs in the round's order with the copies and reductions and is polled
  * by every progress call until it stops answering PC_NBC_NOT_YET (a round
  * waiting on a shared-memory condition resumes at that op); PC_NBC_STOP
- * ends the schedule after the rest of its round ("if I am not the last"
- * branches).
+ * ends the schedule after the rest of its round, PC_NBC_SKIP skips the rest
+ * of its round ("if I am the last" branches).
  *
  * Messages are `count` elements of the user's datatype (derived types
  * included: nothing is packed), on papcoll's private communicator, all with
@@ -30,10 +30,12 @@ typedef enum { PC_NBC_SEND, PC_NBC_RECV, PC_NBC_COPY, PC_NBC_REDUCE, PC_NBC_TEST
 
 /* A PC_NBC_TEST step: MPI_SUCCESS (go on), PC_NBC_NOT_YET (poll me again at
  * the next progress), PC_NBC_STOP (the rest of this round runs, no later
- * round), or an MPI error class. */
+ * round), PC_NBC_SKIP (the rest of this round, its messages included, is
+ * skipped; the next round follows), or an MPI error class. */
 typedef int (*pc_nbc_test_fn)(void *arg);
 #define PC_NBC_NOT_YET (-1)
 #define PC_NBC_STOP (-2)
+#define PC_NBC_SKIP (-3)
 
 typedef struct pc_nbc_op {
     pc_nbc_kind_t kind;
@@ -85,7 +87,8 @@ int pc_nbc_run_local(const pc_nbc_sched_t *s, int r);
 /* The same from op *next of round r (the round's first op when it starts):
  * MPI_SUCCESS once every local op ran, PC_NBC_NOT_YET (*next: the test to
  * poll again), PC_NBC_STOP (the round's local ops all ran, the schedule
- * ends with this round), or an error class. */
+ * ends with this round), PC_NBC_SKIP (*next: the round's end; post nothing
+ * of it), or an error class. */
 int pc_nbc_run_from(const pc_nbc_sched_t *s, int r, int *next);
 /* Posts round r's receives, then its sends, into req (s->max_comm room);
  * *n = how many. */

@@ -433,6 +433,11 @@ void pc_node_red_publish(pc_node_red_t *r, const pc_node_chunk_t *ch)
     pc_shm_notify(r->shm);
 }
 
+int pc_node_red_is_published(const pc_node_red_t *r, const pc_node_chunk_t *ch)
+{
+    return atomic_load_explicit(&bank_ctl(r, ch->bank)->result, memory_order_acquire) == ch->use + 1;
+}
+
 void pc_node_red_wait_result(pc_node_red_t *r, const pc_node_chunk_t *ch)
 {
     pc_wait_equal(r->shm, &bank_ctl(r, ch->bank)->result, ch->use + 1);

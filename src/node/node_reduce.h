@@ -192,6 +192,8 @@ int pc_node_red_all_arrived(const pc_node_red_t *r, const pc_node_chunk_t *ch);
 void pc_node_red_publish(pc_node_red_t *r, const pc_node_chunk_t *ch);
 /* Waits for pc_node_red_publish of this use. */
 void pc_node_red_wait_result(pc_node_red_t *r, const pc_node_chunk_t *ch);
+/* The same without waiting: 1 once it is published. */
+int pc_node_red_is_published(const pc_node_red_t *r, const pc_node_chunk_t *ch);
 /* Copies the result into the chunk's elements of msg. */
 int pc_node_red_copy_out(pc_node_red_t *r, const pc_node_chunk_t *ch, void *msg);
 

@@ -87,7 +87,9 @@ static int delete_seq(MPI_Comm comm, int keyval, void *value, void *extra)
 
 void pc_nbc_comm_release(MPI_Comm priv)
 {
-    if (seq_keyval != MPI_KEYVAL_INVALID && priv != MPI_COMM_NULL) PMPI_Comm_delete_attr(priv, seq_keyval);
+    /* nothing active (always so once MPI_Finalize drained them): nothing to run */
+    if (seq_keyval != MPI_KEYVAL_INVALID && priv != MPI_COMM_NULL && pc_nbc_active())
+        PMPI_Comm_delete_attr(priv, seq_keyval);
 }
 
 int pc_nbc_next(MPI_Comm comm, MPI_Comm *priv, int *tag, unsigned long *seq)

@@ -141,7 +141,7 @@ typedef struct algo_state {
     rep_metrics_t *reps;
     nbc_rep_t *nbc_reps;   /* nonblocking forms: the overlapped runs (rank 0) */
     int nbc_valid;
-    double pure_last;      /* nonblocking forms: the last valid pure run's e_bar (rank 0) */
+    double pure_last;      /* nonblocking forms: this repetition's pure e_bar, NaN if missed (rank 0) */
     double *e_samples; /* rank 0: every process's e_i of the valid repetitions */
     int nsamples;
     int valid, missed;
@@ -382,7 +382,7 @@ int main(int argc, char **argv)
                 int in_seconds;
                 if (rank == 0) {
                     start[0] = gclock_now(&clk) + margin;
-                    start[1] = overlapped ? st[a].pure_last : 0;
+                    start[1] = overlapped && !isnan(st[a].pure_last) ? st[a].pure_last : 0;
                 }
                 PMPI_Bcast(start, 2, MPI_DOUBLE, 0, control);
                 double d = pattern_delay(&o.pattern, rank, nprocs, root, rep, o.seed, &in_seconds);
@@ -420,13 +420,14 @@ int main(int argc, char **argv)
                     cpu[i] = gathered[6 * i + 4];
                     waited[i] = gathered[6 * i + 5];
                 }
-                if (o.nbc && !overlapped && !missed) { /* the next overlapped run computes for this pure time */
-                    st[a].pure_last = 0;
-                    for (int i = 0; i < nprocs; i++) st[a].pure_last += (ext[i] - arr[i]) / nprocs;
+                if (o.nbc && !overlapped) { /* the overlapped run computes for this pure time */
+                    st[a].pure_last = missed ? NAN : 0;
+                    for (int i = 0; i < nprocs && !missed; i++) st[a].pure_last += (ext[i] - arr[i]) / nprocs;
                 }
                 if (rep < 0) continue;
                 if (overlapped) {
-                    if (!missed) bench_nbc_rep(arr, ext, cpu, waited, nprocs, &st[a].nbc_reps[st[a].nbc_valid++]);
+                    if (!missed && !isnan(st[a].pure_last)) /* a missed pure run: no computation to compare with */
+                        bench_nbc_rep(arr, ext, cpu, waited, nprocs, &st[a].nbc_reps[st[a].nbc_valid++]);
                     else if (margin < 0.05) margin *= 2;
                     continue;
                 }

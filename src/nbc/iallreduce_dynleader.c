@@ -44,28 +44,20 @@
  */
 #include "nbc/node_steps.h"
 
-#include <stdlib.h>
-
 /* Rank 0: the other nodes' results in, combined, the result out to them. */
 static int root_rounds(pc_nbc_sched_t *s, const pc_nbc_args_t *a, pc_nbc_node_t *d)
 {
     const pc_comm_t *ctx = d->call.ctx;
-    int others = ctx->nnodes - 1;
-    void **in = others ? malloc((size_t)others * sizeof *in) : NULL;
-    if (others && !in) return MPI_ERR_NO_MEM;
-    for (int k = 0; k < others; k++)
-        if ((in[k] = pc_nbc_alloc(s, a->count, a->type))) pc_nbc_recv(s, in[k], a->count, a->type, MPI_ANY_SOURCE);
-    pc_nbc_round(s);
+    void **in = pc_nbc_node_receive_others(s, a, d);
+    if (!in) return s->rc;
     char *acc = pc_nbc_node_acc(d);
-    pc_nbc_test(s, pc_nbc_node_complete, d);
-    for (int k = 0; k < others && s->rc == MPI_SUCCESS; k++) pc_nbc_reduce(s, in[k], acc, a->count, a->type, a->op);
+    for (int k = 0; k < ctx->nnodes - 1; k++) pc_nbc_reduce(s, in[k], acc, a->count, a->type, a->op);
     pc_nbc_test(s, pc_nbc_node_publish, d);
     pc_nbc_test(s, pc_nbc_node_copy_out, d);
     for (int node = 0; node < ctx->nnodes; node++)
         if (node != ctx->my_node) pc_nbc_send(s, acc, a->count, a->type, ctx->node_members[ctx->node_first[node]]);
     pc_nbc_round(s);
     pc_nbc_test(s, pc_nbc_node_release, d); /* once the sends from the accumulator are done */
-    free(in);
     return s->rc;
 }
 

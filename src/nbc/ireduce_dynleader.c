@@ -50,8 +50,6 @@
  */
 #include "nbc/node_steps.h"
 
-#include <stdlib.h>
-
 int pc_ireduce_dynleader(pc_nbc_sched_t *s, const pc_nbc_args_t *a)
 {
     int rc, root = a->rank == a->root;
@@ -69,18 +67,11 @@ int pc_ireduce_dynleader(pc_nbc_sched_t *s, const pc_nbc_args_t *a)
     }
     /* the root: [combine], receive the other nodes' results */
     pc_nbc_test(s, pc_nbc_node_combine, d);
-    int others = ctx->nnodes - 1;
-    void **in = others ? malloc((size_t)others * sizeof *in) : NULL;
-    if (others && !in) return MPI_ERR_NO_MEM;
-    for (int k = 0; k < others; k++)
-        if ((in[k] = pc_nbc_alloc(s, a->count, a->type))) pc_nbc_recv(s, in[k], a->count, a->type, MPI_ANY_SOURCE);
-    pc_nbc_round(s);
+    void **in = pc_nbc_node_receive_others(s, a, d);
+    if (!in) return s->rc;
     /* round 1: [my node complete] [its result out] [release], the other nodes' combined into it */
-    pc_nbc_test(s, pc_nbc_node_complete, d);
     pc_nbc_test(s, pc_nbc_node_copy_out, d);
     pc_nbc_test(s, pc_nbc_node_release, d);
-    for (int k = 0; k < others && s->rc == MPI_SUCCESS; k++)
-        pc_nbc_reduce(s, in[k], a->recvbuf, a->count, a->type, a->op);
-    free(in);
+    for (int k = 0; k < ctx->nnodes - 1; k++) pc_nbc_reduce(s, in[k], a->recvbuf, a->count, a->type, a->op);
     return s->rc;
 }

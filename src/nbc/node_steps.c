@@ -125,3 +125,14 @@ int pc_nbc_node_copy_out(void *arg)
     pc_nbc_node_t *d = arg;
     return pc_node_red_copy_out(&d->r, &d->ch, d->out);
 }
+
+void **pc_nbc_node_receive_others(pc_nbc_sched_t *s, const pc_nbc_args_t *a, const pc_nbc_node_t *d)
+{
+    int others = d->call.ctx->nnodes - 1;
+    void **in = pc_nbc_alloc(s, others > 0 ? others * (long)sizeof(void *) : 1, MPI_BYTE); /* freed with s */
+    for (int k = 0; in && k < others; k++)
+        if ((in[k] = pc_nbc_alloc(s, a->count, a->type))) pc_nbc_recv(s, in[k], a->count, a->type, MPI_ANY_SOURCE);
+    pc_nbc_round(s);
+    pc_nbc_test(s, pc_nbc_node_complete, (void *)d);
+    return s->rc == MPI_SUCCESS ? in : NULL;
+}

@@ -31,6 +31,12 @@ pc_nbc_node_t *pc_nbc_node_open(pc_nbc_sched_t *s, const pc_nbc_args_t *a, int w
 /* The accumulator (user layout). */
 char *pc_nbc_node_acc(const pc_nbc_node_t *d);
 
+/* The root of the climb's receives: one per other node's result, into
+ * buffers of the schedule (MPI_ANY_SOURCE: the senders are dynamic, the
+ * request's tag is its own) in the current round, which it closes; the next
+ * round starts with [my node complete].  The buffers, or NULL (s->rc). */
+void **pc_nbc_node_receive_others(pc_nbc_sched_t *s, const pc_nbc_args_t *a, const pc_nbc_node_t *d);
+
 /* Steps.  combine: my data in, note whether I completed the node's count;
  * combine_leave: the same, then release the bank and stop the schedule;
  * combine_lead: the same unless I completed the count (then go on). */

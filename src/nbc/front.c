@@ -19,6 +19,7 @@
 #include "core/log.h"
 #include "core/params.h"
 #include "core/state.h"
+#include "ctx/comm.h"
 
 #include <string.h>
 
@@ -181,6 +182,18 @@ int papcoll_ibcast(void *buf, int count, MPI_Datatype datatype, int root, MPI_Co
     return papcoll_ibcast_by_name(NULL, buf, count, datatype, root, comm, request);
 }
 
+/* ireduce's auto: dynleader where it applies, on nodes of 2 processes or
+ * more, up to 16 nodes (simulated at 64 and 256 ranks, 8 and 16 nodes: its
+ * processes' times and the root's below binomial's, docs/nonblocking.md;
+ * its flat tree of nodes is not measured beyond), else binomial.  The same
+ * answer everywhere: the op, the message and the node layout. */
+static const char *ireduce_auto(const pc_nbc_args_t *a, MPI_Comm comm, int commutative)
+{
+    pc_comm_t *ctx;
+    if (!commutative || !pc_nbc_node_fits(a) || pc_comm_get(comm, &ctx) != MPI_SUCCESS) return "binomial";
+    return ctx->max_ppn >= 2 && ctx->nnodes <= 16 ? "dynleader" : "binomial";
+}
+
 int papcoll_ireduce_by_name(const char *algorithm, const void *sendbuf, void *recvbuf, int count,
                             MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
@@ -194,21 +207,21 @@ int papcoll_ireduce_by_name(const char *algorithm, const void *sendbuf, void *re
         refused_log("ireduce", rc);
         return PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
     }
-    const char *why;
-    const pc_nbc_algo_t *algo = choose("ireduce", ireduce_algos, algorithm, pc_params()->nbc.ireduce, "binomial", &why);
-    if (!algo) return pc_error(comm, MPI_ERR_ARG);
-    int commutative = 0;
+    int rank, commutative = 0;
+    PMPI_Comm_rank(comm, &rank);
     PMPI_Op_commutative(op, &commutative);
+    int inplace = rank == root && sendbuf == MPI_IN_PLACE;
+    pc_nbc_args_t a = {.root = root, .sendbuf = inplace ? recvbuf : sendbuf, .recvbuf = rank == root ? recvbuf : NULL,
+                       .count = count, .type = datatype, .op = op};
+    const char *why;
+    const pc_nbc_algo_t *algo =
+        choose("ireduce", ireduce_algos, algorithm, pc_params()->nbc.ireduce, ireduce_auto(&a, comm, commutative), &why);
+    if (!algo) return pc_error(comm, MPI_ERR_ARG);
     if (algo->build && !commutative) {
         pc_log(PC_LOG_DEBUG, "ireduce %s: a non-commutative op: fallback to native", algo->name);
         algo = &ireduce_algos[0];
         why = "non-commutative op";
     }
-    int rank;
-    PMPI_Comm_rank(comm, &rank);
-    int inplace = rank == root && sendbuf == MPI_IN_PLACE;
-    pc_nbc_args_t a = {.root = root, .sendbuf = inplace ? recvbuf : sendbuf, .recvbuf = rank == root ? recvbuf : NULL,
-                       .count = count, .type = datatype, .op = op};
     if (algo->build == pc_ireduce_dynleader && !pc_nbc_node_fits(&a)) {
         pc_log(PC_LOG_DEBUG, "ireduce dynleader: larger than a bank of the node reduction area, or "
                              "PAPCOLL_REPRODUCIBLE=1: fallback to binomial");

@@ -62,18 +62,7 @@ void pc_wait(pc_shm_t *shm, int (*ready)(void *arg), void *arg)
     double t0 = pc_phase_enabled ? pc_phase_now() : 0;
 #ifdef PAPCOLL_SMPI
     sg_mutex_lock(shm->hdr->mutex);
-    while (!ready(arg)) {
-        if (!pc_wait_progress) {
-            sg_cond_wait(shm->hdr->changed, shm->hdr->mutex);
-            continue;
-        }
-        /* this process's nonblocking schedules may hold what it waits for:
-         * advance them every simulated microsecond */
-        sg_cond_wait_for(shm->hdr->changed, shm->hdr->mutex, 1e-6);
-        sg_mutex_unlock(shm->hdr->mutex);
-        pc_wait_progress();
-        sg_mutex_lock(shm->hdr->mutex);
-    }
+    while (!ready(arg)) sg_cond_wait(shm->hdr->changed, shm->hdr->mutex);
     sg_mutex_unlock(shm->hdr->mutex);
 #else
     for (unsigned long spin = 1; !ready(arg); spin++) {

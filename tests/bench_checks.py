@@ -26,6 +26,7 @@ FAN_IN = ("reduce", "gather", "gatherv")  # the root waits for everybody: root_b
 FAN_OUT = ("bcast", "scatter", "scatterv")  # everybody waits for the root: Patarasuk & Yuan 2008 Lemma 2
 # the collectives added after allgather, each with the --dtype its checks use
 NBC_FORMS = ("ibarrier", "ibcast", "ireduce", "iallreduce")  # nonblocking forms (bench/nonblocking.h)
+NBC_FIELDS = ["t_cpu", "t_ovrl", "wait", "wait_max", "overlap"]  # their CSV fields, after the percentiles
 BLOCK_COLLS = (("reduce_scatter", "int"), ("reduce_scatter_block", "double"), ("alltoall", "char"),
                ("alltoallv", "int"), ("gather", "double"), ("gatherv", "char"), ("scatter", "int"), ("scatterv", "double"))
 
@@ -409,8 +410,9 @@ def percentiles():
             with open(raw_path) as f:
                 raw = list(csv.DictReader(f))
         header = next(l for l in text.splitlines() if not l.startswith("#")).split(",")
-        check(header == STABLE_FIELDS + [f"{k}_{n}" for k in ("e", "after") for n, _ in PCT],
-              f"CSV fields: the percentiles must follow the earlier fields, unmoved: {header}")
+        pct = [f"{k}_{n}" for k in ("e", "after") for n, _ in PCT]
+        check(header[:len(STABLE_FIELDS) + len(pct)] == STABLE_FIELDS + pct and header[len(STABLE_FIELDS) + len(pct):] == NBC_FIELDS,
+              f"CSV fields: the percentiles must follow the earlier fields, unmoved, then the nonblocking forms': {header}")
         calls = defaultdict(list)  # (algo, size, rep) -> the processes' raw rows
         for r in raw:
             check(int(r["rep"]) >= 0, f"--raw holds a warm-up repetition: {r}")

@@ -28,6 +28,7 @@
 #include "clock.h"
 #include "collective.h"
 #include "metrics.h"
+#include "nonblocking.h"
 #include "options.h"
 #include "output.h"
 #include "pattern.h"
@@ -138,6 +139,9 @@ static void microbench_loop(long xtime, long rep, uint64_t seed)
 typedef struct algo_state {
     const char *name;
     rep_metrics_t *reps;
+    nbc_rep_t *nbc_reps;   /* nonblocking forms: the overlapped runs (rank 0) */
+    int nbc_valid;
+    double pure_last;      /* nonblocking forms: this repetition's pure e_bar, NaN if missed (rank 0) */
     double *e_samples; /* rank 0: every process's e_i of the valid repetitions */
     int nsamples;
     int valid, missed;
@@ -239,8 +243,27 @@ static void describe_run(report_t *rep, const options_t *o, const gclock_t *clk,
 /* --list: one line per algorithm of papcoll's collective `catalogue`, headed by `name`. */
 static void list_algorithms(const char *name, const char *catalogue)
 {
-    for (int i = 0; i < papcoll_algorithm_count(catalogue); i++)
-        printf("%s %-24s %s\n", name, papcoll_algorithm_name(catalogue, i), papcoll_algorithm_description(catalogue, i));
+    for (int i = 0; i < papcoll_algorithm_count(catalogue); i++) {
+        const char *what = papcoll_algorithm_description(catalogue, i);
+        printf("%s %-24s %s\n", name, papcoll_algorithm_name(catalogue, i), what ? what : "(src/nbc/algorithms.list)");
+    }
+}
+
+/* One timed call: the blocking collective, or a nonblocking form started,
+ * then `cpu` seconds of computation (0: none, the pure run), then waited
+ * for; *computed and *waited: the two parts after the start. */
+static int run_call(const options_t *o, const collective_t *work, const char *algo, size_t size, int root, double cpu,
+                    const gclock_t *clk, double *computed, double *waited)
+{
+    *computed = *waited = 0;
+    if (!o->nbc) return collective_run(work, algo, size, root, MPI_COMM_WORLD);
+    MPI_Request req;
+    int rc = o->nbc->start(work, algo, root, MPI_COMM_WORLD, &req);
+    double t0 = gclock_now(clk), t1 = cpu > 0 && rc == MPI_SUCCESS ? gclock_wait_until(clk, t0 + cpu) : t0;
+    if (rc == MPI_SUCCESS) rc = bench_nbc_wait(&req);
+    *computed = t1 - t0;
+    *waited = gclock_now(clk) - t1;
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -267,11 +290,13 @@ int main(int argc, char **argv)
         if (!rc && rank == 0) {
             if (o.list_params) list_params(o.format);
             else if (o.coll_given)
-                list_algorithms(o.coll, bench_coll_catalogue(o.coll_kind)); /* v forms: the base collective's */
-            else
+                list_algorithms(o.coll, o.nbc ? o.coll : bench_coll_catalogue(o.coll_kind)); /* v forms: the base's */
+            else {
                 for (int c = 0; c < BENCH_COLL_COUNT; c++) /* each collective once, under its own name */
                     if (!strcmp(bench_coll_catalogue((bench_coll_t)c), bench_coll_name((bench_coll_t)c)))
                         list_algorithms(bench_coll_name((bench_coll_t)c), bench_coll_name((bench_coll_t)c));
+                for (int i = 0; bench_nbc_at(i); i++) list_algorithms(bench_nbc_at(i)->name, bench_nbc_at(i)->name);
+            }
         }
         MPI_Finalize();
         return rc < 0 ? 2 : 0;
@@ -282,7 +307,7 @@ int main(int argc, char **argv)
         return 2;
     }
     const char **names;
-    int nalgo = select_algorithms(bench_coll_catalogue(o.coll_kind), o.algos, &names);
+    int nalgo = select_algorithms(o.nbc ? o.coll : bench_coll_catalogue(o.coll_kind), o.algos, &names);
     if (nalgo <= 0) {
         MPI_Finalize();
         return 2;
@@ -313,6 +338,7 @@ int main(int argc, char **argv)
     report_t report;
     report_init(&report, stdout, o.format);
     report.percentiles = o.percentiles;
+    report.nonblocking = o.nbc != NULL;
     if (rank == 0) {
         describe_run(&report, &o, &clk, ppn, &work);
         report_begin(&report);
@@ -324,9 +350,11 @@ int main(int argc, char **argv)
         st[a].name = names[a];
         st[a].reps = malloc((size_t)maxit * sizeof(rep_metrics_t));
         st[a].e_samples = rank == 0 ? malloc((size_t)maxit * (size_t)nprocs * sizeof(double)) : NULL;
+        st[a].nbc_reps = malloc((size_t)maxit * sizeof(nbc_rep_t));
     }
-    double *gathered = rank == 0 ? malloc((size_t)nprocs * 4 * sizeof(double)) : NULL;
+    double *gathered = rank == 0 ? malloc((size_t)nprocs * 6 * sizeof(double)) : NULL;
     double *arr = malloc((size_t)nprocs * sizeof(double)), *ext = malloc((size_t)nprocs * sizeof(double));
+    double *cpu = malloc((size_t)nprocs * sizeof(double)), *waited = malloc((size_t)nprocs * sizeof(double));
     int any_fail = 0;
 
     for (size_t size = o.min_size; size <= o.max_size; size = size ? size * o.size_factor : 1) {
@@ -334,7 +362,9 @@ int main(int argc, char **argv)
         collective_set_size(&work, size);
         double T = o.unit_time > 0 ? o.unit_time : measure_T(collective_unit_bytes(&work, size), collective_scratch(&work));
         if (rank == 0) report_note(&report, "T", "%zu:%.9g", size, T);
-        for (int a = 0; a < nalgo; a++) st[a].valid = st[a].missed = st[a].nsamples = 0, st[a].errors = 0;
+        for (int a = 0; a < nalgo; a++)
+            st[a].valid = st[a].missed = st[a].nsamples = st[a].nbc_valid = 0, st[a].errors = 0,
+            st[a].pure_last = 0;
         for (long rep = -warm; rep < iters; rep++) {
             int resync = 0;
             if (rank == 0) resync = !SIMULATED && gclock_now(&clk) - last_sync > o.resync;
@@ -344,23 +374,28 @@ int main(int argc, char **argv)
                 last_sync = gclock_now(&clk);
             }
             int root = o.root >= 0 ? o.root : (int)((rep + warm) % nprocs);
-            for (int a = 0; a < nalgo; a++) {
+            /* a nonblocking form runs twice: pure, then overlapped (nonblocking.h) */
+            for (int call = 0; call < nalgo * (o.nbc ? 2 : 1); call++) {
+                int a = o.nbc ? call / 2 : call, overlapped = o.nbc && call % 2;
                 if (o.validate) collective_fill(&work, size, rep, root);
-                double start = 0, delay_seconds;
+                double start[2] = {0, 0}, delay_seconds; /* the common start, the computation */
                 int in_seconds;
-                if (rank == 0) start = gclock_now(&clk) + margin;
-                PMPI_Bcast(&start, 1, MPI_DOUBLE, 0, control);
+                if (rank == 0) {
+                    start[0] = gclock_now(&clk) + margin;
+                    start[1] = overlapped && !isnan(st[a].pure_last) ? st[a].pure_last : 0;
+                }
+                PMPI_Bcast(start, 2, MPI_DOUBLE, 0, control);
                 double d = pattern_delay(&o.pattern, rank, nprocs, root, rep, o.seed, &in_seconds);
                 delay_seconds = in_seconds ? d : d * T;
-                double planned = start + delay_seconds, arrived;
+                double planned = start[0] + delay_seconds, arrived, computed, wait;
                 if (o.pattern.kind == PAT_MICROBENCH) {
-                    gclock_wait_until(&clk, start);
+                    gclock_wait_until(&clk, start[0]);
                     microbench_loop(o.pattern.xtime, rep, o.seed);
                     arrived = planned = gclock_now(&clk);
                 } else {
                     arrived = gclock_wait_until(&clk, planned);
                 }
-                rc = collective_run(&work, st[a].name, size, root, MPI_COMM_WORLD);
+                rc = run_call(&o, &work, st[a].name, size, root, start[1], &clk, &computed, &wait);
                 double exited = gclock_now(&clk);
                 if (rc != MPI_SUCCESS) {
                     char msg[MPI_MAX_ERROR_STRING];
@@ -374,20 +409,33 @@ int main(int argc, char **argv)
                     if (corrupt) collective_corrupt(&work, size, root);
                     st[a].errors += collective_errors(&work, size, rep, root);
                 }
-                double mine[4] = {planned, arrived, exited, arrived - planned > o.tolerance};
-                PMPI_Gather(mine, 4, MPI_DOUBLE, gathered, 4, MPI_DOUBLE, 0, control);
-                if (rank != 0 || rep < 0) continue;
+                double mine[6] = {planned, arrived, exited, arrived - planned > o.tolerance, computed, wait};
+                PMPI_Gather(mine, 6, MPI_DOUBLE, gathered, 6, MPI_DOUBLE, 0, control);
+                if (rank != 0) continue;
                 int missed = 0, root_order = 0;
                 for (int i = 0; i < nprocs; i++) {
-                    arr[i] = gathered[4 * i + 1];
-                    ext[i] = gathered[4 * i + 2];
-                    missed |= gathered[4 * i + 3] != 0;
+                    arr[i] = gathered[6 * i + 1];
+                    ext[i] = gathered[6 * i + 2];
+                    missed |= gathered[6 * i + 3] != 0;
+                    cpu[i] = gathered[6 * i + 4];
+                    waited[i] = gathered[6 * i + 5];
+                }
+                if (o.nbc && !overlapped) { /* the overlapped run computes for this pure time */
+                    st[a].pure_last = missed ? NAN : 0;
+                    for (int i = 0; i < nprocs && !missed; i++) st[a].pure_last += (ext[i] - arr[i]) / nprocs;
+                }
+                if (rep < 0) continue;
+                if (overlapped) {
+                    if (!missed && !isnan(st[a].pure_last)) /* a missed pure run: no computation to compare with */
+                        bench_nbc_rep(arr, ext, cpu, waited, nprocs, &st[a].nbc_reps[st[a].nbc_valid++]);
+                    else if (margin < 0.05) margin *= 2;
+                    continue;
                 }
                 for (int i = 0; i < nprocs; i++) root_order += arr[i] < arr[root];
                 if (raw)
                     for (int i = 0; i < nprocs; i++)
                         fprintf(raw, "%s,%zu,%ld,%d,%.9f,%.9f,%.9f,%.9g,%d,%d,%d\n", st[a].name, size, rep, i,
-                                gathered[4 * i], arr[i], ext[i], ext[i] - arr[i], gathered[4 * i + 3] != 0, root, root_order);
+                                gathered[6 * i], arr[i], ext[i], ext[i] - arr[i], gathered[6 * i + 3] != 0, root, root_order);
                 if (missed) {
                     st[a].missed++;
                     if (margin < 0.05) margin *= 2;
@@ -404,8 +452,13 @@ int main(int argc, char **argv)
             any_fail |= errors != 0;
             if (rank != 0) continue;
             result_row_t row = {o.coll, st[a].name, o.pattern.spec, size, nprocs, ppn, iters, st[a].valid, T, {0},
-                                o.validate ? (errors ? "Fail" : "Pass") : "-"};
+                                o.validate ? (errors ? "Fail" : "Pass") : "-", NULL};
             metrics_summarize(st[a].reps, st[a].valid, st[a].e_samples, st[a].nsamples, &row.s);
+            nbc_summary_t nbc;
+            if (o.nbc) {
+                bench_nbc_summarize(st[a].nbc_reps, st[a].nbc_valid, row.s.e_bar, &nbc);
+                row.nbc = &nbc;
+            }
             report_row(&report, &row);
         }
         if (size == 0) break;
@@ -413,13 +466,15 @@ int main(int argc, char **argv)
     if (rank == 0) report_end(&report);
     if (raw) fclose(raw);
     pattern_free(&o.pattern);
-    for (int a = 0; a < nalgo; a++) free(st[a].reps), free(st[a].e_samples);
+    for (int a = 0; a < nalgo; a++) free(st[a].reps), free(st[a].e_samples), free(st[a].nbc_reps);
     free(st);
     free(names);
     collective_free(&work);
     free(gathered);
     free(arr);
     free(ext);
+    free(cpu);
+    free(waited);
     MPI_Comm_free(&control);
     MPI_Finalize();
     return any_fail;

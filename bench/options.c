@@ -48,7 +48,12 @@ void options_usage(void)
            "                                floor(size (1 + (s + 2 d) mod 3) / 2) bytes, blocks in reverse peer order\n"
            "                                (alltoallw: the same, byte displacements, one datatype per peer).\n"
            "                                They run the algorithms of the base collective (allgatherv: allgather's,\n"
-           "                                reduce_scatter_block: reduce_scatter's)\n"
+           "                                reduce_scatter_block: reduce_scatter's).  Nonblocking (IMB-NBC's\n"
+           "                                measures): ibarrier | ibcast | ireduce |\n"
+           "                                iallreduce: the data, checks and metrics of the blocking one, measured\n"
+           "                                pure (start + wait) and overlapped (start, compute for the pure time,\n"
+           "                                wait); adds t_cpu, t_ovrl, wait, wait_max and overlap (%%, IMB-NBC's\n"
+           "                                definition).  Natively, timing means 2 processes (2 cores)\n"
            "      --dtype=int|double|char   element type (not bcast, barrier): MPI_INT, MPI_DOUBLE, MPI_CHAR (allgather(v),\n"
            "                                alltoall(v), gather(v), scatter(v) only) (default int)\n"
            "      --algo=a,b,...|all        algorithms of --coll, 'all' = every papcoll algorithm incl. native,\n"
@@ -227,7 +232,10 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
     if (optind < argc) return fail(rank, "argument", argv[optind]);
     if (o->iterations < 1 || o->warmup < 0) return fail(rank, "iteration count", "");
     if (o->min_size > o->max_size) return fail(rank, "size range", "MIN > MAX");
-    if (bench_coll_parse(o->coll, &o->coll_kind)) return fail(rank, "--coll (" BENCH_COLL_NAMES ")", o->coll);
+    o->nbc = bench_nbc_find(o->coll);
+    if (o->nbc) o->coll_kind = o->nbc->base; /* data, checks and metrics of the blocking base */
+    else if (bench_coll_parse(o->coll, &o->coll_kind))
+        return fail(rank, "--coll (" BENCH_COLL_NAMES BENCH_NBC_NAMES ")", o->coll);
     if (o->dtype && o->coll_kind == BENCH_BCAST) return fail(rank, "option for --coll=bcast (a broadcast moves bytes)", "--dtype");
     if (o->dtype && o->coll_kind == BENCH_BARRIER) return fail(rank, "option for --coll=barrier (no data)", "--dtype");
     if (o->coll_kind == BENCH_BARRIER) o->min_size = o->max_size = 0; /* no data: one row */

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "coll.h"
+#include "nonblocking.h"
 #include "pattern.h"
 
 typedef struct options {
@@ -19,7 +20,8 @@ typedef struct options {
     int shared_buffer;   /* SMPI only: one SMPI_SHARED_MALLOC buffer for every rank */
     int root;            /* -1: rotate */
     const char *coll;    /* --coll name */
-    bench_coll_t coll_kind;
+    bench_coll_t coll_kind; /* a nonblocking form's: its blocking base */
+    const bench_nbc_t *nbc;  /* a nonblocking form (nonblocking.h), or NULL */
     const char *dtype;   /* --dtype (reductions, gathers): "int", "double", "char" (gathers) or NULL (int) */
     const char *algos;   /* comma list, "all" expands */
     pattern_t pattern;

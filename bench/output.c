@@ -53,7 +53,8 @@ static void json_string(FILE *f, const char *s)
 
 static const char *csv_header =
     "coll,algo,size,pattern,p,ppn,reps,valid_reps,e_bar,e_bar_lo,e_bar_hi,g,after_last,e_root,root_bound,delta_bar,"
-    "omega,if_avg,if_worst,bound,ratio,T,check,e_p50,e_p90,e_p99,after_p50,after_p90,after_p99";
+    "omega,if_avg,if_worst,bound,ratio,T,check,e_p50,e_p90,e_p99,after_p50,after_p90,after_p99,t_cpu,t_ovrl,wait,"
+    "wait_max,overlap";
 
 void report_begin(report_t *r)
 {
@@ -79,6 +80,8 @@ void report_begin(report_t *r)
         if (r->percentiles)
             fprintf(r->out, " %11s %11s %11s %11s %11s %11s", "e_p50(us)", "e_p90(us)", "e_p99(us)", "aft_p50(us)",
                     "aft_p90(us)", "aft_p99(us)");
+        if (r->nonblocking)
+            fprintf(r->out, " %11s %11s %11s %11s %10s", "t_cpu(us)", "t_ovrl(us)", "wait(us)", "wait_max(us)", "overlap(%)");
         fputc('\n', r->out);
     }
 }
@@ -101,6 +104,7 @@ static void json_number(FILE *f, double v)
 void report_row(report_t *r, const result_row_t *w)
 {
     const summary_t *s = &w->s;
+    const nbc_summary_t none = {NAN, NAN, NAN, NAN, NAN}, *nb = w->nbc ? w->nbc : &none;
     double if_avg = w->T > 0 ? s->delta_bar / w->T : NAN, if_worst = w->T > 0 ? s->omega / w->T : NAN;
     if (!strcmp(r->format, "json")) {
         fprintf(r->out, "%s\n    {\"coll\": \"%s\", \"algo\": \"%s\", \"size\": %zu, \"pattern\": ", r->rows ? "," : "",
@@ -110,11 +114,12 @@ void report_row(report_t *r, const result_row_t *w)
         /* the fields in the CSV's order: check, then the percentiles (added after it) */
         const char *names[] = {"e_bar",  "e_bar_lo", "e_bar_hi", "g",     "after_last", "e_root",    "root_bound",
                                "delta_bar", "omega", "if_avg",   "if_worst", "bound", "ratio",      "T",
-                               "e_p50",  "e_p90",    "e_p99",    "after_p50", "after_p90", "after_p99"};
+                               "e_p50",  "e_p90",    "e_p99",    "after_p50", "after_p90", "after_p99",
+                               "t_cpu", "t_ovrl", "wait", "wait_max", "overlap"};
         double values[] = {s->e_bar,     s->e_bar_lo, s->e_bar_hi, s->g,     s->after_last, s->e_root,
                            s->root_bound, s->delta_bar, s->omega,  if_avg,   if_worst,      s->bound,
                            s->ratio,     w->T,        s->e_p50,    s->e_p90, s->e_p99,      s->after_p50,
-                           s->after_p90, s->after_p99};
+                           s->after_p90, s->after_p99, nb->t_cpu, nb->t_ovrl, nb->wait, nb->wait_max, nb->overlap};
         for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
             if (!strcmp(names[i], "e_p50")) fprintf(r->out, ", \"check\": \"%s\"", w->check);
             fprintf(r->out, ", \"%s\": ", names[i]);
@@ -123,10 +128,11 @@ void report_row(report_t *r, const result_row_t *w)
         fputc('}', r->out);
     } else if (!strcmp(r->format, "csv")) {
         fprintf(r->out, "%s,%s,%zu,%s,%d,%d,%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,"
-                "%.9g,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", w->coll, w->algo, w->size, w->pattern, w->p, w->ppn, w->reps,
+                "%.9g,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", w->coll, w->algo, w->size, w->pattern, w->p, w->ppn, w->reps,
                 w->valid_reps, s->e_bar, s->e_bar_lo, s->e_bar_hi, s->g, s->after_last, s->e_root, s->root_bound,
                 s->delta_bar, s->omega, if_avg, if_worst, s->bound, s->ratio, w->T, w->check, s->e_p50, s->e_p90,
-                s->e_p99, s->after_p50, s->after_p90, s->after_p99);
+                s->e_p99, s->after_p50, s->after_p90, s->after_p99, nb->t_cpu, nb->t_ovrl, nb->wait, nb->wait_max,
+                nb->overlap);
     } else {
         fprintf(r->out, "  %-22s %9zu", w->algo, w->size);
         const double times[] = {s->e_bar, s->e_bar_lo, s->e_bar_hi, s->g, s->after_last, s->e_root};
@@ -139,6 +145,11 @@ void report_row(report_t *r, const result_row_t *w)
         if (r->percentiles) {
             const double pct[] = {s->e_p50, s->e_p90, s->e_p99, s->after_p50, s->after_p90, s->after_p99};
             for (size_t i = 0; i < sizeof pct / sizeof pct[0]; i++) table_cell(r->out, 11, pct[i], 1e6);
+        }
+        if (r->nonblocking) {
+            const double nbt[] = {nb->t_cpu, nb->t_ovrl, nb->wait, nb->wait_max};
+            for (size_t i = 0; i < sizeof nbt / sizeof nbt[0]; i++) table_cell(r->out, 11, nbt[i], 1e6);
+            table_cell(r->out, 10, nb->overlap, 1);
         }
         fputc('\n', r->out);
     }

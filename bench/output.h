@@ -5,7 +5,9 @@
  * object in JSON).  Field names are fixed for scripts:
  *   coll algo size pattern p ppn reps valid_reps e_bar e_bar_lo e_bar_hi g
  *   after_last e_root root_bound delta_bar omega if_avg if_worst bound ratio T
- *   check
+ *   check e_p50 e_p90 e_p99 after_p50 after_p90 after_p99 t_cpu t_ovrl wait
+ *   wait_max overlap
+ * (the last five: the nonblocking forms, overlap.h; NaN for the others)
  * Times in seconds in CSV and JSON, microseconds in the table; a quantity
  * that does not apply (e_root of a collective without a root, root_bound but
  * of a reduce or gather) is nan in CSV, null in JSON and - in the table.
@@ -17,6 +19,7 @@
 #include <stdio.h>
 
 #include "metrics.h"
+#include "overlap.h"
 
 typedef struct result_row {
     const char *coll, *algo, *pattern;
@@ -25,6 +28,7 @@ typedef struct result_row {
     double T;
     summary_t s;
     const char *check; /* Pass | Fail | - */
+    const nbc_summary_t *nbc; /* the nonblocking forms' measures (NULL: a blocking collective) */
 } result_row_t;
 
 typedef struct report {
@@ -32,6 +36,7 @@ typedef struct report {
     const char *format;
     int rows;
     int percentiles;     /* the table shows the percentiles (CSV and JSON always carry them) */
+    int nonblocking;     /* the table shows t_cpu, t_ovrl, wait and overlap */
     char **meta_keys, **meta_values;
     int nmeta;
 } report_t;

@@ -213,8 +213,10 @@ int papcoll_barrier_by_name(const char *algorithm, MPI_Comm comm);
  * program calls papcoll_nbc_progress().  PAPCOLL_IBARRIER, PAPCOLL_IBCAST,
  * PAPCOLL_IREDUCE and PAPCOLL_IALLREDUCE choose (native, the MPI library's
  * own, is always one); the _by_name forms name it ("auto" allowed, NULL =
- * the environment's; an unknown name returns MPI_ERR_ARG).  Not built under
- * SimGrid SMPI.  docs/nonblocking.md. */
+ * the environment's; an unknown name returns MPI_ERR_ARG).  Under SimGrid
+ * SMPI (no generalized requests) *request is a receive that papcoll
+ * completes: call papcoll_nbc_progress() between MPI_Test calls.
+ * docs/nonblocking.md. */
 int papcoll_ibarrier(MPI_Comm comm, MPI_Request *request);
 int papcoll_ibarrier_by_name(const char *algorithm, MPI_Comm comm, MPI_Request *request);
 int papcoll_ibcast(void *buf, int count, MPI_Datatype datatype, int root,
@@ -388,7 +390,8 @@ int papcoll_exscan_by_name(const char *algorithm, const void *sendbuf,
 
 /* Number of algorithms of a collective ("bcast", "reduce", "allreduce",
  * "allgather", "alltoall", "gather", "scatter", "reduce_scatter", "barrier",
- * "scan": scan and exscan);
+ * "scan": scan and exscan; the nonblocking "ibarrier", "ibcast", "ireduce",
+ * "iallreduce": names only, no description or needs);
  * -1 for an unknown collective. */
 int papcoll_algorithm_count(const char *collective);
 /* Name and one-line description of algorithm i (0-based), or NULL. */

@@ -9,6 +9,7 @@
 #include "core/params.h"
 #include "core/state.h"
 #include "select/tune_file.h"
+#include "nbc/nbc.h" /* the nonblocking collectives' catalogue */
 
 #include <stdio.h>
 #include <string.h>
@@ -25,16 +26,27 @@ void pc_set_last_algorithm(const char *name) { last_algorithm = name; }
 const char *papcoll_last_algorithm(void) { return last_algorithm; }
 const char *papcoll_version(void) { return PAPCOLL_VERSION_STRING " (" PC_FLAVOUR ")"; }
 
+/* A nonblocking collective's algorithm i (names only: their descriptions
+ * are src/nbc/algorithms.list's); *count -1 for none. */
+static const char *nbc_name(const char *collective, int i, int *count)
+{
+    return pc_nbc_algorithm_name(collective, i, count);
+}
+
 int papcoll_algorithm_count(const char *collective)
 {
     const pc_coll_t *coll = pc_coll_by_name(collective);
-    return coll ? coll->nalgorithms : -1;
+    int n;
+    nbc_name(collective, 0, &n);
+    return coll ? coll->nalgorithms : n;
 }
 
 const char *papcoll_algorithm_name(const char *collective, int i)
 {
     const pc_coll_t *coll = pc_coll_by_name(collective);
-    return coll && i >= 0 && i < coll->nalgorithms ? coll->algorithms[i].name : NULL;
+    int n;
+    if (!coll) return nbc_name(collective, i, &n);
+    return i >= 0 && i < coll->nalgorithms ? coll->algorithms[i].name : NULL;
 }
 
 const char *papcoll_algorithm_description(const char *collective, int i)

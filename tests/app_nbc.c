@@ -16,12 +16,19 @@
  *             later progress)
  *   errors    the error class of each bad argument, against PMPI_I<coll>'s
  *   delays    seeded random delays before starts and between tests
+ *   arrival   one late process (it sleeps) in MPI_Ireduce at every root;
+ *             six MPI_Ireduce outstanding with a blocking MPI_Reduce among
+ *             them (ireduce dynleader's node banks: the blocking one waits
+ *             for a bank a nonblocking one still holds); with
+ *             APP_NBC_IREDUCE=dynleader, a non-root process of the root's
+ *             node is done in its MPI_Ireduce (its first MPI_Test)
  *   blocked   (APP_NBC_THREADS=1, MPI_THREAD_MULTIPLE, 4+ processes) a peer
  *             blocked in MPI_Send while others wait: the progress thread
  * Usage: app_nbc SEED [ALGORITHM]; exit 0 and "OK" on success.  With papcoll
  * preloaded, papcoll_last_algorithm (dlsym) must not say native, unless
  * ALGORITHM is native (then it must); MPI_Iallreduce must have run
- * ALGORITHM where it applies (commutative op, count >= p).
+ * ALGORITHM where it applies (commutative op, count >= p); MPI_Ireduce
+ * must have run APP_NBC_IREDUCE, if set, for commutative ops.
  */
 #define _GNU_SOURCE
 #include <mpi.h>
@@ -113,6 +120,7 @@ static int same(int kind, const void *x, const void *y, int count)
 }
 
 static const char *expected; /* iallreduce's algorithm where it applies; "native": every one native */
+static const char *ireduce_expected; /* APP_NBC_IREDUCE */
 
 /* papcoll ran `what` (not the MPI library) unless told native; want: the
  * algorithm expected, or NULL. */
@@ -156,6 +164,7 @@ static void test_results(MPI_Comm comm, const char *cname, int *calls)
             memset(out, 0, bytes);
             fill(k, rank == root && salt % 2 ? out : in, count, rank, salt);
             MPI_Ireduce(rank == root && salt % 2 ? MPI_IN_PLACE : in, out, count, kind_type[k], kind_op[k], root, comm, &req[0]);
+            if (count && k != K_MAT_NONCOMM) check_served("ireduce", ireduce_expected);
             complete(req, 1, salt + 3);
             if (rank == root) CHECK(same(k, out, ref, count), "ireduce %s %s count=%d root=%d", cname, kind_name[k], count, root);
             /* ibcast of the reference from the root */
@@ -247,6 +256,51 @@ static void test_many(MPI_Comm comm, int round)
             else if (k % 3 == 0 && i < (k % 2 ? N : k + 1))
                 CHECK(out[k][i] == p * (k * 3 + i) + p * (p - 1) / 2, "many iallreduce %d [%d]", k, i);
         }
+}
+
+/* ---- arrival: a late process; outstanding reduces beside a blocking one ---- */
+
+static void test_arrival(MPI_Comm comm)
+{
+    int rank, p;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &p);
+    enum { N = 500, R = 6 };
+    static int in[N], out[R][N];
+    for (int i = 0; i < N; i++) in[i] = rank * 3 + i;
+    int dyn = ireduce_expected && strcmp(ireduce_expected, "dynleader") == 0;
+    MPI_Comm node;
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    for (int root = 0; root < p; root++) {
+        MPI_Barrier(comm); /* every earlier request complete: the banks are free */
+        if (rank == (root + 1) % p) usleep(20000); /* the late process */
+        MPI_Request req;
+        MPI_Ireduce(in, out[0], N, MPI_INT, MPI_SUM, root, comm, &req);
+        int flag = 0;
+        MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+        /* papcoll's virtual nodes (PAPCOLL_PPN) are not visible here: only
+         * the real node's root counts, with every process on one node */
+        int nsize;
+        MPI_Comm_size(node, &nsize);
+        if (dyn && nsize == p && !getenv("PAPCOLL_PPN") && rank != root)
+            CHECK(flag, "ireduce dynleader: rank %d not done at once (root %d)", rank, root);
+        if (!flag) MPI_Wait(&req, MPI_STATUS_IGNORE);
+        if (rank == root)
+            for (int i = 0; i < N; i++) CHECK(out[0][i] == 3 * p * (p - 1) / 2 + p * i, "late ireduce root %d [%d]", root, i);
+    }
+    MPI_Comm_free(&node);
+    MPI_Request req[R];
+    static int blocking[N];
+    for (int k = 0; k < R; k++) {
+        delay();
+        MPI_Ireduce(in, out[k], N, MPI_INT, MPI_SUM, k % p, comm, &req[k]);
+        if (k == R / 2) MPI_Reduce(in, blocking, N, MPI_INT, MPI_SUM, p - 1, comm);
+    }
+    complete(req, R, rank);
+    for (int k = 0; k < R && !failures; k++)
+        for (int i = 0; i < N && rank == k % p; i++)
+            CHECK(out[k][i] == 3 * p * (p - 1) / 2 + p * i, "outstanding ireduce %d [%d]", k, i);
+    if (rank == p - 1) CHECK(blocking[N - 1] == 3 * p * (p - 1) / 2 + p * (N - 1), "blocking reduce among ireduces");
 }
 
 /* ---- a peer blocked in MPI_Send (APP_NBC_THREADS=1: the progress thread) ----
@@ -350,6 +404,7 @@ int main(int argc, char **argv)
     expected = app_nbc_setup(argc, argv);
     int p;
     MPI_Comm_size(MPI_COMM_WORLD, &p);
+    ireduce_expected = getenv("APP_NBC_IREDUCE");
     setup_kinds();
 
     MPI_Comm rev, half;
@@ -360,6 +415,8 @@ int main(int argc, char **argv)
     test_results(rev, "reversed", &calls);
     test_results(half, "half", &calls);
     for (int round = 0; round < 16 && !failures; round++) test_mixed(round % 2 ? rev : MPI_COMM_WORLD, half, round);
+    test_arrival(MPI_COMM_WORLD);
+    test_arrival(rev);
     for (int round = 0; round < 4 && !failures; round++) test_many(round % 2 ? rev : MPI_COMM_WORLD, round);
     /* MPI 4.0 §6.12 makes freeing a collective's request erroneous (Open MPI
      * refuses it); papcoll's requests tolerate it */

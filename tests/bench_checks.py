@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """End-to-end checks of papcoll-bench, run by ctest (one check per test), for each collective it
 measures (--coll=bcast|reduce|allreduce|allgather|allgatherv|reduce_scatter|reduce_scatter_block|alltoall|
-alltoallv|gather|gatherv|scatter|scatterv).
+alltoallv|gather|gatherv|scatter|scatterv; the nonblocking ibarrier|ibcast|ireduce|iallreduce).
 
 Environment (set by tests/CMakeLists.txt): PAPCOLL_BENCH, PAPCOLL_MPIRUN (command
 prefix, shell words), and for simulated checks PAPCOLL_BENCH_SMPI,
@@ -25,6 +25,8 @@ ROOTLESS = ("allreduce", "allgather", "allgatherv", "reduce_scatter", "reduce_sc
 FAN_IN = ("reduce", "gather", "gatherv")  # the root waits for everybody: root_bound = b_root, bound = b_root / n
 FAN_OUT = ("bcast", "scatter", "scatterv")  # everybody waits for the root: Patarasuk & Yuan 2008 Lemma 2
 # the collectives added after allgather, each with the --dtype its checks use
+NBC_FORMS = ("ibarrier", "ibcast", "ireduce", "iallreduce")  # nonblocking forms (bench/nonblocking.h)
+NBC_FIELDS = ["t_cpu", "t_ovrl", "wait", "wait_max", "overlap"]  # their CSV fields, after the percentiles
 BLOCK_COLLS = (("reduce_scatter", "int"), ("reduce_scatter_block", "double"), ("alltoall", "char"),
                ("alltoallv", "int"), ("gather", "double"), ("gatherv", "char"), ("scatter", "int"), ("scatterv", "double"))
 
@@ -68,6 +70,8 @@ def validate_corrupt():
         args = [*extra, "-i", "3", "-x", "1", "-c", "--format=csv"]
         good = run(native(2, *args))
         check(all(r["check"] == "Pass" for r in rows(good.stdout)) and rows(good.stdout), f"clean run not all Pass: {extra}")
+        check(all(math.isnan(float(r[k])) for r in rows(good.stdout) for k in ("t_cpu", "t_ovrl", "wait", "overlap")),
+              f"a blocking collective has the nonblocking forms' numbers: {extra}")
         for r in rows(good.stdout):  # percentiles of e_i (pooled) and of after_last: ordered; p50 of after_last is its median
             if int(r["valid_reps"]) == 0:  # every start missed (a loaded machine): nan, as every time column
                 check(all(r[k] == "nan" for k in ("e_bar", "e_p50", "after_p99")), f"no valid repetition but numbers: {r}")
@@ -87,11 +91,11 @@ def validate_corrupt():
     for coll in ("allgather", "allgatherv"):
         out = run(native(1, f"--coll={coll}", "--list")).stdout.split("\n")
         check([l.split()[1] for l in out if l.strip()] == names, f"{coll} --list: {out} != {names}")
-    # --list without --coll: every collective's algorithms.list, in full, under its name (not src/nbc's: the
-    # nonblocking collectives are not in the benchmark)
+    # --list without --coll: every collective's algorithms.list, in full, under its name (src/nbc's, the
+    # nonblocking forms: check "nonblocking")
     src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
     every = [l.split()[:2] for l in run(native(1, "--list")).stdout.split("\n") if l.strip()]
-    colls = sorted({c for c, _ in every})
+    colls = sorted({c for c, _ in every if c not in NBC_FORMS})
     check(colls == sorted(d for d in os.listdir(src)
                           if d != "nbc" and os.path.exists(os.path.join(src, d, "algorithms.list"))),
           f"--list: collectives {colls}")
@@ -100,6 +104,54 @@ def validate_corrupt():
             names = [l.split("|")[0].strip() for l in f if l.strip() and not l.startswith("#")]
         check([a for c, a in every if c == coll] == names, f"--list: {coll}'s algorithms differ from its algorithms.list")
     print("validate-corrupt: bcast, reduce, allreduce, allgather, allgatherv, --list OK")
+
+
+def nonblocking():
+    """--coll=ibarrier|ibcast|ireduce|iallreduce: every algorithm of src/nbc/algorithms.list (--list, --algo=all)
+    passes -c under an arrival pattern, the IMB-NBC columns are consistent (t_ovrl >= t_cpu, wait_max >= wait,
+    overlap in [0, 100]; validate-corrupt: nan for a blocking collective), the table shows them, and a damaged
+    ireduce result fails."""
+    listed = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "nbc", "algorithms.list")
+    with open(listed) as f:
+        lines = [[x.strip() for x in l.split("|")] for l in f if l.strip() and not l.startswith("#")]
+    every = [l.split()[:2] for l in run(native(1, "--list")).stdout.split("\n") if l.strip()]
+    for coll in NBC_FORMS:
+        want = [l[1] for l in lines if l[0] == coll]
+        check([a for c, a in every if c == coll] == want, f"{coll} --list: {every} != {want}")
+        args = [f"--coll={coll}", "--algo=all,auto", "-m", "1K:16K:16" if coll == "ireduce" else "1K:1K", "-i", "3",
+                "-x", "1", "-c", "--format=csv", "--pattern=uniform:4", "-k", "rotate"]
+        got = rows(run(native(2, *args)).stdout)
+        check(got and all(r["check"] == "Pass" for r in got), f"{coll}: not all Pass: {got}")
+        check(sorted({r["algo"] for r in got}) == sorted(want + ["auto"]), f"{coll}: algorithms {got}")
+        for r in got:
+            v = {k: float(r[k]) for k in ("e_bar", "t_cpu", "t_ovrl", "wait", "wait_max", "overlap")}
+            if any(math.isnan(x) for x in v.values()):  # every start missed (a loaded machine)
+                continue
+            check(v["t_ovrl"] >= v["t_cpu"] and v["wait_max"] >= v["wait"] >= 0 and 0 <= v["overlap"] <= 100,
+                  f"{coll}: inconsistent IMB-NBC columns {v}")
+    table = run(native(2, "--coll=iallreduce", "--algo=recursive_doubling", "-m", "1K:1K", "-i", "2")).stdout
+    check("overlap(%)" in table and "wait(us)" in table, f"table without the IMB-NBC columns: {table}")
+    args = ["--coll=ireduce", "--algo=binomial,dynleader", "-m", "1K:1K", "-i", "2", "-c", "--format=csv"]
+    bad = run(native(2, *args), env={"PAPCOLL_BENCH_CORRUPT": "1"}, expect_rc=None)
+    check(bad.returncode != 0 and rows(bad.stdout) and all(r["check"] == "Fail" for r in rows(bad.stdout)),
+          "a damaged ireduce result is not reported as Fail")
+    print("nonblocking: ibarrier, ibcast, ireduce, iallreduce: --list, -c, IMB-NBC columns OK")
+
+
+def smpi_nonblocking():
+    """papcoll-bench-smpi measures the nonblocking forms (SMPI has no generalized requests: papcoll's handle is a
+    receive from self): every algorithm and auto pass -c on 16 simulated ranks of 4 nodes, ireduce also on 13 (nodes
+    of 4, 4, 4 and 1) with late processes, and the IMB-NBC columns are there."""
+    for coll in NBC_FORMS:
+        args = [f"--coll={coll}", "--algo=all,auto", "-m", "8:8K:32", "-i", "2", "-x", "1", "-c", "--format=csv",
+                "-k", "rotate"]
+        got = rows(run(simulated(16, *args)).stdout)
+        check(got and all(r["check"] == "Pass" for r in got), f"simulated {coll}: not all Pass: {got}")
+    got = rows(run(simulated(13, "--coll=ireduce", "--algo=binomial,dynleader", "-m", "8K:8K", "-i", "3", "-c",
+                             "--format=csv", "--pattern=late:0.3:8", "-k", "rotate")).stdout)
+    check(got and all(r["check"] == "Pass" for r in got), f"simulated ireduce on unequal nodes: {got}")
+    check(all(0 <= float(r["overlap"]) <= 100 for r in got), f"simulated overlap out of [0, 100]: {got}")
+    print("smpi-nonblocking: ibarrier, ibcast, ireduce, iallreduce simulated: -c Pass: OK")
 
 
 def same_number(a, b):
@@ -358,8 +410,9 @@ def percentiles():
             with open(raw_path) as f:
                 raw = list(csv.DictReader(f))
         header = next(l for l in text.splitlines() if not l.startswith("#")).split(",")
-        check(header == STABLE_FIELDS + [f"{k}_{n}" for k in ("e", "after") for n, _ in PCT],
-              f"CSV fields: the percentiles must follow the earlier fields, unmoved: {header}")
+        pct = [f"{k}_{n}" for k in ("e", "after") for n, _ in PCT]
+        check(header[:len(STABLE_FIELDS) + len(pct)] == STABLE_FIELDS + pct and header[len(STABLE_FIELDS) + len(pct):] == NBC_FIELDS,
+              f"CSV fields: the percentiles must follow the earlier fields, unmoved, then the nonblocking forms': {header}")
         calls = defaultdict(list)  # (algo, size, rep) -> the processes' raw rows
         for r in raw:
             check(int(r["rep"]) >= 0, f"--raw holds a warm-up repetition: {r}")
@@ -397,4 +450,5 @@ if __name__ == "__main__":
     {"validate-corrupt": validate_corrupt, "tune-file": tune_file, "formats": formats, "native-arrivals": lambda: arrivals(False),
      "smpi-arrivals": smpi_arrivals, "first-child-late": first_child_late, "blocks-native": blocks_native,
      "blocks-corrupt": blocks_corrupt, "smpi-blocks": smpi_blocks,
-     "percentiles": percentiles}[sys.argv[1]]()
+     "percentiles": percentiles, "nonblocking": nonblocking,
+     "smpi-nonblocking": smpi_nonblocking}[sys.argv[1]]()

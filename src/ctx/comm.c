@@ -11,6 +11,7 @@
 #include "ctx/early.h"
 #include "ctx/inbox.h"
 #include "ctx/shm.h"
+#include "nbc/request.h"
 
 #include <stdlib.h>
 
@@ -21,6 +22,7 @@ static pc_comm_t *live_contexts;
 static void release_mpi_objects(pc_comm_t *c)
 {
     if (c->finalized) return;
+    pc_nbc_comm_release(c->comm); /* its nonblocking requests may still use the node memory */
     pc_inbox_free(c->inbox); /* before the communicator its window spans */
     c->inbox = NULL;
     pc_shm_free(c->shm);

@@ -191,6 +191,10 @@ void pc_shm_notify(pc_shm_t *shm);
 
 /* Waits until ready(arg) != 0 (see the file comment). */
 void pc_wait(pc_shm_t *shm, int (*ready)(void *arg), void *arg);
+/* Set by src/nbc once a nonblocking collective started: natively pc_wait
+ * calls it between polls, so a blocking wait for a bank that a nonblocking
+ * collective of this same process still holds (ireduce dynleader) ends. */
+extern void (*pc_wait_progress)(void);
 /* pc_wait for a shared counter or stamp: until *word >= target, or == target. */
 void pc_wait_at_least(pc_shm_t *shm, _Atomic uint64_t *word, uint64_t target);
 void pc_wait_equal(pc_shm_t *shm, _Atomic uint64_t *word, uint64_t target);

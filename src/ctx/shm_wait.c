@@ -54,6 +54,8 @@ void pc_poll_pause(pc_shm_t *shm)
 #endif
 }
 
+void (*pc_wait_progress)(void);
+
 void pc_wait(pc_shm_t *shm, int (*ready)(void *arg), void *arg)
 {
     if (ready(arg)) return;
@@ -69,6 +71,7 @@ void pc_wait(pc_shm_t *shm, int (*ready)(void *arg), void *arg)
             int flag; /* progress for this process's outstanding sends */
             PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, shm->progress_comm, &flag, MPI_STATUS_IGNORE);
             sched_yield(); /* lets an oversubscribed peer run */
+            if (pc_wait_progress) pc_wait_progress();
         }
     }
 #endif

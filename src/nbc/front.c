@@ -24,16 +24,40 @@
 #include "core/log.h"
 #include "core/params.h"
 #include "core/state.h"
+#include "ctx/comm.h"
 
 #include <string.h>
 
 static const pc_nbc_algo_t ibarrier_algos[] = {{"native", NULL}, {"dissemination", pc_ibarrier_dissemination}, {0}};
 static const pc_nbc_algo_t ibcast_algos[] = {{"native", NULL}, {"binomial", pc_ibcast_binomial}, {0}};
-static const pc_nbc_algo_t ireduce_algos[] = {{"native", NULL}, {"binomial", pc_ireduce_binomial}, {0}};
+static const pc_nbc_algo_t ireduce_algos[] = {
+    {"native", NULL}, {"binomial", pc_ireduce_binomial}, {"dynleader", pc_ireduce_dynleader}, {0}};
 static const pc_nbc_algo_t iallreduce_algos[] = {{"native", NULL},
                                                  {"recursive_doubling", pc_iallreduce_recursive_doubling},
                                                  {"rabenseifner", pc_iallreduce_rabenseifner},
+                                                 {"dynleader", pc_iallreduce_dynleader},
                                                  {0}};
+
+/* The catalogue (papcoll_algorithm_count / _name of "ibarrier" ...): one
+ * row per nonblocking collective. */
+static const struct {
+    const char *coll;
+    const pc_nbc_algo_t *algos;
+} catalogue[] = {{"ibarrier", ibarrier_algos}, {"ibcast", ibcast_algos}, {"ireduce", ireduce_algos},
+                 {"iallreduce", iallreduce_algos}};
+
+const char *pc_nbc_algorithm_name(const char *coll, int i, int *count)
+{
+    for (size_t c = 0; c < sizeof catalogue / sizeof catalogue[0]; c++) {
+        if (strcmp(catalogue[c].coll, coll)) continue;
+        int n = 0;
+        while (catalogue[c].algos[n].name) n++;
+        *count = n;
+        return i >= 0 && i < n ? catalogue[c].algos[i].name : NULL;
+    }
+    *count = -1;
+    return NULL;
+}
 
 static const pc_nbc_algo_t *find(const pc_nbc_algo_t *table, const char *name)
 {
@@ -73,6 +97,7 @@ static int run(const char *coll, const pc_nbc_algo_t *algo, const char *why, pc_
     if (rc != MPI_SUCCESS) return pc_error(comm, rc);
     PMPI_Comm_rank(comm, &a->rank);
     PMPI_Comm_size(comm, &a->size);
+    a->comm = comm;
     size_t bytes = a->blocks ? a->bytes : bytes_of(a->count, a->type);
     pc_log(PC_LOG_DEBUG, "%s seq=%lu bytes=%zu p=%d root=%d algorithm=%s (%s)", coll, seq, bytes, a->size, a->root,
            algo->name, why);
@@ -158,6 +183,24 @@ int papcoll_ibcast(void *buf, int count, MPI_Datatype datatype, int root, MPI_Co
     return papcoll_ibcast_by_name(NULL, buf, count, datatype, root, comm, request);
 }
 
+/* Whether a dynleader schedule can serve a: the message fits a bank of the
+ * node reduction area (pc_nbc_node_fits), and the request runs once (a
+ * persistent request's schedule runs again at each start, where dynleader's
+ * node steps hold one call's bank and sequence number). */
+static int dynleader_fits(const pc_nbc_args_t *a) { return pc_nbc_node_fits(a) && !pc_persist_making(); }
+
+/* ireduce's auto: dynleader where it applies, on nodes of 2 processes or
+ * more, up to 16 nodes (simulated at 64 and 256 ranks, 8 and 16 nodes: its
+ * processes' times and the root's below binomial's, docs/nonblocking.md;
+ * its flat tree of nodes is not measured beyond), else binomial.  The same
+ * answer everywhere: the op, the message and the node layout. */
+static const char *ireduce_auto(const pc_nbc_args_t *a, MPI_Comm comm, int commutative)
+{
+    pc_comm_t *ctx;
+    if (!commutative || !dynleader_fits(a) || pc_comm_get(comm, &ctx) != MPI_SUCCESS) return "binomial";
+    return ctx->max_ppn >= 2 && ctx->nnodes <= 16 ? "dynleader" : "binomial";
+}
+
 int papcoll_ireduce_by_name(const char *algorithm, const void *sendbuf, void *recvbuf, int count,
                             MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
@@ -171,25 +214,31 @@ int papcoll_ireduce_by_name(const char *algorithm, const void *sendbuf, void *re
         refused_log("ireduce", rc);
         return PC_NBC_NATIVE(request, PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request));
     }
-    const char *why;
-    const pc_nbc_algo_t *algo = choose("ireduce", ireduce_algos, algorithm, pc_params()->nbc.ireduce, "binomial", &why);
-    if (!algo) return pc_error(comm, MPI_ERR_ARG);
-    int commutative = 0;
+    int rank, commutative = 0;
+    PMPI_Comm_rank(comm, &rank);
     PMPI_Op_commutative(op, &commutative);
+    int inplace = rank == root && sendbuf == MPI_IN_PLACE;
+    pc_nbc_args_t a = {.root = root, .sendbuf = inplace ? recvbuf : sendbuf, .recvbuf = rank == root ? recvbuf : NULL,
+                       .count = count, .type = datatype, .op = op};
+    const char *why;
+    const pc_nbc_algo_t *algo =
+        choose("ireduce", ireduce_algos, algorithm, pc_params()->nbc.ireduce, ireduce_auto(&a, comm, commutative), &why);
+    if (!algo) return pc_error(comm, MPI_ERR_ARG);
     if (algo->build && !commutative) {
         pc_log(PC_LOG_DEBUG, "ireduce %s: a non-commutative op: fallback to native", algo->name);
         algo = &ireduce_algos[0];
         why = "non-commutative op";
     }
+    if (algo->build == pc_ireduce_dynleader && !dynleader_fits(&a)) {
+        pc_log(PC_LOG_DEBUG, "ireduce dynleader: larger than a bank of the node reduction area, "
+                             "PAPCOLL_REPRODUCIBLE=1 or a persistent request: fallback to binomial");
+        algo = find(ireduce_algos, "binomial");
+        why = "dynleader does not apply";
+    }
     if (!algo->build) {
         native_log("ireduce", why);
         return PC_NBC_NATIVE(request, PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request));
     }
-    int rank;
-    PMPI_Comm_rank(comm, &rank);
-    int inplace = rank == root && sendbuf == MPI_IN_PLACE;
-    pc_nbc_args_t a = {.root = root, .sendbuf = inplace ? recvbuf : sendbuf, .recvbuf = rank == root ? recvbuf : NULL,
-                       .count = count, .type = datatype, .op = op};
     return run("ireduce", algo, why, &a, comm, request);
 }
 
@@ -228,12 +277,19 @@ int papcoll_iallreduce_by_name(const char *algorithm, const void *sendbuf, void 
         algo = find(iallreduce_algos, "recursive_doubling");
         why = "rabenseifner does not apply";
     }
+    pc_nbc_args_t a = {.sendbuf = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, .recvbuf = recvbuf, .count = count,
+                       .type = datatype, .op = op};
+    if (algo->build == pc_iallreduce_dynleader && (!commutative || !dynleader_fits(&a))) {
+        pc_log(PC_LOG_DEBUG, "iallreduce dynleader: %s: fallback to recursive_doubling",
+               commutative ? "larger than a bank of the node reduction area, PAPCOLL_REPRODUCIBLE=1 or a persistent request"
+                           : "a non-commutative op");
+        algo = find(iallreduce_algos, "recursive_doubling");
+        why = "dynleader does not apply";
+    }
     if (!algo->build) {
         native_log("iallreduce", why);
         return PC_NBC_NATIVE(request, PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request));
     }
-    pc_nbc_args_t a = {.sendbuf = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, .recvbuf = recvbuf, .count = count,
-                       .type = datatype, .op = op};
     return run("iallreduce", algo, why, &a, comm, request);
 }
 

@@ -31,11 +31,18 @@ typedef struct pc_nbc_args {
     const int *sendcounts, *sdispls, *recvcounts, *rdispls;
     int blocks;              /* a block collective: bytes is what the log shows, the schedule is always built */
     size_t bytes;
+    MPI_Comm comm;           /* the program's communicator */
 } pc_nbc_args_t;
 
 int pc_ibarrier_dissemination(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 int pc_ibcast_binomial(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 int pc_ireduce_binomial(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
+int pc_ireduce_dynleader(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
+int pc_iallreduce_dynleader(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
+/* The dynleader schedules apply: the message fits one bank of the node
+ * reduction area, PAPCOLL_REPRODUCIBLE is off (the same answer on every
+ * process; node_steps.c). */
+int pc_nbc_node_fits(const pc_nbc_args_t *a);
 int pc_iallreduce_recursive_doubling(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 int pc_iallreduce_rabenseifner(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 int pc_iallgather_ring(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
@@ -48,6 +55,10 @@ int pc_iscatter_linear(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 int pc_iscatter_binomial(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 int pc_ireduce_scatter_pairwise(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 int pc_ireduce_scatter_linear(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
+
+/* Algorithm i of nonblocking collective `coll` ("ireduce"...; front.c's
+ * tables), NULL beyond; *count = how many (-1: no such collective). */
+const char *pc_nbc_algorithm_name(const char *coll, int i, int *count);
 
 /* MPICH's fold of p processes to a power of two pof2 = p - rem, as rounds
  * of s (the schedule form of pc_red_fold, coll/reduction.h): of the first

@@ -11,6 +11,7 @@
 #include "core/progress.h"
 #include "core/tags.h"
 #include "ctx/comm.h"
+#include "ctx/shm.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -25,12 +26,14 @@ typedef struct pc_nbc_req {
     MPI_Comm comm;          /* papcoll's private communicator */
     int tag;
     int round;              /* next round to start */
+    int op;                 /* its next local op (a test step not yet passed) */
     MPI_Request *reqs;      /* the posted round's messages */
     int nreqs;
     int rc;                 /* first error: the request's status */
     atomic_int flags;       /* PC_NBC_DONE | PC_NBC_MPI_FREED (whoever sets the second frees r) */
     int busy;               /* a thread is stepping it (under nbc_mutex) */
-    MPI_Request greq;
+    MPI_Request greq;       /* the program's handle (SMPI: a receive, see handle_start) */
+    int tag_done;           /* SMPI: the handle's tag */
     struct pc_nbc_counter *counter; /* its communicator's (NULL: a persistent request's run) */
     void (*done)(void *);   /* a persistent request's run: called at the end instead of freeing s */
     void *done_arg;
@@ -84,6 +87,13 @@ static int delete_seq(MPI_Comm comm, int keyval, void *value, void *extra)
     return MPI_SUCCESS;
 }
 
+void pc_nbc_comm_release(MPI_Comm priv)
+{
+    /* nothing active (always so once MPI_Finalize drained them): nothing to run */
+    if (seq_keyval != MPI_KEYVAL_INVALID && priv != MPI_COMM_NULL && pc_nbc_active())
+        PMPI_Comm_delete_attr(priv, seq_keyval);
+}
+
 int pc_nbc_next(MPI_Comm comm, MPI_Comm *priv, int *tag, unsigned long *seq)
 {
     pc_comm_t *ctx;
@@ -105,6 +115,35 @@ int pc_nbc_next(MPI_Comm comm, MPI_Comm *priv, int *tag, unsigned long *seq)
     return MPI_SUCCESS;
 }
 
+/* ---- the program's handle ---- */
+
+#ifdef PAPCOLL_SMPI
+/* SimGrid SMPI has no generalized requests: the handle is a zero-byte
+ * receive from this process itself, on a duplicate of MPI_COMM_SELF with a
+ * tag of its own, which the end of the schedule matches with a zero-byte
+ * send (its status: MPI_SOURCE 0, the tag; a schedule's error is logged,
+ * not in the status).  The program advances the schedule with
+ * papcoll_nbc_progress (no interposer under SMPI) between MPI_Test calls. */
+static MPI_Comm done_comm = MPI_COMM_NULL;
+static int done_tag;
+
+static int handle_start(pc_nbc_req_t *r)
+{
+    if (done_comm == MPI_COMM_NULL) {
+        int rc = PMPI_Comm_dup(MPI_COMM_SELF, &done_comm);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    r->tag_done = done_tag = done_tag % 32767 + 1; /* MPI_TAG_UB >= 32767 */
+    return PMPI_Irecv(NULL, 0, MPI_BYTE, 0, r->tag_done, done_comm, &r->greq);
+}
+
+static void handle_complete(pc_nbc_req_t *r)
+{
+    if (r->rc != MPI_SUCCESS) pc_log(PC_LOG_WARN, "a nonblocking collective failed (error %d)", r->rc);
+    PMPI_Send(NULL, 0, MPI_BYTE, 0, r->tag_done, done_comm);
+    free(r);
+}
+#else
 /* ---- the generalized request's callbacks ---- */
 
 static int query_fn(void *extra, MPI_Status *status)
@@ -132,6 +171,18 @@ static int cancel_fn(void *extra, int complete)
     return MPI_SUCCESS;
 }
 
+static int handle_start(pc_nbc_req_t *r) { return PMPI_Grequest_start(query_fn, free_fn, cancel_fn, r, &r->greq); }
+
+/* Completes the generalized request; frees r when MPI is already done with it. */
+static void handle_complete(pc_nbc_req_t *r)
+{
+    MPI_Request g = r->greq;
+    int freed_before = atomic_fetch_or(&r->flags, PC_NBC_DONE) & PC_NBC_MPI_FREED;
+    PMPI_Grequest_complete(g); /* may run free_fn, which then frees r */
+    if (freed_before) free(r);
+}
+#endif
+
 /* ---- running ---- */
 
 /* Advances r without waiting: 1 when its schedule has ended (or failed). */
@@ -149,9 +200,11 @@ static int step(pc_nbc_req_t *r)
             r->nreqs = 0;
         }
         if (r->round == r->s.nrounds) return 1;
-        int rc = pc_nbc_run_local(&r->s, r->round);
-        if (rc == MPI_SUCCESS) rc = pc_nbc_post(&r->s, r->round, r->comm, r->tag, r->reqs, &r->nreqs);
-        r->round++;
+        int rc = pc_nbc_run_from(&r->s, r->round, &r->op), stop = rc == PC_NBC_STOP, skip = rc == PC_NBC_SKIP;
+        if (rc == PC_NBC_NOT_YET) return 0; /* a test step: polled again at the next progress */
+        if (stop || skip) rc = MPI_SUCCESS;
+        if (rc == MPI_SUCCESS && !skip) rc = pc_nbc_post(&r->s, r->round, r->comm, r->tag, r->reqs, &r->nreqs);
+        r->round = stop ? r->s.nrounds : r->round + 1;
         if (rc != MPI_SUCCESS) {
             r->rc = rc;
             /* what was posted must end before its buffers go */
@@ -170,13 +223,10 @@ static void finish(pc_nbc_req_t *r)
     else pc_nbc_sched_free(&r->s);
     free(r->reqs);
     r->reqs = NULL;
-    MPI_Request g = r->greq;
     pthread_mutex_lock(&nbc_mutex);
     if (r->counter) r->counter->active--;
     pthread_mutex_unlock(&nbc_mutex);
-    int freed_before = atomic_fetch_or(&r->flags, PC_NBC_DONE) & PC_NBC_MPI_FREED;
-    PMPI_Grequest_complete(g); /* may run free_fn, which then frees r */
-    if (freed_before) free(r);
+    handle_complete(r);
 }
 
 /* Each request is stepped by one thread at a time (busy), without nbc_mutex:
@@ -266,7 +316,9 @@ static void start_thread(void)
     pthread_mutex_lock(&setup_mutex);
     if (!thread_state) {
         int level = MPI_THREAD_SINGLE;
+#ifndef PAPCOLL_SMPI
         PMPI_Query_thread(&level);
+#endif
         if (level != MPI_THREAD_MULTIPLE) {
             pc_log(PC_LOG_WARN, "PAPCOLL_NBC_PROGRESS_THREAD=1 needs MPI_THREAD_MULTIPLE: no progress thread");
             thread_state = 2;
@@ -331,7 +383,7 @@ int pc_nbc_start_run(pc_nbc_sched_t *s, MPI_Comm priv, int tag, void (*done)(voi
         if (r) r->reqs = malloc((size_t)(s->max_comm ? s->max_comm : 1) * sizeof *r->reqs);
         rc = s->rc != MPI_SUCCESS ? s->rc : (!r || !r->reqs) ? MPI_ERR_NO_MEM : MPI_SUCCESS;
     }
-    if (rc == MPI_SUCCESS) rc = PMPI_Grequest_start(query_fn, free_fn, cancel_fn, r, &r->greq);
+    if (rc == MPI_SUCCESS) rc = handle_start(r);
     if (rc != MPI_SUCCESS) {
         if (!done) pc_nbc_sched_free(s);
         if (r) free(r->reqs);
@@ -348,6 +400,7 @@ int pc_nbc_start_run(pc_nbc_sched_t *s, MPI_Comm priv, int tag, void (*done)(voi
     r->rc = MPI_SUCCESS;
     *request = r->greq;
     start_thread();
+    pc_wait_progress = pc_nbc_progress; /* blocking node waits advance the schedules too */
     pthread_mutex_lock(&nbc_mutex);
     if (r->counter) r->counter->active++;
     pthread_mutex_unlock(&nbc_mutex);

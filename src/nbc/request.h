@@ -23,6 +23,11 @@
  * intracommunicator): papcoll's context (collective on its first use). */
 int pc_nbc_next(MPI_Comm comm, MPI_Comm *priv, int *tag, unsigned long *seq);
 
+/* Runs the requests still active on papcoll's private communicator priv to
+ * their end (those the program freed with MPI_Request_free): called before
+ * the context's node memory goes (ctx/comm.c), which their steps may use. */
+void pc_nbc_comm_release(MPI_Comm priv);
+
 /* Starts schedule s (taken over, also on failure) on priv with tag: its
  * first round is posted now; *request = the generalized request. */
 int pc_nbc_start(pc_nbc_sched_t *s, MPI_Comm priv, int tag, MPI_Request *request);

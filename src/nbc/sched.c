@@ -68,6 +68,17 @@ void pc_nbc_reduce(pc_nbc_sched_t *s, const void *in, void *inout, int count, MP
     append(s, (pc_nbc_op_t){.kind = PC_NBC_REDUCE, .src = in, .dst = inout, .count = count, .type = type, .op = op});
 }
 
+void pc_nbc_test(pc_nbc_sched_t *s, pc_nbc_test_fn fn, void *arg)
+{
+    append(s, (pc_nbc_op_t){.kind = PC_NBC_TEST, .test = fn, .arg = arg});
+}
+
+void pc_nbc_release(pc_nbc_sched_t *s, void (*fn)(void *), void *arg)
+{
+    s->release = fn;
+    s->release_arg = arg;
+}
+
 void pc_nbc_round(pc_nbc_sched_t *s)
 {
     if (s->rc != MPI_SUCCESS) return;
@@ -99,6 +110,7 @@ void *pc_nbc_alloc(pc_nbc_sched_t *s, long n, MPI_Datatype type)
 
 void pc_nbc_sched_free(pc_nbc_sched_t *s)
 {
+    if (s->release) s->release(s->release_arg);
     for (int i = 0; i < s->nbufs; i++) free(s->bufs[i]);
     free(s->bufs);
     free(s->ops);
@@ -127,15 +139,29 @@ static int copy(const pc_nbc_op_t *o)
 
 static int round_start(const pc_nbc_sched_t *s, int r) { return r ? s->round_end[r - 1] : 0; }
 
-int pc_nbc_run_local(const pc_nbc_sched_t *s, int r)
+int pc_nbc_run_from(const pc_nbc_sched_t *s, int r, int *next)
 {
-    int rc = MPI_SUCCESS;
-    for (int i = round_start(s, r); i < s->round_end[r] && rc == MPI_SUCCESS; i++) {
-        const pc_nbc_op_t *o = &s->ops[i];
+    int rc = MPI_SUCCESS, stop = 0;
+    if (*next < round_start(s, r)) *next = round_start(s, r);
+    for (; *next < s->round_end[r]; ++*next) {
+        const pc_nbc_op_t *o = &s->ops[*next];
         if (o->kind == PC_NBC_COPY) rc = copy(o);
         else if (o->kind == PC_NBC_REDUCE) rc = PMPI_Reduce_local(o->src, o->dst, o->count, o->type, o->op);
+        else if (o->kind == PC_NBC_TEST) rc = o->test(o->arg);
+        if (rc == PC_NBC_SKIP) {
+            *next = s->round_end[r];
+            return PC_NBC_SKIP;
+        }
+        if (rc == PC_NBC_STOP) stop = 1, rc = MPI_SUCCESS;
+        if (rc != MPI_SUCCESS) return rc; /* PC_NBC_NOT_YET: *next is polled again */
     }
-    return rc;
+    return stop ? PC_NBC_STOP : MPI_SUCCESS;
+}
+
+int pc_nbc_run_local(const pc_nbc_sched_t *s, int r)
+{
+    int next = round_start(s, r), rc = pc_nbc_run_from(s, r, &next);
+    return rc == PC_NBC_STOP || rc == PC_NBC_SKIP ? MPI_SUCCESS : rc;
 }
 
 int pc_nbc_post(const pc_nbc_sched_t *s, int r, MPI_Comm comm, int tag, MPI_Request *req, int *n)

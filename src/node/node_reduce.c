@@ -69,6 +69,17 @@ static long capacity(const pc_call_t *a, size_t bytes, MPI_Aint lead)
     return more >= (size_t)a->count ? a->count : (long)more + 1;
 }
 
+static size_t bank_bytes(const pc_call_t *a)
+{
+    size_t data = a->params->shm_size / PC_NODE_RED_BANKS;
+    return round_down(data > PC_LINE ? data : PC_LINE, PC_LINE);
+}
+
+/* element 0's first byte sits `lead` bytes into its slot: true_lb modulo a line */
+static MPI_Aint lead_of(const pc_call_t *a) { return ((a->true_lb % PC_LINE) + PC_LINE) % PC_LINE; }
+
+long pc_node_red_shared_chunk(const pc_call_t *a) { return capacity(a, bank_bytes(a), lead_of(a)); }
+
 int pc_node_red_begin(const pc_call_t *a, pc_node_red_layout_t layout, pc_node_red_t *r)
 {
     memset(r, 0, sizeof *r);
@@ -78,16 +89,14 @@ int pc_node_red_begin(const pc_call_t *a, pc_node_red_layout_t layout, pc_node_r
     r->contributors = r->n;
     r->layout = layout;
     PMPI_Type_size(a->datatype, &r->type_size);
-    size_t data = a->params->shm_size / PC_NODE_RED_BANKS;
-    r->bank_bytes = round_down(data > PC_LINE ? data : PC_LINE, PC_LINE);
+    r->bank_bytes = bank_bytes(a);
     int rc = pc_shm_get(a->ctx, &r->shm);
     if (rc == MPI_SUCCESS)
         rc = pc_shm_area(r->shm, control_bytes(r->n) + PC_NODE_RED_BANKS * r->bank_bytes, &r->area);
     if (rc != MPI_SUCCESS) return rc;
     r->cell_done = malloc((size_t)r->n);
     if (!r->cell_done) return MPI_ERR_NO_MEM;
-    /* element 0's first byte sits `lead` bytes into its slot: true_lb modulo a line */
-    MPI_Aint lead = ((a->true_lb % PC_LINE) + PC_LINE) % PC_LINE;
+    MPI_Aint lead = lead_of(a);
     r->shift = lead - a->true_lb;
     /* every node cuts the message the same way (the leaders reduce chunk by
      * chunk together): slots are sized for the largest node */
@@ -124,13 +133,23 @@ static void add_one(pc_node_red_t *r, _Atomic uint64_t *word)
 
 /* ---- chunks --------------------------------------------------------------- */
 
-void pc_node_red_range(pc_node_red_t *r, long first, long count, pc_node_chunk_t *ch)
+void pc_node_red_take(pc_node_red_t *r, long first, long count, pc_node_chunk_t *ch)
 {
     ch->use = pc_shm_area_use(r->shm);
     ch->bank = (int)(ch->use % PC_NODE_RED_BANKS);
     ch->round = ch->use / PC_NODE_RED_BANKS;
     ch->first = first;
     ch->count = count;
+}
+
+int pc_node_red_bank_free(const pc_node_red_t *r, const pc_node_chunk_t *ch)
+{
+    return atomic_load_explicit(&bank_ctl(r, ch->bank)->done, memory_order_acquire) >= ch->round * (uint64_t)r->n;
+}
+
+void pc_node_red_range(pc_node_red_t *r, long first, long count, pc_node_chunk_t *ch)
+{
+    pc_node_red_take(r, first, count, ch);
     pc_wait_at_least(r->shm, &bank_ctl(r, ch->bank)->done, ch->round * (uint64_t)r->n);
 }
 
@@ -316,6 +335,12 @@ int pc_node_red_combine(pc_node_red_t *r, const pc_node_chunk_t *ch, const void 
     return rc;
 }
 
+int pc_node_red_all_arrived(const pc_node_red_t *r, const pc_node_chunk_t *ch)
+{
+    return atomic_load_explicit(&bank_ctl(r, ch->bank)->arrived, memory_order_acquire) ==
+           (((ch->use + 1) << PC_STATE_SHIFT) | (uint64_t)r->contributors);
+}
+
 void pc_node_red_wait_arrived(pc_node_red_t *r, const pc_node_chunk_t *ch)
 {
     pc_wait_equal(r->shm, &bank_ctl(r, ch->bank)->arrived, ((ch->use + 1) << PC_STATE_SHIFT) | (uint64_t)r->contributors);
@@ -406,6 +431,11 @@ void pc_node_red_publish(pc_node_red_t *r, const pc_node_chunk_t *ch)
 {
     atomic_store_explicit(&bank_ctl(r, ch->bank)->result, ch->use + 1, memory_order_release);
     pc_shm_notify(r->shm);
+}
+
+int pc_node_red_is_published(const pc_node_red_t *r, const pc_node_chunk_t *ch)
+{
+    return atomic_load_explicit(&bank_ctl(r, ch->bank)->result, memory_order_acquire) == ch->use + 1;
 }
 
 void pc_node_red_wait_result(pc_node_red_t *r, const pc_node_chunk_t *ch)

@@ -127,12 +127,22 @@ void pc_node_red_end(pc_node_red_t *r);
 int pc_node_red_open(const pc_call_t *a, pc_node_red_layout_t layout, const char *algorithm, const char *inter,
                      pc_node_red_t *r, int *rc);
 
+/* Elements per chunk of the shared layout for a's datatype (what
+ * pc_node_red_begin computes, without the segment): 0 when one element does
+ * not fit a bank. */
+long pc_node_red_shared_chunk(const pc_call_t *a);
+
 /* Takes the next use of the area for chunk c of the message and waits until
  * its bank is free (every node process done with its previous round). */
 void pc_node_red_chunk(pc_node_red_t *r, long c, pc_node_chunk_t *ch);
 /* The same for elements [first, first + count) of the message (count <=
  * r->chunk; every node process takes the same ranges in the same order). */
 void pc_node_red_range(pc_node_red_t *r, long first, long count, pc_node_chunk_t *ch);
+
+/* pc_node_red_range without the wait (nonblocking callers): the use is
+ * taken; pc_node_red_bank_free tells when its bank may be written. */
+void pc_node_red_take(pc_node_red_t *r, long first, long count, pc_node_chunk_t *ch);
+int pc_node_red_bank_free(const pc_node_red_t *r, const pc_node_chunk_t *ch);
 
 /* User-layout pointer of slot k (slots) or of the accumulator (shared, k
  * ignored).  The node's result is pc_node_red_slot(r, ch, 0) in both. */
@@ -175,11 +185,15 @@ void pc_node_red_slot_wait(pc_node_red_t *r, const pc_node_chunk_t *ch, int k, u
 int pc_node_red_combine(pc_node_red_t *r, const pc_node_chunk_t *ch, const void *src, int position, int *last);
 /* shared: waits until the use's r->contributors contributions are in. */
 void pc_node_red_wait_arrived(pc_node_red_t *r, const pc_node_chunk_t *ch);
+/* The same without waiting: 1 once they are. */
+int pc_node_red_all_arrived(const pc_node_red_t *r, const pc_node_chunk_t *ch);
 
 /* The leader: the result (slot 0 / accumulator) is final for this use. */
 void pc_node_red_publish(pc_node_red_t *r, const pc_node_chunk_t *ch);
 /* Waits for pc_node_red_publish of this use. */
 void pc_node_red_wait_result(pc_node_red_t *r, const pc_node_chunk_t *ch);
+/* The same without waiting: 1 once it is published. */
+int pc_node_red_is_published(const pc_node_red_t *r, const pc_node_chunk_t *ch);
 /* Copies the result into the chunk's elements of msg. */
 int pc_node_red_copy_out(pc_node_red_t *r, const pc_node_chunk_t *ch, void *msg);
 

@@ -2,9 +2,8 @@
 /*
  * app_common.h - what the unmodified test programs of the nonblocking and
  * persistent collectives share (app_nbc.c, app_persistent.c): the failure
- * check (CHECK uses the program's `failures` and `rank_w`; the same as
- * app_nbc_util.h's), the non-commutative op they reduce with, the wait for
- * a freed request.
+ * check (app_check.h), the non-commutative op they reduce with, the wait
+ * for a freed request.
  */
 #ifndef PC_TESTS_APP_COMMON_H
 #define PC_TESTS_APP_COMMON_H
@@ -12,17 +11,7 @@
 #include <mpi.h>
 #include <stdio.h>
 
-/* Counts a failure; prints the first 10. */
-#define CHECK(cond, ...)                                   \
-    do {                                                   \
-        if (!(cond)) {                                     \
-            if (failures++ < 10) {                         \
-                fprintf(stderr, "[%d] FAIL: ", rank_w);    \
-                fprintf(stderr, __VA_ARGS__);              \
-                fprintf(stderr, "\n");                     \
-            }                                              \
-        }                                                  \
-    } while (0)
+#include "app_check.h"
 
 typedef struct { int a, b, c, d; } mat_t; /* 2x2, mod 1009 */
 

@@ -20,16 +20,7 @@ static int failures, rank_w;
 static unsigned seed;
 static const char *(*last_algorithm)(void); /* papcoll's, when preloaded */
 
-#define CHECK(cond, ...)                                   \
-    do {                                                   \
-        if (!(cond)) {                                     \
-            if (failures++ < 10) {                         \
-                fprintf(stderr, "[%d] FAIL: ", rank_w);    \
-                fprintf(stderr, __VA_ARGS__);              \
-                fprintf(stderr, "\n");                     \
-            }                                              \
-        }                                                  \
-    } while (0)
+#include "app_check.h"
 
 static void delay(void)
 {

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Test tiers: every test gets ctest labels from its name, and its expected
 # run time (COST, so that `ctest -j` starts the long tests first) from
-# tests/test_costs.txt (regenerate it with tools/tests/update_test_costs.sh
+# tests/test_costs.txt (regenerate it with tools/update_test_costs.sh
 # after a full run).  Labels:
 #   unit     no MPI run (unit.*, docs.*)
 #   quick    the cross-section of `make check` (added by papcoll_quick_test)

@@ -40,7 +40,7 @@
 #include <unistd.h>
 
 #include "app_nbc_util.h"
-#include "app_common.h" /* matmul */
+#include "app_common.h" /* matmul, progress_until */
 
 /* ---- cases: a datatype, an op, inputs and the local reference ---- */
 
@@ -348,15 +348,7 @@ static void test_free(MPI_Comm comm)
     MPI_Iallreduce(in, (int *)out, N, MPI_INT, MPI_SUM, comm, &req);
     MPI_Request_free(&req);
     CHECK(req == MPI_REQUEST_NULL, "request_free left the handle");
-    double t0 = MPI_Wtime();
-    int all = 0;
-    while (!all && MPI_Wtime() - t0 < 20) {
-        all = 1;
-        for (int i = 0; i < N; i++) all &= out[i] == p;
-        int flag;
-        MPI_Request none = MPI_REQUEST_NULL;
-        MPI_Test(&none, &flag, MPI_STATUS_IGNORE); /* progress */
-    }
+    int all = progress_until(out, N, p);
     CHECK(all, "freed iallreduce: %d %d, expected %d", out[0], out[N - 1], p);
     /* a freed barrier: drained at MPI_Finalize at the latest */
     MPI_Ibarrier(comm, &req);

@@ -250,8 +250,9 @@ static void list_algorithms(const char *name, const char *catalogue)
 }
 
 /* One timed call: the blocking collective, or a nonblocking form started,
- * then `cpu` seconds of computation (0: none, the pure run), then waited
- * for; *computed and *waited: the two parts after the start. */
+ * then `cpu` seconds of computation (0: none, the pure run) with
+ * o->nbc_tests MPI_Test calls spread evenly over it, then waited for;
+ * *computed and *waited: the two parts after the start. */
 static int run_call(const options_t *o, const collective_t *work, const char *algo, size_t size, int root, double cpu,
                     const gclock_t *clk, double *computed, double *waited)
 {
@@ -259,7 +260,15 @@ static int run_call(const options_t *o, const collective_t *work, const char *al
     if (!o->nbc) return collective_run(work, algo, size, root, MPI_COMM_WORLD);
     MPI_Request req;
     int rc = o->nbc->start(work, algo, root, MPI_COMM_WORLD, &req);
-    double t0 = gclock_now(clk), t1 = cpu > 0 && rc == MPI_SUCCESS ? gclock_wait_until(clk, t0 + cpu) : t0;
+    double t0 = gclock_now(clk), t1 = t0;
+    if (cpu > 0 && rc == MPI_SUCCESS) {
+        int done = 0;
+        for (int k = 1; k <= o->nbc_tests && rc == MPI_SUCCESS; k++) {
+            gclock_wait_until(clk, t0 + cpu * k / (o->nbc_tests + 1));
+            if (!done) rc = bench_nbc_test(&req, &done);
+        }
+        t1 = gclock_wait_until(clk, t0 + cpu);
+    }
     if (rc == MPI_SUCCESS) rc = bench_nbc_wait(&req);
     *computed = t1 - t0;
     *waited = gclock_now(clk) - t1;

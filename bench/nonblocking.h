@@ -14,9 +14,10 @@
  *               computation.
  * overlap = 100 max(0, min(1, (t_pure + t_cpu - t_ovrl) / min(t_pure,
  * t_cpu))) (IMB-NBC's definition), on the medians over repetitions of the
- * means over processes.  The computation calls no MPI (no progress in it,
- * as in IMB-NBC): natively a busy wait on the clock, under SMPI a simulated
- * sleep.  The wait is MPI_Test + papcoll_nbc_progress until complete (the
+ * means over processes.  By default the computation calls no MPI (no
+ * progress in it, as in IMB-NBC); --nbc-tests=N spreads N tests over it
+ * (OSU's -t).  Natively it is a busy wait on the clock, under SMPI a
+ * simulated sleep.  The wait is MPI_Test + papcoll_nbc_progress until complete (the
  * benchmark calls papcoll's API, not the interposer).
  *
  * A new nonblocking collective plugs in with one row of the table in
@@ -45,6 +46,9 @@ typedef struct bench_nbc {
 const bench_nbc_t *bench_nbc_find(const char *name);
 /* Form i (0-based) or NULL: for --list and the usage text. */
 const bench_nbc_t *bench_nbc_at(int i);
-/* Waits for *req: MPI_Test, then papcoll_nbc_progress, until complete. */
+/* Tests *req once: MPI_Test, then papcoll_nbc_progress if not complete
+ * (*done: complete; a completed request is MPI_REQUEST_NULL). */
+int bench_nbc_test(MPI_Request *req, int *done);
+/* Waits for *req: bench_nbc_test until complete. */
 int bench_nbc_wait(MPI_Request *req);
 #endif

@@ -54,6 +54,9 @@ void options_usage(void)
            "                                pure (start + wait) and overlapped (start, compute for the pure time,\n"
            "                                wait); adds t_cpu, t_ovrl, wait, wait_max and overlap (%%, IMB-NBC's\n"
            "                                definition).  Natively, timing means 2 processes (2 cores)\n"
+           "      --nbc-tests=N             nonblocking forms: N MPI_Test calls spread evenly over the overlapped\n"
+           "                                computation (OSU's -t), the progress a program that tests while it\n"
+           "                                computes gives papcoll's schedules (default 0: none, as IMB-NBC)\n"
            "      --dtype=int|double|char   element type (not bcast, barrier): MPI_INT, MPI_DOUBLE, MPI_CHAR (allgather(v),\n"
            "                                alltoall(v), gather(v), scatter(v) only) (default int)\n"
            "      --algo=a,b,...|all        algorithms of --coll, 'all' = every papcoll algorithm incl. native,\n"
@@ -137,7 +140,8 @@ static int fail(int rank, const char *what, const char *value)
 int options_parse(int argc, char **argv, options_t *o, int rank)
 {
     enum { O_ALGO = 256, O_PPN, O_FORMAT, O_LIST, O_LIST_PARAMS, O_VERSION, O_COLL, O_PATTERN, O_SEED, O_UNIT,
-           O_RAW, O_MARGIN, O_TOL, O_RESYNC, O_SHARED, O_DTYPE, O_CHECK_TUNE, O_PERCENTILES };
+           O_RAW, O_MARGIN, O_TOL, O_RESYNC, O_SHARED, O_DTYPE, O_CHECK_TUNE, O_PERCENTILES,
+           O_NBC_TESTS };
     static const struct option longopts[] = {
         {"message-size", required_argument, 0, 'm'}, {"iterations", required_argument, 0, 'i'},
         {"warmup", required_argument, 0, 'x'},       {"validate", no_argument, 0, 'c'},
@@ -151,7 +155,7 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
         {"raw", required_argument, 0, O_RAW},        {"start-margin", required_argument, 0, O_MARGIN},
         {"tolerance", required_argument, 0, O_TOL},  {"resync", required_argument, 0, O_RESYNC},
         {"shared-buffer", no_argument, 0, O_SHARED}, {"dtype", required_argument, 0, O_DTYPE},
-        {"percentiles", no_argument, 0, O_PERCENTILES},
+        {"percentiles", no_argument, 0, O_PERCENTILES}, {"nbc-tests", required_argument, 0, O_NBC_TESTS},
         {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->min_size = 1;
@@ -212,6 +216,13 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
         case O_RESYNC: if (parse_double(optarg, &o->resync)) return fail(rank, "--resync", optarg); break;
         case O_SHARED: o->shared_buffer = 1; break;
         case O_PERCENTILES: o->percentiles = 1; break;
+        case O_NBC_TESTS: {
+            char *end;
+            long n = strtol(optarg, &end, 10);
+            if (*end || end == optarg || n < 0 || n > 1000000) return fail(rank, "--nbc-tests (0 to 1000000)", optarg);
+            o->nbc_tests = (int)n;
+            break;
+        }
         case O_DTYPE:
             if (strcmp(optarg, "int") && strcmp(optarg, "double") && strcmp(optarg, "char"))
                 return fail(rank, "--dtype (int, double or char)", optarg);
@@ -236,6 +247,7 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
     if (o->nbc) o->coll_kind = o->nbc->base; /* data, checks and metrics of the blocking base */
     else if (bench_coll_parse(o->coll, &o->coll_kind))
         return fail(rank, "--coll (" BENCH_COLL_NAMES BENCH_NBC_NAMES ")", o->coll);
+    if (o->nbc_tests && !o->nbc) return fail(rank, "option for a blocking --coll (nonblocking forms only)", "--nbc-tests");
     if (o->dtype && o->coll_kind == BENCH_BCAST) return fail(rank, "option for --coll=bcast (a broadcast moves bytes)", "--dtype");
     if (o->dtype && o->coll_kind == BENCH_BARRIER) return fail(rank, "option for --coll=barrier (no data)", "--dtype");
     if (o->coll_kind == BENCH_BARRIER) o->min_size = o->max_size = 0; /* no data: one row */

@@ -22,6 +22,7 @@ typedef struct options {
     const char *coll;    /* --coll name */
     bench_coll_t coll_kind; /* a nonblocking form's: its blocking base */
     const bench_nbc_t *nbc;  /* a nonblocking form (nonblocking.h), or NULL */
+    int nbc_tests;       /* --nbc-tests: MPI_Test calls spread over the overlapped computation */
     const char *dtype;   /* --dtype (reductions, gathers): "int", "double", "char" (gathers) or NULL (int) */
     const char *algos;   /* comma list, "all" expands */
     pattern_t pattern;

@@ -11,14 +11,10 @@
  * MPI_Request_get_status looks at a papcoll request's current run.  The
  * completion calls and MPI_Request_free are pmpi/nonblocking.c's.  Every
  * other persistent collective (MPI_Allgather_init ...) is the library's.
- *
- * Fortran callers get the library's own, as for the nonblocking
- * collectives (pmpi/nonblocking.c): MPICH 4.0's mpi_f08 MPI_WAIT calls
- * PMPI_Wait, which would see papcoll's handle as an inactive request.
+ * Fortran callers get the same (fortran_nbc.c, fortran_requests.c).
  */
 #include <papcoll.h>
 
-#include "caller.h"
 #include "nbc/persistent.h"
 #include "nbc/request.h"
 
@@ -35,32 +31,26 @@
 #define NATIVE(Name) PMPIX_##Name##_init
 #endif
 
-#define FROM_FORTRAN() pc_from_fortran(__builtin_return_address(0))
-
 int ENTRY(Barrier)(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    if (FROM_FORTRAN()) return NATIVE(Barrier)(comm, info, request);
     return papcoll_barrier_init(comm, info, request);
 }
 
 int ENTRY(Bcast)(void *buf, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
                  MPI_Request *request)
 {
-    if (FROM_FORTRAN()) return NATIVE(Bcast)(buf, count, datatype, root, comm, info, request);
     return papcoll_bcast_init(buf, count, datatype, root, comm, info, request);
 }
 
 int ENTRY(Reduce)(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    if (FROM_FORTRAN()) return NATIVE(Reduce)(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
     return papcoll_reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
 }
 
 int ENTRY(Allreduce)(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                      MPI_Info info, MPI_Request *request)
 {
-    if (FROM_FORTRAN()) return NATIVE(Allreduce)(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     return papcoll_allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
 

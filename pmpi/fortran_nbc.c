@@ -69,7 +69,7 @@
 #define PC_FORTRAN_INIT(coll, COLL, fparams, cargs)
 #endif
 
-/* Both forms of a collective papcoll also serves persistent. */
+/* Both forms of a collective: MPI_I<COLL> and MPIX_<COLL>_INIT. */
 #define PC_FORTRAN_NBC_AND_INIT(coll, COLL, fparams, cargs) \
     PC_FORTRAN_NBC(coll, COLL, fparams, cargs) PC_FORTRAN_INIT(coll, COLL, fparams, cargs)
 
@@ -86,11 +86,11 @@ PC_FORTRAN_NBC_AND_INIT(allreduce, ALLREDUCE,
                         (void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op,
                          MPI_Fint *comm),
                         (sendbuf_to_c(sendbuf), bottom_to_c(recvbuf), (int)*count, TYPE(datatype), OP, COMM))
-PC_FORTRAN_NBC(reduce_scatter, REDUCE_SCATTER,
+PC_FORTRAN_NBC_AND_INIT(reduce_scatter, REDUCE_SCATTER,
                (void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *datatype, MPI_Fint *op,
                 MPI_Fint *comm),
                (sendbuf_to_c(sendbuf), bottom_to_c(recvbuf), (const int *)recvcounts, TYPE(datatype), OP, COMM))
-PC_FORTRAN_NBC(reduce_scatter_block, REDUCE_SCATTER_BLOCK,
+PC_FORTRAN_NBC_AND_INIT(reduce_scatter_block, REDUCE_SCATTER_BLOCK,
                (void *sendbuf, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *datatype, MPI_Fint *op,
                 MPI_Fint *comm),
                (sendbuf_to_c(sendbuf), bottom_to_c(recvbuf), (int)*recvcount, TYPE(datatype), OP, COMM))
@@ -107,30 +107,30 @@ PC_FORTRAN_NBC(reduce_scatter_block, REDUCE_SCATTER_BLOCK,
     (void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount,         \
      MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm)
 
-PC_FORTRAN_NBC(allgather, ALLGATHER, BLOCK_FPARAMS, BLOCK_CARGS)
-PC_FORTRAN_NBC(alltoall, ALLTOALL, BLOCK_FPARAMS, BLOCK_CARGS)
-PC_FORTRAN_NBC(gather, GATHER, ROOTED_FPARAMS,
+PC_FORTRAN_NBC_AND_INIT(allgather, ALLGATHER, BLOCK_FPARAMS, BLOCK_CARGS)
+PC_FORTRAN_NBC_AND_INIT(alltoall, ALLTOALL, BLOCK_FPARAMS, BLOCK_CARGS)
+PC_FORTRAN_NBC_AND_INIT(gather, GATHER, ROOTED_FPARAMS,
                (sendbuf_to_c(sendbuf), (int)*sendcount, TYPE(sendtype), bottom_to_c(recvbuf), (int)*recvcount,
                 TYPE(recvtype), (int)*root, COMM))
-PC_FORTRAN_NBC(scatter, SCATTER, ROOTED_FPARAMS,
+PC_FORTRAN_NBC_AND_INIT(scatter, SCATTER, ROOTED_FPARAMS,
                (bottom_to_c(sendbuf), (int)*sendcount, TYPE(sendtype), (void *)sendbuf_to_c(recvbuf),
                 (int)*recvcount, TYPE(recvtype), (int)*root, COMM))
-PC_FORTRAN_NBC(allgatherv, ALLGATHERV,
+PC_FORTRAN_NBC_AND_INIT(allgatherv, ALLGATHERV,
                (void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts,
                 MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm),
                (sendbuf_to_c(sendbuf), (int)*sendcount, TYPE(sendtype), bottom_to_c(recvbuf),
                 (const int *)recvcounts, (const int *)displs, TYPE(recvtype), COMM))
-PC_FORTRAN_NBC(alltoallv, ALLTOALLV,
+PC_FORTRAN_NBC_AND_INIT(alltoallv, ALLTOALLV,
                (void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf,
                 MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm),
                (sendbuf_to_c(sendbuf), (const int *)sendcounts, (const int *)sdispls, TYPE(sendtype),
                 bottom_to_c(recvbuf), (const int *)recvcounts, (const int *)rdispls, TYPE(recvtype), COMM))
-PC_FORTRAN_NBC(gatherv, GATHERV,
+PC_FORTRAN_NBC_AND_INIT(gatherv, GATHERV,
                (void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts,
                 MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm),
                (sendbuf_to_c(sendbuf), (int)*sendcount, TYPE(sendtype), bottom_to_c(recvbuf),
                 (const int *)recvcounts, (const int *)displs, TYPE(recvtype), (int)*root, COMM))
-PC_FORTRAN_NBC(scatterv, SCATTERV,
+PC_FORTRAN_NBC_AND_INIT(scatterv, SCATTERV,
                (void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype, void *recvbuf,
                 MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm),
                (bottom_to_c(sendbuf), (const int *)sendcounts, (const int *)displs, TYPE(sendtype),

@@ -7,8 +7,9 @@
 ! and a point-to-point exchange started together, then completed by every
 ! completion function (Wait, Test, Waitany, Waitsome, Testall, Testany,
 ! Testsome, Waitall with statuses), the point-to-point pair first or last.
-! Then papcoll's persistent collectives (MPI_<Coll>_init: NBC_MPI_INIT, or
-! Open MPI's MPIX_<Coll>_init: NBC_MPIX_INIT), run three times by
+! Then persistent barrier, bcast, reduce, allreduce, allgather and
+! reduce_scatter_block (MPI_<Coll>_init: NBC_MPI_INIT, or Open MPI's
+! MPIX_<Coll>_init: NBC_MPIX_INIT), run three times by
 ! MPI_Start and MPI_Startall, completed by MPI_Waitall, MPI_Wait, MPI_Test
 ! and MPI_Request_get_status, then freed.  Every result is checked; the OK
 ! line counts the calls papcoll must log.
@@ -33,7 +34,7 @@ program nbc
 #endif
 #if defined(NBC_F08)
   character(len=*), parameter :: binding = 'mpi_f08'
-  type(MPI_Request) :: req(16), preq(4)
+  type(MPI_Request) :: req(16), preq(6)
   type(MPI_Status) :: sts(16), st1
 #define SOURCE_AT(k) sts(k)%MPI_SOURCE
 #else
@@ -42,7 +43,7 @@ program nbc
 #else
   character(len=*), parameter :: binding = 'mpif.h'
 #endif
-  integer :: req(16), preq(4), sts(MPI_STATUS_SIZE, 16), st1(MPI_STATUS_SIZE)
+  integer :: req(16), preq(6), sts(MPI_STATUS_SIZE, 16), st1(MPI_STATUS_SIZE)
 #define SOURCE_AT(k) sts(MPI_SOURCE, k)
 #endif
 #ifdef NBC_MPIX_INIT
@@ -50,18 +51,24 @@ program nbc
 #define BCAST_INIT MPIX_Bcast_init
 #define REDUCE_INIT MPIX_Reduce_init
 #define ALLREDUCE_INIT MPIX_Allreduce_init
+#define ALLGATHER_INIT MPIX_Allgather_init
+#define REDUCE_SCATTER_BLOCK_INIT MPIX_Reduce_scatter_block_init
 #else
 #define BARRIER_INIT MPI_Barrier_init
 #define BCAST_INIT MPI_Bcast_init
 #define REDUCE_INIT MPI_Reduce_init
 #define ALLREDUCE_INIT MPI_Allreduce_init
+#define ALLGATHER_INIT MPI_Allgather_init
+#define REDUCE_SCATTER_BLOCK_INIT MPI_Reduce_scatter_block_init
 #endif
   integer, parameter :: n = 100
-  integer :: rank, p, i, k, root, ierr, idx, nout, run, left, right, ndone
-  integer :: ar(n), ib(n), iv(n), ired(n), mine(2), ag(64), agv(64), cnt(64), dsp(64)
-  integer :: as(64), at(64), avs(64), avr(64), sc1(64), scd(64), gat(64), gatv(64)
-  integer :: scr, scvr(64), rss(64), rsr(64), rbs(64), rbr(2), sendv, recvv
-  integer :: pb(n), pr(n), pa(n), indices(16), ones(64), rev(64), fwd(64)
+  integer :: p, i, k, root, ierr, idx, nout, run, left, right, ndone
+  integer :: rank, indices(16)
+  ! buffers of nonblocking and persistent calls, written behind the compiler's back
+  integer, asynchronous :: ar(n), ib(n), iv(n), ired(n), mine(2), ag(64), agv(64), cnt(64), dsp(64)
+  integer, asynchronous :: as(64), at(64), avs(64), avr(64), sc1(64), scd(64), gat(64), gatv(64)
+  integer, asynchronous :: scr, scvr(64), rss(64), rsr(64), rbs(64), rbr(2), sendv, recvv
+  integer, asynchronous :: pb(n), pr(n), pa(n), ones(64), rev(64), fwd(64)
   logical :: flag
 
   call MPI_Init(ierr)
@@ -162,29 +169,33 @@ program nbc
   call BCAST_INIT(pb, n, MPI_INTEGER, root, MPI_COMM_WORLD, MPI_INFO_NULL, preq(2), ierr)
   call REDUCE_INIT(iv, pr, n, MPI_INTEGER, MPI_MAX, root, MPI_COMM_WORLD, MPI_INFO_NULL, preq(3), ierr)
   call ALLREDUCE_INIT(iv, pa, n, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, preq(4), ierr)
+  call ALLGATHER_INIT(mine, 2, MPI_INTEGER, ag, 2, MPI_INTEGER, MPI_COMM_WORLD, MPI_INFO_NULL, preq(5), ierr)
+  call REDUCE_SCATTER_BLOCK_INIT(rbs, rbr, 2, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, preq(6), ierr)
   do run = 1, 3
     iv = [(run * (rank + 1) + i, i = 1, n)]
     pb = -1
     if (rank == root) pb = [(run * i, i = 1, n)]
+    mine = [run * rank, -run]
+    rbs(1:2 * p) = [(run * (rank + 1) * i, i = 1, 2 * p)]
     if (run == 1) then
-      do k = 4, 1, -1
+      do k = 6, 1, -1
         call MPI_Start(preq(k), ierr)
       end do
-      call MPI_Waitall(4, preq, MPI_STATUSES_IGNORE, ierr)
+      call MPI_Waitall(6, preq, MPI_STATUSES_IGNORE, ierr)
     else if (run == 2) then
-      call MPI_Startall(4, preq, ierr)
-      do k = 1, 4
+      call MPI_Startall(6, preq, ierr)
+      do k = 1, 6
         call MPI_Wait(preq(k), MPI_STATUS_IGNORE, ierr)
       end do
     else
-      call MPI_Startall(4, preq, ierr)
-      do k = 1, 2
+      call MPI_Startall(6, preq, ierr)
+      do k = 1, 3
         flag = .false.
         do while (.not. flag)
           call MPI_Test(preq(k), flag, MPI_STATUS_IGNORE, ierr)
         end do
       end do
-      do k = 3, 4
+      do k = 4, 6
         flag = .false.
         do while (.not. flag)
           call MPI_Request_get_status(preq(k), flag, MPI_STATUS_IGNORE, ierr)
@@ -196,8 +207,12 @@ program nbc
     call check(all(pb == [(run * i, i = 1, n)]), 'persistent bcast')
     call check(rank /= root .or. all(pr == [(run * p + i, i = 1, n)]), 'persistent reduce')
     call check(all(pa == [(run * p * (p + 1) / 2 + p * i, i = 1, n)]), 'persistent allreduce')
+    call check(all(ag(1:2 * p:2) == [(run * k, k = 0, p - 1)]) .and. all(ag(2:2 * p:2) == -run), &
+               'persistent allgather')
+    call check(all(rbr == [(run * i * p * (p + 1) / 2, i = 2 * rank + 1, 2 * rank + 2)]), &
+               'persistent reduce_scatter_block')
   end do
-  do k = 1, 4
+  do k = 1, 6
     call MPI_Request_free(preq(k), ierr)
   end do
   call check(all(preq == MPI_REQUEST_NULL), 'MPI_Request_free')
@@ -206,8 +221,8 @@ program nbc
   k = 0
 #endif
   if (rank == 0) write (*, '(3a,i0,9(a,i0),a)') 'nbc ', binding, ': np=', p, ' ibarrier=', p + k, &
-    ' ibcast=', p + k, ' ireduce=', p + k, ' iallreduce=', p + k, ' iallgather=', 2 * p, ' ialltoall=', 2 * p, &
-    ' igather=', 2 * p, ' iscatter=', 2 * p, ' ireduce_scatter=', 2 * p, ': OK'
+    ' ibcast=', p + k, ' ireduce=', p + k, ' iallreduce=', p + k, ' iallgather=', 2 * p + k, ' ialltoall=', 2 * p, &
+    ' igather=', 2 * p, ' iscatter=', 2 * p, ' ireduce_scatter=', 2 * p + k, ': OK'
   call MPI_Finalize(ierr)
 
 contains

@@ -4,19 +4,12 @@
  * app_persistent.c (MPI_Allgather(v)_init, MPI_Alltoall(v)_init,
  * MPI_Gather(v)_init, MPI_Scatter(v)_init, MPI_Reduce_scatter(_block)_init;
  * Open MPI's MPIX_ ones): their buffers and count arrays, the contents of
- * a run and its expected results (app_persistent_blocks.c).  Also INIT(Name),
- * the init function of this MPI library, or none.
+ * a run and its expected results (app_persistent_blocks.c).
  */
 #ifndef APP_PERSISTENT_BLOCKS_H
 #define APP_PERSISTENT_BLOCKS_H
 
-#include <mpi.h>
-#if defined(APP_HAVE_MPIX_PCOLLREQ)
-#include <mpi-ext.h>
-#define INIT(Name) MPIX_##Name##_init
-#elif defined(APP_HAVE_MPI_PERSISTENT_COLL)
-#define INIT(Name) MPI_##Name##_init
-#endif
+#include "app_persistent_init.h" /* INIT(Name) */
 
 enum {
     B_ALLGATHER, B_ALLGATHERV, B_ALLTOALL, B_ALLTOALLV, B_GATHER, B_GATHERV, B_SCATTER, B_SCATTERV,

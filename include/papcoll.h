@@ -365,6 +365,89 @@ int papcoll_allreduce_init_by_name(const char *algorithm, const void *sendbuf,
                                    void *recvbuf, int count, MPI_Datatype datatype,
                                    MPI_Op op, MPI_Comm comm, MPI_Info info,
                                    MPI_Request *request);
+/* The block collectives, the same way (PAPCOLL_IALLGATHER, PAPCOLL_IALLTOALL,
+ * PAPCOLL_IGATHER, PAPCOLL_ISCATTER, PAPCOLL_IREDUCE_SCATTER): MPI-4's
+ * MPI_<Coll>_init.  The count and displacement arrays are read here. */
+int papcoll_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                           MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int papcoll_allgather_init_by_name(const char *algorithm, const void *sendbuf,
+                                   int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                   MPI_Info info, MPI_Request *request);
+int papcoll_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[], const int displs[],
+                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                            MPI_Request *request);
+int papcoll_allgatherv_init_by_name(const char *algorithm, const void *sendbuf,
+                                    int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                    const int recvcounts[], const int displs[],
+                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                    MPI_Request *request);
+int papcoll_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                          MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int papcoll_alltoall_init_by_name(const char *algorithm, const void *sendbuf,
+                                  int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                  MPI_Info info, MPI_Request *request);
+int papcoll_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                           MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                           const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                           MPI_Info info, MPI_Request *request);
+int papcoll_alltoallv_init_by_name(const char *algorithm, const void *sendbuf,
+                                   const int sendcounts[], const int sdispls[],
+                                   MPI_Datatype sendtype, void *recvbuf,
+                                   const int recvcounts[], const int rdispls[],
+                                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request);
+int papcoll_gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                        MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int papcoll_gather_init_by_name(const char *algorithm, const void *sendbuf, int sendcount,
+                                MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                MPI_Datatype recvtype, int root, MPI_Comm comm,
+                                MPI_Info info, MPI_Request *request);
+int papcoll_gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, const int recvcounts[], const int displs[],
+                         MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                         MPI_Request *request);
+int papcoll_gatherv_init_by_name(const char *algorithm, const void *sendbuf, int sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf,
+                                 const int recvcounts[], const int displs[],
+                                 MPI_Datatype recvtype, int root, MPI_Comm comm,
+                                 MPI_Info info, MPI_Request *request);
+int papcoll_scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                         MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int papcoll_scatter_init_by_name(const char *algorithm, const void *sendbuf, int sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                 MPI_Datatype recvtype, int root, MPI_Comm comm,
+                                 MPI_Info info, MPI_Request *request);
+int papcoll_scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
+                          MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                          MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                          MPI_Request *request);
+int papcoll_scatterv_init_by_name(const char *algorithm, const void *sendbuf,
+                                  const int sendcounts[], const int displs[],
+                                  MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                  MPI_Datatype recvtype, int root, MPI_Comm comm,
+                                  MPI_Info info, MPI_Request *request);
+int papcoll_reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                MPI_Info info, MPI_Request *request);
+int papcoll_reduce_scatter_init_by_name(const char *algorithm, const void *sendbuf,
+                                        void *recvbuf, const int recvcounts[],
+                                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                        MPI_Info info, MPI_Request *request);
+int papcoll_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                      MPI_Info info, MPI_Request *request);
+int papcoll_reduce_scatter_block_init_by_name(const char *algorithm, const void *sendbuf,
+                                              void *recvbuf, int recvcount,
+                                              MPI_Datatype datatype, MPI_Op op,
+                                              MPI_Comm comm, MPI_Info info,
+                                              MPI_Request *request);
 
 /* ---- Prefix reductions ------------------------------------------------- */
 

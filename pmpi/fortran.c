@@ -38,27 +38,13 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-#include "select/site.h"
+#include "fortran.h"
 
 #if defined(OPEN_MPI) || defined(PAPCOLL_SMPI)
 
 /* Open MPI's (or SMPI's) Fortran MPI_IN_PLACE and MPI_BOTTOM: fortran_sentinels.h (shared with the tracer). */
 #define bottom_to_c pc_fortran_bottom_to_c
 #define sendbuf_to_c pc_fortran_sendbuf_to_c
-
-/* ierror is optional in mpi_f08 (NULL when the caller left it out). */
-static void set_ierror(MPI_Fint *ierror, int rc)
-{
-    if (ierror) *ierror = (MPI_Fint)rc;
-}
-
-/* The Fortran caller is the call site (select/site.h), not this binding. */
-#define SET_IERROR_FROM_SITE(ierror, expr)                                 \
-    do {                                                                   \
-        int entered_ = pc_site_enter(__builtin_return_address(0));         \
-        set_ierror(ierror, expr);                                          \
-        pc_site_leave(entered_);                                           \
-    } while (0)
 
 static void fortran_bcast(void *buffer, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *root, MPI_Fint *comm,
                           MPI_Fint *ierror)
@@ -80,9 +66,6 @@ static void fortran_allreduce(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI
     SET_IERROR_FROM_SITE(ierror, MPI_Allreduce(sendbuf_to_c(sendbuf), bottom_to_c(recvbuf), (int)*count,
                                      PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op), PMPI_Comm_f2c(*comm)));
 }
-
-/* INTEGER arrays are passed as they are: MPI_Fint is a C int here. */
-_Static_assert(sizeof(MPI_Fint) == sizeof(int), "MPI_Fint arrays passed as int arrays");
 
 static void fortran_reduce_scatter(void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *datatype,
                                    MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror)
@@ -157,7 +140,7 @@ static void fortran_alltoallw(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdi
     }
     MPI_Datatype *stypes = sbuf != MPI_IN_PLACE && sendtypes && n ? types_f2c(sendtypes, n) : NULL;
     MPI_Datatype *rtypes = recvtypes && n ? types_f2c(recvtypes, n) : NULL;
-    if ((sbuf != MPI_IN_PLACE && sendtypes && n && !stypes) || (recvtypes && n && !rtypes)) set_ierror(ierror, MPI_ERR_NO_MEM);
+    if ((sbuf != MPI_IN_PLACE && sendtypes && n && !stypes) || (recvtypes && n && !rtypes)) pc_fortran_set_ierror(ierror, MPI_ERR_NO_MEM);
     else
         SET_IERROR_FROM_SITE(ierror, MPI_Alltoallw(sbuf, (const int *)sendcounts, (const int *)sdispls, stypes,
                                                    bottom_to_c(recvbuf), (const int *)recvcounts, (const int *)rdispls,
@@ -219,17 +202,7 @@ static void fortran_exscan(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fi
                                             PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op), PMPI_Comm_f2c(*comm)));
 }
 
-/* The names Open MPI exports for one routine: mpif.h and `use mpi` under the
- * four Fortran name-mangling conventions, and mpi_f08's specific procedure
- * (same arguments: buffers by address, handles as their INTEGER MPI_VAL).
- * smpif90 uses only lower##_ (gfortran -fno-second-underscore). */
-#define PC_FORTRAN_NAMES(impl, upper, lower, params)        \
-    void upper params __attribute__((alias(#impl)));       \
-    void lower params __attribute__((alias(#impl)));       \
-    void lower##_ params __attribute__((alias(#impl)));    \
-    void lower##__ params __attribute__((alias(#impl)));   \
-    void lower##_f08_ params __attribute__((alias(#impl)))
-
+/* Every name of each routine: PC_FORTRAN_NAMES (fortran.h). */
 PC_FORTRAN_NAMES(fortran_bcast, MPI_BCAST, mpi_bcast,
                  (void *buffer, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *root, MPI_Fint *comm,
                   MPI_Fint *ierror));

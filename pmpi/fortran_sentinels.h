@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fortran_sentinels.h - Open MPI's Fortran MPI_IN_PLACE and MPI_BOTTOM, as
+ * fortran_sentinels.h - Open MPI's Fortran MPI_IN_PLACE and MPI_BOTTOM (and
+ * MPI_STATUS(ES)_IGNORE), as
  * they reach a C function that defines a Fortran name (pmpi/fortran.c,
  * trace/wrap_fortran.c), and their C values.
  *
@@ -31,6 +32,8 @@
         lower##__ __attribute__((weak))
 PC_FORTRAN_SENTINEL(MPI_FORTRAN_IN_PLACE, mpi_fortran_in_place);
 PC_FORTRAN_SENTINEL(MPI_FORTRAN_BOTTOM, mpi_fortran_bottom);
+PC_FORTRAN_SENTINEL(MPI_FORTRAN_STATUS_IGNORE, mpi_fortran_status_ignore);
+PC_FORTRAN_SENTINEL(MPI_FORTRAN_STATUSES_IGNORE, mpi_fortran_statuses_ignore);
 
 #define PC_IS_SENTINEL(addr, upper, lower) \
     ((addr) != NULL && ((addr) == &upper || (addr) == &lower || (addr) == &lower##_ || (addr) == &lower##__))
@@ -43,6 +46,17 @@ static inline int pc_fortran_is_in_place(const void *addr)
 static inline void *pc_fortran_bottom_to_c(void *addr)
 {
     return PC_IS_SENTINEL(addr, MPI_FORTRAN_BOTTOM, mpi_fortran_bottom) ? MPI_BOTTOM : addr;
+}
+
+/* MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE (fortran_requests.c). */
+static inline int pc_fortran_is_status_ignore(const void *addr)
+{
+    return PC_IS_SENTINEL(addr, MPI_FORTRAN_STATUS_IGNORE, mpi_fortran_status_ignore);
+}
+
+static inline int pc_fortran_is_statuses_ignore(const void *addr)
+{
+    return PC_IS_SENTINEL(addr, MPI_FORTRAN_STATUSES_IGNORE, mpi_fortran_statuses_ignore);
 }
 
 #elif defined(PAPCOLL_SMPI)

@@ -19,60 +19,31 @@
  * are swapped for their runs' generalized requests (PC_PERSIST_AROUND,
  * nbc/persistent.h; MPI_Start is pmpi/persistent.c's).
  *
- * Fortran callers get the MPI library's own nonblocking collectives: MPICH
- * 4.0's mpi_f08 MPI_WAIT calls PMPI_Wait (objdump of libmpichfort 4.0.2),
- * which would never see a papcoll request complete, while its
- * MPI_IALLREDUCE reaches the C MPI_Iallreduce; so a call whose caller is in
- * an MPI Fortran binding library goes to PMPI_I<coll>.  (Open MPI 4.1's
- * Fortran wrappers call PMPI_I<coll> themselves.)
+ * Fortran callers get the same: fortran_nbc.c and fortran_requests.c
+ * define the Fortran names whose MPI library routine would not reach these
+ * C functions (Open MPI's, and MPICH's mpi_f08 completion calls).
  */
-#define _GNU_SOURCE
 #include <papcoll.h>
 
-#include "caller.h"
 #include "nbc/persistent.h"
 #include "nbc/request.h"
 
-/* Whether the caller's code is an MPI library's Fortran binding (caller.c). */
-static int from_fortran(void *caller) { return pc_from_fortran(caller); }
-
-int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
-{
-    if (from_fortran(__builtin_return_address(0))) return PMPI_Ibarrier(comm, request);
-    return papcoll_ibarrier(comm, request);
-}
-
-int MPI_Ibcast(void *buf, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
-{
-    if (from_fortran(__builtin_return_address(0))) return PMPI_Ibcast(buf, count, datatype, root, comm, request);
-    return papcoll_ibcast(buf, count, datatype, root, comm, request);
-}
-
-int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
-                MPI_Comm comm, MPI_Request *request)
-{
-    if (from_fortran(__builtin_return_address(0)))
-        return PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
-    return papcoll_ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
-}
-
-int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                   MPI_Request *request)
-{
-    if (from_fortran(__builtin_return_address(0)))
-        return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
-    return papcoll_iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
-}
-
-/* Declares MPI_I<coll>(params): PMPI_I<coll>(args) for a Fortran binding's
- * call, else papcoll_i<coll>(args). */
+/* Declares MPI_I<coll>(params): papcoll_i<coll>(args). */
 #define PC_NBC_ENTRY(coll, params, args)                                                   \
     int MPI_I##coll params                                                               \
     {                                                                                    \
-        if (from_fortran(__builtin_return_address(0))) return PMPI_I##coll args;          \
         return papcoll_i##coll args;                                                     \
     }
 
+PC_NBC_ENTRY(barrier, (MPI_Comm comm, MPI_Request *request), (comm, request))
+PC_NBC_ENTRY(bcast, (void *buf, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request),
+             (buf, count, datatype, root, comm, request))
+PC_NBC_ENTRY(reduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                      MPI_Comm comm, MPI_Request *request),
+             (sendbuf, recvbuf, count, datatype, op, root, comm, request))
+PC_NBC_ENTRY(allreduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                         MPI_Comm comm, MPI_Request *request),
+             (sendbuf, recvbuf, count, datatype, op, comm, request))
 PC_NBC_ENTRY(allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request),
              (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request))

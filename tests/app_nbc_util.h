@@ -3,8 +3,9 @@
  * app_nbc_util.h - what the nonblocking collectives' test programs
  * (app_nbc.c, app_nbc_blocks.c: unmodified MPI programs) share: failure
  * counting, the setup (seed, watchdog, papcoll's last-algorithm query),
- * seeded random delays, completing requests in one of 8 ways,
- * error classes compared with the MPI library's.
+ * seeded random delays, completing requests in one of 8 ways (persistent
+ * ones among them: app_mixed.c), error classes compared with the MPI
+ * library's.
  */
 #ifndef APP_NBC_UTIL_H
 #define APP_NBC_UTIL_H
@@ -42,7 +43,11 @@ static const char *app_nbc_setup(int argc, char **argv)
 
 /* ---- completion in one of 8 ways ---- */
 
-static int complete(MPI_Request *req, int n, int how)
+/* Completes req[0..n) by way how % 8 (Wait, Waitall, Waitany, Waitsome,
+ * Test, Testall, Testany, Testsome); after it every request must be
+ * MPI_REQUEST_NULL but the persistent ones (persistent[i] nonzero), which
+ * must stay (inactive). */
+static int complete_some_persistent(MPI_Request *req, int n, int how, const char *persistent)
 {
     int flag, idx, out, indices[64];
     static MPI_Status st[64];
@@ -64,13 +69,17 @@ static int complete(MPI_Request *req, int n, int how)
         for (;;) { MPI_Testsome(n, req, &out, indices, st); if (out == MPI_UNDEFINED) break; if (out == 0) delay(); }
         break;
     }
-    for (int i = 0; i < n; i++) CHECK(req[i] == MPI_REQUEST_NULL, "request %d not freed (way %d)", i, how % 8);
+    for (int i = 0; i < n; i++)
+        if (persistent && persistent[i]) CHECK(req[i] != MPI_REQUEST_NULL, "persistent request %d freed (way %d)", i, how % 8);
+        else CHECK(req[i] == MPI_REQUEST_NULL, "request %d not freed (way %d)", i, how % 8);
     return 0;
 }
 
+static inline int complete(MPI_Request *req, int n, int how) { return complete_some_persistent(req, n, how, NULL); }
+
 /* ---- error classes against the MPI library's ---- */
 
-static int cls(int rc)
+static inline int cls(int rc)
 {
     int c = rc;
     if (rc != MPI_SUCCESS) MPI_Error_class(rc, &c);

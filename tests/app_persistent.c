@@ -2,14 +2,16 @@
 /*
  * app_persistent.c - an unmodified program's persistent collectives
  * (MPI-4's MPI_Barrier_init, MPI_Bcast_init, MPI_Reduce_init,
- * MPI_Allreduce_init; Open MPI's MPIX_<Coll>_init) through the preloaded
- * interposer:
+ * MPI_Allreduce_init and the block collectives of app_persistent_blocks.c;
+ * Open MPI's MPIX_<Coll>_init) through the preloaded interposer:
  *   results   on MPI_COMM_WORLD, a reversed-order communicator and halves,
  *             36 requests each (MPI_INT/MPI_SUM, MPI_DOUBLE/MPI_MAX, a 2x2
  *             matrix product that is not commutative; 1, 40 and 20000
  *             elements; MPI_IN_PLACE; moving roots; 2 barriers), made once
  *             and run 9 times with new buffer contents, every result
- *             checked against the one computed locally in rank order; the
+ *             checked against the one computed locally in rank order;
+ *             the 10 block collectives with blocks of 1 and 40 ints, moving
+ *             roots, uneven blocks in the v forms; the
  *             reduce with the non-commutative op (the library's own, which
  *             papcoll passes through) started and waited for alone
  *   starts    MPI_Start one by one (odd ranks in the reverse order: MPI lets
@@ -24,7 +26,9 @@
  *   free      MPI_Request_free of every request, then of the communicators;
  *             with papcoll, also of an active request (its run ends later);
  *             a communicator freed before its persistent request
- * Usage: app_persistent SEED [native|served [WAYS]]: WAYS the completion
+ * Usage: app_persistent SEED [native|served [WAYS [SKIP]]]: SKIP a
+ * comma-separated list of block collectives left out (MPICH 4.0.2's own
+ * MPI_Gather_init gathers garbage); WAYS the completion
  * ways by number, run after run (default 012345678: MPICH 4.0.2's own
  * persistent collectives need 0148, its MPI_Waitany and MPI_Testall
  * mishandle them); exit 0 and "OK" on success, 77 when
@@ -36,12 +40,8 @@
  */
 #define _GNU_SOURCE
 #include <mpi.h>
-#if defined(APP_HAVE_MPIX_PCOLLREQ)
-#include <mpi-ext.h>
-#define INIT(Name) MPIX_##Name##_init
-#elif defined(APP_HAVE_MPI_PERSISTENT_COLL)
-#define INIT(Name) MPI_##Name##_init
-#endif
+
+#include "app_persistent_blocks.h" /* INIT(Name) */
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -87,7 +87,7 @@ static void reference(int kind, void *out, int count, int p, int salt)
 
 /* ---- the persistent collectives of one communicator ---- */
 
-enum { C_BARRIER, C_BCAST, C_REDUCE, C_ALLREDUCE };
+enum { C_BARRIER, C_BCAST, C_REDUCE, C_ALLREDUCE, C_BLOCK /* + B_<coll> */ };
 static const char *cname[] = {"barrier", "bcast", "reduce", "allreduce"};
 
 typedef struct {
@@ -95,12 +95,27 @@ typedef struct {
     char *in, *out, *ref;
     MPI_Request req;
     int served;          /* papcoll's (else the library's own) */
+    block_coll_t blk;    /* a block collective's (coll >= C_BLOCK) */
 } pcoll_t;
 
-enum { MAXP = 40 };
+static const char *name_of(const pcoll_t *c)
+{
+    return c->coll >= C_BLOCK ? block_name[c->coll - C_BLOCK] : cname[c->coll];
+}
+
+enum { MAXP = 64 };
 static const char *(*last_algorithm)(void);
 static int native_expected, served, made;
 static const char *ways = "012345678"; /* the completion ways, run after run */
+static const char *skip = "";           /* block collectives left out */
+
+static int skipped(int b)
+{
+    size_t n = strlen(block_name[b]);
+    for (const char *s = skip; (s = strstr(s, block_name[b])) != NULL; s += n)
+        if ((s == skip || s[-1] == ',') && (s[n] == ',' || s[n] == '\0')) return 1;
+    return 0;
+}
 
 /* Whether papcoll served the init just made (or, told native, did not). */
 static void check_served(pcoll_t *c)
@@ -110,8 +125,8 @@ static void check_served(pcoll_t *c)
     const char *got = last_algorithm();
     int native = strcmp(got, "native") == 0;
     int noncomm_reduce = c->coll == C_REDUCE && c->kind == K_MAT; /* papcoll leaves it to the library */
-    if (native_expected || noncomm_reduce) CHECK(native, "%s_init ran %s, expected native", cname[c->coll], got);
-    else CHECK(!native, "%s_init kind %d count %d: native", cname[c->coll], c->kind, c->count);
+    if (native_expected || noncomm_reduce) CHECK(native, "%s_init ran %s, expected native", name_of(c), got);
+    else CHECK(!native, "%s_init kind %d count %d: native", name_of(c), c->kind, c->count);
     served += !native;
     c->served = !native;
 }
@@ -122,7 +137,8 @@ static void make_one(MPI_Comm comm, pcoll_t *x, int coll, int k, int count, int 
     int rank;
     MPI_Comm_rank(comm, &rank);
     size_t bytes = ksize[k] * (size_t)count;
-    *x = (pcoll_t){coll, k, count, root, inplace, malloc(bytes), malloc(bytes), malloc(bytes), MPI_REQUEST_NULL, 0};
+    *x = (pcoll_t){.coll = coll, .kind = k, .count = count, .root = root, .inplace = inplace, .in = malloc(bytes),
+                   .out = malloc(bytes), .ref = malloc(bytes), .req = MPI_REQUEST_NULL};
     const void *send = inplace && (coll == C_ALLREDUCE || rank == root) ? MPI_IN_PLACE : x->in;
     if (coll == C_BARRIER) INIT(Barrier)(comm, MPI_INFO_NULL, &x->req);
     else if (coll == C_BCAST) INIT(Bcast)(x->out, count, ktype[k], root, comm, MPI_INFO_NULL, &x->req);
@@ -149,6 +165,13 @@ static int make_all(MPI_Comm comm, pcoll_t *c)
                                  inplace || (coll == C_REDUCE && ci % 2));
     make_one(comm, &c[n++], C_BARRIER, 0, 0, 0, 0);
     make_one(comm, &c[n++], C_BARRIER, 0, 0, 0, 0);
+    for (int b = 0; b < B_N; b++)
+        for (int ci = 0; ci < 2 && !skipped(b); ci++) {
+            pcoll_t *x = &c[n++];
+            *x = (pcoll_t){.coll = C_BLOCK + b, .count = ci ? 40 : 1, .root = (b + ci) % p, .req = MPI_REQUEST_NULL};
+            block_make(comm, &x->blk, b, x->count, x->root, &x->req);
+            check_served(x);
+        }
     return n;
 }
 
@@ -159,7 +182,8 @@ static void prepare(MPI_Comm comm, pcoll_t *x, int salt)
     int rank, p;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &p);
-    if (x->coll == C_BARRIER) return;
+    if (x->coll >= C_BLOCK) block_prepare(&x->blk, salt);
+    if (x->coll == C_BARRIER || x->coll >= C_BLOCK) return;
     size_t bytes = ksize[x->kind] * (size_t)x->count;
     if (x->coll == C_BCAST) {
         fill(x->kind, x->ref, x->count, x->root + 7, salt);
@@ -177,9 +201,10 @@ static void verify(MPI_Comm comm, const pcoll_t *x, const char *where, int run)
 {
     int rank;
     MPI_Comm_rank(comm, &rank);
-    if (x->coll == C_BARRIER || (x->coll == C_REDUCE && rank != x->root)) return;
+    if (x->coll >= C_BLOCK) CHECK(block_verify(&x->blk), "%s %s count %d root %d run %d", where, name_of(x), x->count, x->root, run);
+    if (x->coll == C_BARRIER || x->coll >= C_BLOCK || (x->coll == C_REDUCE && rank != x->root)) return;
     CHECK(memcmp(x->out, x->ref, ksize[x->kind] * (size_t)x->count) == 0, "%s %s kind %d count %d root %d run %d",
-          where, cname[x->coll], x->kind, x->count, x->root, run);
+          where, name_of(x), x->kind, x->count, x->root, run);
 }
 
 /* ---- completion in one of 9 ways ---- */
@@ -295,6 +320,7 @@ static void run_all(MPI_Comm comm, const char *where)
         MPI_Request_free(&c[i].req);
         CHECK(c[i].req == MPI_REQUEST_NULL, "%s: request_free left the handle", where);
         free(c[i].in), free(c[i].out), free(c[i].ref);
+        if (c[i].coll >= C_BLOCK) block_free(&c[i].blk);
     }
     MPI_Request_free(&side.req);
     free(side.in), free(side.out), free(side.ref);
@@ -349,6 +375,7 @@ int main(int argc, char **argv)
     seed = (unsigned)(argc > 1 ? atoi(argv[1]) : 1) * 7919u + (unsigned)rank_w;
     native_expected = argc > 2 && strcmp(argv[2], "native") == 0;
     if (argc > 3) ways = argv[3];
+    if (argc > 4) skip = argv[4];
     last_algorithm = (const char *(*)(void))dlsym(RTLD_DEFAULT, "papcoll_last_algorithm");
     ktype[K_INT_SUM] = MPI_INT, kop[K_INT_SUM] = MPI_SUM;
     ktype[K_DOUBLE_MAX] = MPI_DOUBLE, kop[K_DOUBLE_MAX] = MPI_MAX;

@@ -15,6 +15,7 @@
 
 #include "nbc/front.h"
 #include "nbc/nbc.h"
+#include "nbc/persistent.h" /* papcoll_<coll>_init runs these fronts */
 #include "coll/block_front.h"
 #include "coll/entry.h"
 #include "coll/front.h" /* PC_UNPAREN */
@@ -152,7 +153,8 @@ static const char *scatter_auto(pc_call_t *c, int p, int rank, size_t *all)
 
 /* papcoll_i<NAME>_by_name: the call (INIT: the fields of its pc_call_t)
  * served by table TABLE, PAPCOLL_I<COLL> (FIELD) and auto AUTO, else
- * PMPI_I<NAME>(ARGS); papcoll_i<NAME>: the same with the variable's
+ * PMPI_I<NAME>(ARGS) (PC_NBC_NATIVE: the library's persistent init when
+ * making one); papcoll_i<NAME>: the same with the variable's
  * choice.  PARAMS and ARGS are parenthesized lists. */
 #define PC_NBC_BLOCK_FRONT(NAME, TABLE, FIELD, AUTO, PARAMS, INIT, ARGS)                                  \
     int papcoll_i##NAME##_by_name(const char *algorithm, PC_UNPAREN PARAMS)                               \
@@ -160,7 +162,7 @@ static const char *scatter_auto(pc_call_t *c, int p, int rank, size_t *all)
         pc_call_t c = {PC_UNPAREN INIT};                                                                  \
         int native, rc = serve("i" #NAME, TABLE, algorithm, pc_params()->nbc.FIELD, AUTO, &c, comm, request, \
                                &native);                                                                  \
-        return native ? PMPI_I##NAME ARGS : rc;                                                           \
+        return native ? PC_NBC_NATIVE(request, PMPI_I##NAME ARGS) : rc;                                   \
     }                                                                                                     \
     int papcoll_i##NAME(PC_UNPAREN PARAMS) { return papcoll_i##NAME##_by_name(NULL, PC_UNPAREN ARGS); }
 

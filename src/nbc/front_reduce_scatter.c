@@ -13,6 +13,7 @@
 
 #include "nbc/front.h"
 #include "nbc/nbc.h"
+#include "nbc/persistent.h" /* papcoll_<coll>_init runs these fronts */
 #include "reduce_scatter/reduce_scatter.h"
 #include "core/args.h"
 #include "core/log.h"
@@ -69,7 +70,8 @@ int papcoll_ireduce_scatter_by_name(const char *algorithm, const void *sendbuf, 
                                     MPI_Request *request)
 {
     int native, rc = serve("ireduce_scatter", algorithm, sendbuf, recvbuf, 1, recvcounts, 0, datatype, op, comm, request, &native);
-    if (native) return PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
+    if (native)
+        return PC_NBC_NATIVE(request, PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request));
     return rc;
 }
 
@@ -84,7 +86,8 @@ int papcoll_ireduce_scatter_block_by_name(const char *algorithm, const void *sen
 {
     int native, rc = serve("ireduce_scatter_block", algorithm, sendbuf, recvbuf, 0, NULL, recvcount, datatype, op, comm,
                            request, &native);
-    if (native) return PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
+    if (native)
+        return PC_NBC_NATIVE(request, PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request));
     return rc;
 }
 

@@ -8,34 +8,17 @@
  * schedule, or makes the MPI library's own persistent request where it would
  * have called PMPI_I<coll>.
  *
- * The library's own: MPI-4's PMPI_<Coll>_init (MPICH 4.0;
- * PAPCOLL_HAVE_MPI_PERSISTENT_COLL, a configure check), else Open MPI's
- * extension PMPIX_<Coll>_init (mpi-ext.h; PAPCOLL_HAVE_MPIX_PCOLLREQ), else
- * none: MPI_ERR_UNSUPPORTED_OPERATION where papcoll would need it.
+ * The library's own init and the maker: persistent_front.h.
  *
  * A collective plugs in with an argument struct, its native function and
- * PC_PERSIST_MAKE around its nonblocking front (as below), the two
- * declarations in papcoll.h and its entry points in pmpi/persistent.c.
+ * PC_PERSIST_MAKE around its nonblocking front (as below; the block
+ * collectives: persistent_front_blocks.c), the two declarations in
+ * papcoll.h and its entry points in pmpi/persistent.c (and
+ * pmpi/fortran_nbc.c).
  */
 #include <papcoll.h>
 
-#include "nbc/persistent.h"
-#include "core/log.h"
-
-#if defined(PAPCOLL_HAVE_MPI_PERSISTENT_COLL)
-#define NATIVE_CALL(Name, ...) PMPI_##Name##_init(__VA_ARGS__)
-#elif defined(PAPCOLL_HAVE_MPIX_PCOLLREQ)
-#include <mpi-ext.h>
-#define NATIVE_CALL(Name, ...) PMPIX_##Name##_init(__VA_ARGS__)
-#else
-/* No persistent collectives in this MPI library: papcoll's algorithms only. */
-static int no_native_init(void)
-{
-    pc_log(PC_LOG_WARN, "this MPI library has no persistent collectives: only papcoll's algorithms serve them");
-    return MPI_ERR_UNSUPPORTED_OPERATION;
-}
-#define NATIVE_CALL(Name, ...) ((void)x, (void)request, no_native_init())
-#endif
+#include "nbc/persistent_front.h"
 
 __thread pc_persist_maker_t *pc_persist_maker;
 
@@ -47,17 +30,6 @@ int pc_persist_native_taken(MPI_Request *request)
     pc_log(PC_LOG_DEBUG, "%s_init: the MPI library's own persistent request", m->coll);
     return 1;
 }
-
-/* Runs CALL (a nonblocking front) as the maker of a persistent COLL whose
- * native init is NATIVE(ARGS); returns its result. */
-#define PC_PERSIST_MAKE(COLL, NATIVE, ARGS, CALL)                \
-    do {                                                         \
-        pc_persist_maker_t pc_maker_ = {COLL, NATIVE, ARGS, 0};  \
-        pc_persist_maker = &pc_maker_;                           \
-        int pc_rc_ = CALL;                                       \
-        pc_persist_maker = NULL;                                 \
-        return pc_rc_;                                           \
-    } while (0)
 
 /* ---- barrier ---- */
 

@@ -176,6 +176,8 @@ const pc_param_def_t pc_param_table[] = {
      "Scan and exscan algorithm (one list for both): a name from `papcoll-bench --coll=scan --list`, or auto."},
     {"PAPCOLL_SCAN_SEGMENT", NULL, PC_PARAM_SIZE, "64K", FIELD(scan.segment), NULL,
      "Scan and exscan linear: segment of the pipelined chain, in bytes of packed data (whole elements, at least one)."},
+    {"PAPCOLL_SCAN_INTER", NULL, PC_PARAM_STRING, "recursive_doubling", FIELD(scan.inter), NULL,
+     "Exscan among node leaders in scan and exscan hier (also hier's algorithm over the whole communicator where it cannot run): any flat scan algorithm name, native, or auto."},
     /* ---- nonblocking collectives (src/nbc/, docs/nonblocking.md) ---- */
     {"PAPCOLL_IBARRIER", NULL, PC_PARAM_STRING, "auto", FIELD(nbc.ibarrier), "auto|native|dissemination",
      "MPI_Ibarrier: native = the MPI library's own (PMPI_Ibarrier); dissemination = papcoll's schedule; auto = dissemination. Same value on every process."},

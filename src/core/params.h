@@ -92,6 +92,7 @@ typedef struct pc_nbc_params {
 typedef struct pc_scan_params {
     char *algorithm;          /* PAPCOLL_SCAN (scan and exscan) */
     size_t segment;           /* PAPCOLL_SCAN_SEGMENT: linear's segment */
+    char *inter;              /* PAPCOLL_SCAN_INTER: exscan among node leaders (hier) */
 } pc_scan_params_t;
 
 typedef struct pc_params {

@@ -323,6 +323,23 @@ int papcoll_ireduce_scatter_block_by_name(const char *algorithm,
                                           int recvcount, MPI_Datatype datatype,
                                           MPI_Op op, MPI_Comm comm,
                                           MPI_Request *request);
+/* Same semantics as MPI_Iscan and MPI_Iexscan (MPI_IN_PLACE, any op,
+ * combined in rank order; rank 0's MPI_Iexscan buffer untouched): one
+ * variable, PAPCOLL_ISCAN, for both; the _by_name forms name the algorithm
+ * (native, recursive_doubling, linear).  Intercommunicators get the MPI
+ * library's own. */
+int papcoll_iscan(const void *sendbuf, void *recvbuf, int count,
+                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                  MPI_Request *request);
+int papcoll_iscan_by_name(const char *algorithm, const void *sendbuf,
+                          void *recvbuf, int count, MPI_Datatype datatype,
+                          MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int papcoll_iexscan(const void *sendbuf, void *recvbuf, int count,
+                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                    MPI_Request *request);
+int papcoll_iexscan_by_name(const char *algorithm, const void *sendbuf,
+                            void *recvbuf, int count, MPI_Datatype datatype,
+                            MPI_Op op, MPI_Comm comm, MPI_Request *request);
 /* Advances every active papcoll nonblocking collective as far as it goes
  * without waiting (what the interposed completion calls do first). */
 void papcoll_nbc_progress(void);

@@ -2,8 +2,8 @@
 /*
  * nonblocking.c - libpapcoll_mpi's nonblocking collectives: MPI_Ibarrier,
  * MPI_Ibcast, MPI_Ireduce, MPI_Iallreduce, MPI_Iallgather(v),
- * MPI_Ialltoall(v), MPI_Igather(v), MPI_Iscatter(v), MPI_Ireduce_scatter
- * and MPI_Ireduce_scatter_block run papcoll's schedules (src/nbc/), and the
+ * MPI_Ialltoall(v), MPI_Igather(v), MPI_Iscatter(v), MPI_Ireduce_scatter,
+ * MPI_Ireduce_scatter_block, MPI_Iscan and MPI_Iexscan run papcoll's schedules (src/nbc/), and the
  * completion calls make them progress.
  *
  * A papcoll request is a generalized request that papcoll completes itself,
@@ -107,6 +107,12 @@ PC_NBC_ENTRY(reduce_scatter, (const void *sendbuf, void *recvbuf, const int recv
 PC_NBC_ENTRY(reduce_scatter_block, (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
                                     MPI_Op op, MPI_Comm comm, MPI_Request *request),
              (sendbuf, recvbuf, recvcount, datatype, op, comm, request))
+PC_NBC_ENTRY(scan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                    MPI_Request *request),
+             (sendbuf, recvbuf, count, datatype, op, comm, request))
+PC_NBC_ENTRY(exscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                      MPI_Request *request),
+             (sendbuf, recvbuf, count, datatype, op, comm, request))
 
 /* ---- completion ---- */
 

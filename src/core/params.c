@@ -209,6 +209,8 @@ const pc_param_def_t pc_param_table[] = {
      "MPI_Iscatter auto: smallest block (bytes per process) that takes linear."},
     {"PAPCOLL_IREDUCE_SCATTER", NULL, PC_PARAM_STRING, "auto", FIELD(nbc.ireduce_scatter), "auto|native|pairwise|linear",
      "MPI_Ireduce_scatter and MPI_Ireduce_scatter_block: native = the MPI library's own; pairwise (p - 1 rounds; commutative ops, a non-commutative op runs linear, logged); linear (every block at once, combined in rank order: any op; p - 1 temporaries of a block); auto = pairwise for commutative ops, else linear. Same value on every process."},
+    {"PAPCOLL_ISCAN", NULL, PC_PARAM_STRING, "auto", FIELD(nbc.iscan), "auto|native|recursive_doubling|linear",
+     "MPI_Iscan and MPI_Iexscan: native = the MPI library's own; recursive_doubling (ceil(log2 p) rounds, any op); linear (a chain: rank i waits for i - 1, then hands its prefix to i + 1: p - 1 rounds end to end, any op); auto = recursive_doubling. Same value on every process."},
 };
 const int pc_param_table_size = (int)(sizeof pc_param_table / sizeof pc_param_table[0]);
 

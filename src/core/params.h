@@ -87,6 +87,7 @@ typedef struct pc_nbc_params {
     char *iscatter;           /* PAPCOLL_ISCATTER (iscatter and iscatterv) */
     size_t iscatter_large;    /* PAPCOLL_ISCATTER_LARGE: auto takes linear from this block size */
     char *ireduce_scatter;    /* PAPCOLL_IREDUCE_SCATTER (ireduce_scatter and ireduce_scatter_block) */
+    char *iscan;              /* PAPCOLL_ISCAN (iscan and iexscan) */
 } pc_nbc_params_t;
 
 typedef struct pc_scan_params {

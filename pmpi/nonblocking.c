@@ -2,7 +2,7 @@
 /*
  * nonblocking.c - libpapcoll_mpi's nonblocking collectives: MPI_Ibarrier,
  * MPI_Ibcast, MPI_Ireduce, MPI_Iallreduce, MPI_Iallgather(v),
- * MPI_Ialltoall(v), MPI_Igather(v), MPI_Iscatter(v), MPI_Ireduce_scatter,
+ * MPI_Ialltoall(v,w), MPI_Igather(v), MPI_Iscatter(v), MPI_Ireduce_scatter,
  * MPI_Ireduce_scatter_block, MPI_Iscan and MPI_Iexscan run papcoll's schedules (src/nbc/), and the
  * completion calls make them progress.
  *
@@ -87,6 +87,10 @@ PC_NBC_ENTRY(alltoallv, (const void *sendbuf, const int sendcounts[], const int 
                          void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                          MPI_Comm comm, MPI_Request *request),
              (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request))
+PC_NBC_ENTRY(alltoallw, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                         const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
+                         const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request),
+             (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request))
 PC_NBC_ENTRY(gather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                       MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request),
              (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request))

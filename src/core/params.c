@@ -196,7 +196,7 @@ const pc_param_def_t pc_param_table[] = {
     {"PAPCOLL_IALLGATHER_LARGE", NULL, PC_PARAM_SIZE, "80K", FIELD(nbc.iallgather_large), NULL,
      "MPI_Iallgather(v) auto: smallest message (all blocks together) that takes ring."},
     {"PAPCOLL_IALLTOALL", NULL, PC_PARAM_STRING, "auto", FIELD(nbc.ialltoall), "auto|native|linear|pairwise",
-     "MPI_Ialltoall and MPI_Ialltoallv: native = the MPI library's own; linear (every message posted at once); pairwise (p - 1 rounds, one exchange each); auto = pairwise for MPI_Ialltoall from PAPCOLL_IALLTOALL_LARGE bytes per block, else linear (always for MPI_Ialltoallv). Same value on every process."},
+     "MPI_Ialltoall, MPI_Ialltoallv and MPI_Ialltoallw: native = the MPI library's own; linear (every message posted at once); pairwise (p - 1 rounds, one exchange each); auto = pairwise for MPI_Ialltoall from PAPCOLL_IALLTOALL_LARGE bytes per block, else linear (always for MPI_Ialltoallv and MPI_Ialltoallw). Same value on every process."},
     {"PAPCOLL_IALLTOALL_LARGE", NULL, PC_PARAM_SIZE, "32K", FIELD(nbc.ialltoall_large), NULL,
      "MPI_Ialltoall auto: smallest block (bytes one process sends another) that takes pairwise."},
     {"PAPCOLL_IGATHER", NULL, PC_PARAM_STRING, "auto", FIELD(nbc.igather), "auto|native|linear|binomial",

@@ -30,6 +30,9 @@ typedef struct pc_nbc_args {
     int sendcount, recvcount;
     MPI_Datatype sendtype, recvtype;
     const int *sendcounts, *sdispls, *recvcounts, *rdispls;
+    /* ialltoallw: one datatype per block (NULL arrays otherwise: sendtype,
+     * recvtype), sdispls/rdispls in bytes */
+    const MPI_Datatype *sendtypes, *recvtypes;
     int blocks;              /* a block collective: bytes is what the log shows, the schedule is always built */
     size_t bytes;
     MPI_Comm comm;           /* the program's communicator */

@@ -145,10 +145,7 @@ static void test_errors(void)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    expect_arg = app_nbc_setup(argc, argv);
-    int p;
-    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    int p = app_nbc_init(&argc, &argv, &expect_arg);
     char version[MPI_MAX_LIBRARY_VERSION_STRING];
     int len;
     MPI_Get_library_version(version, &len);
@@ -162,11 +159,9 @@ int main(int argc, char **argv)
     test_alltoallw(rev, "reversed", &calls);
     if (p <= 64) test_errors();
     MPI_Comm_free(&rev);
-    int all = 0;
-    MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank_w == 0)
-        printf("app_nbc_alltoallw: np=%d %d calls, last %s: %s\n", p, calls,
-               last_algorithm ? last_algorithm() : "(no papcoll)", all ? "FAILED" : "OK");
+    char what[96];
+    snprintf(what, sizeof what, "%d calls, last %s", calls, last_algorithm ? last_algorithm() : "(no papcoll)");
+    int status = app_nbc_summary("app_nbc_alltoallw", what);
     MPI_Finalize();
-    return all != 0;
+    return status;
 }

@@ -155,10 +155,7 @@ static void test_errors(void)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    expect_arg = app_nbc_setup(argc, argv);
-    int p;
-    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    int p = app_nbc_init(&argc, &argv, &expect_arg);
     MPI_Datatype v2;
     MPI_Type_vector(2, 1, 3, MPI_INT, &v2);
     MPI_Type_create_resized(v2, 0, 4 * sizeof(int), &case_type[C_PAIR]);
@@ -183,11 +180,9 @@ int main(int argc, char **argv)
     MPI_Op_free(&case_op[C_MAT]);
     MPI_Type_free(&case_type[C_PAIR]);
     MPI_Type_free(&case_type[C_MAT]);
-    int all = 0;
-    MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank_w == 0)
-        printf("app_nbc_scan: np=%d %d calls, last %s: %s\n", p, calls, last_algorithm ? last_algorithm() : "(no papcoll)",
-               all ? "FAILED" : "OK");
+    char what[96];
+    snprintf(what, sizeof what, "%d calls, last %s", calls, last_algorithm ? last_algorithm() : "(no papcoll)");
+    int status = app_nbc_summary("app_nbc_scan", what);
     MPI_Finalize();
-    return all != 0;
+    return status;
 }

@@ -22,7 +22,9 @@
  * communicator (then node j's leader is the j-th leader).  When they are
  * not (a node's ranks interleaved with another's), no node prefix is a
  * prefix of the scan: hier runs PAPCOLL_SCAN_INTER over the whole
- * communicator instead, logged (a warning at rank 0), for every op.
+ * communicator instead, for every op, logged by rank 0 at PAPCOLL_LOG=info
+ * (the built-in rules choose hier without knowing the placement: a
+ * warning would come with every call).
  * Cost (Hockney, m bytes, N nodes of q processes, gamma per byte reduced,
  * mu per byte copied): copy-in m mu + a node barrier + up to (q - 1) gamma m
  * of node prefix (process q - 1; process k does k) + the exscan of N
@@ -62,7 +64,7 @@
 static int whole_comm(const pc_call_t *a)
 {
     if (a->ctx->rank == 0)
-        pc_log(PC_LOG_WARN, "%s hier: the nodes' ranks are not consecutive in the communicator: %s over the whole "
+        pc_log(PC_LOG_INFO, "%s hier: the nodes' ranks are not consecutive in the communicator: %s over the whole "
                "communicator", pc_call_name(a), a->params->scan.inter);
     return pc_red_call_on(a, a->params->scan.inter, a->sendbuf, a->recvbuf, 0, a->ctx->comm);
 }

@@ -237,7 +237,7 @@ int papcoll_iallreduce(const void *sendbuf, void *recvbuf, int count,
 int papcoll_iallreduce_by_name(const char *algorithm, const void *sendbuf,
                                void *recvbuf, int count, MPI_Datatype datatype,
                                MPI_Op op, MPI_Comm comm, MPI_Request *request);
-/* Same semantics as MPI_Iallgather(v), MPI_Ialltoall(v), MPI_Igather(v),
+/* Same semantics as MPI_Iallgather(v), MPI_Ialltoall(v,w), MPI_Igather(v),
  * MPI_Iscatter(v), MPI_Ireduce_scatter and MPI_Ireduce_scatter_block
  * (MPI_IN_PLACE where MPI allows it; requests and progress as above).  Both
  * forms of a collective share PAPCOLL_IALLGATHER, PAPCOLL_IALLTOALL,
@@ -275,6 +275,17 @@ int papcoll_ialltoallv_by_name(const char *algorithm, const void *sendbuf,
                                MPI_Datatype sendtype, void *recvbuf,
                                const int recvcounts[], const int rdispls[],
                                MPI_Datatype recvtype, MPI_Comm comm,
+                               MPI_Request *request);
+int papcoll_ialltoallw(const void *sendbuf, const int sendcounts[],
+                       const int sdispls[], const MPI_Datatype sendtypes[],
+                       void *recvbuf, const int recvcounts[], const int rdispls[],
+                       const MPI_Datatype recvtypes[], MPI_Comm comm,
+                       MPI_Request *request);
+int papcoll_ialltoallw_by_name(const char *algorithm, const void *sendbuf,
+                               const int sendcounts[], const int sdispls[],
+                               const MPI_Datatype sendtypes[], void *recvbuf,
+                               const int recvcounts[], const int rdispls[],
+                               const MPI_Datatype recvtypes[], MPI_Comm comm,
                                MPI_Request *request);
 int papcoll_igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                     void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
@@ -323,6 +334,23 @@ int papcoll_ireduce_scatter_block_by_name(const char *algorithm,
                                           int recvcount, MPI_Datatype datatype,
                                           MPI_Op op, MPI_Comm comm,
                                           MPI_Request *request);
+/* Same semantics as MPI_Iscan and MPI_Iexscan (MPI_IN_PLACE, any op,
+ * combined in rank order; rank 0's MPI_Iexscan buffer untouched): one
+ * variable, PAPCOLL_ISCAN, for both; the _by_name forms name the algorithm
+ * (native, recursive_doubling, linear).  Intercommunicators get the MPI
+ * library's own. */
+int papcoll_iscan(const void *sendbuf, void *recvbuf, int count,
+                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                  MPI_Request *request);
+int papcoll_iscan_by_name(const char *algorithm, const void *sendbuf,
+                          void *recvbuf, int count, MPI_Datatype datatype,
+                          MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int papcoll_iexscan(const void *sendbuf, void *recvbuf, int count,
+                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                    MPI_Request *request);
+int papcoll_iexscan_by_name(const char *algorithm, const void *sendbuf,
+                            void *recvbuf, int count, MPI_Datatype datatype,
+                            MPI_Op op, MPI_Comm comm, MPI_Request *request);
 /* Advances every active papcoll nonblocking collective as far as it goes
  * without waiting (what the interposed completion calls do first). */
 void papcoll_nbc_progress(void);

@@ -2,8 +2,8 @@
 /*
  * nonblocking.c - libpapcoll_mpi's nonblocking collectives: MPI_Ibarrier,
  * MPI_Ibcast, MPI_Ireduce, MPI_Iallreduce, MPI_Iallgather(v),
- * MPI_Ialltoall(v), MPI_Igather(v), MPI_Iscatter(v), MPI_Ireduce_scatter
- * and MPI_Ireduce_scatter_block run papcoll's schedules (src/nbc/), and the
+ * MPI_Ialltoall(v,w), MPI_Igather(v), MPI_Iscatter(v), MPI_Ireduce_scatter,
+ * MPI_Ireduce_scatter_block, MPI_Iscan and MPI_Iexscan run papcoll's schedules (src/nbc/), and the
  * completion calls make them progress.
  *
  * A papcoll request is a generalized request that papcoll completes itself,
@@ -58,6 +58,10 @@ PC_NBC_ENTRY(alltoallv, (const void *sendbuf, const int sendcounts[], const int 
                          void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                          MPI_Comm comm, MPI_Request *request),
              (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request))
+PC_NBC_ENTRY(alltoallw, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                         const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
+                         const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request),
+             (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request))
 PC_NBC_ENTRY(gather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                       MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request),
              (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request))
@@ -78,6 +82,12 @@ PC_NBC_ENTRY(reduce_scatter, (const void *sendbuf, void *recvbuf, const int recv
 PC_NBC_ENTRY(reduce_scatter_block, (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
                                     MPI_Op op, MPI_Comm comm, MPI_Request *request),
              (sendbuf, recvbuf, recvcount, datatype, op, comm, request))
+PC_NBC_ENTRY(scan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                    MPI_Request *request),
+             (sendbuf, recvbuf, count, datatype, op, comm, request))
+PC_NBC_ENTRY(exscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                      MPI_Request *request),
+             (sendbuf, recvbuf, count, datatype, op, comm, request))
 
 /* ---- completion ---- */
 

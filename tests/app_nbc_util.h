@@ -41,6 +41,28 @@ static const char *app_nbc_setup(int argc, char **argv)
     return argc > 2 ? argv[2] : NULL;
 }
 
+/* MPI_Init and app_nbc_setup; *expect = argv[2] (or NULL); returns the
+ * number of processes. */
+static inline int app_nbc_init(int *argc, char ***argv, const char **expect)
+{
+    int p;
+    MPI_Init(argc, argv);
+    *expect = app_nbc_setup(*argc, *argv);
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    return p;
+}
+
+/* The program's failures summed over every process; rank 0 prints
+ * "<name>: np=P <what>: OK" (or FAILED).  Returns the exit status. */
+static inline int app_nbc_summary(const char *name, const char *what)
+{
+    int all = 0, p;
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank_w == 0) printf("%s: np=%d %s: %s\n", name, p, what, all ? "FAILED" : "OK");
+    return all != 0;
+}
+
 /* ---- completion in one of 8 ways ---- */
 
 /* Completes req[0..n) by way how % 8 (Wait, Waitall, Waitany, Waitsome,

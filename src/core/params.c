@@ -176,6 +176,8 @@ const pc_param_def_t pc_param_table[] = {
      "Scan and exscan algorithm (one list for both): a name from `papcoll-bench --coll=scan --list`, or auto."},
     {"PAPCOLL_SCAN_SEGMENT", NULL, PC_PARAM_SIZE, "64K", FIELD(scan.segment), NULL,
      "Scan and exscan linear: segment of the pipelined chain, in bytes of packed data (whole elements, at least one)."},
+    {"PAPCOLL_SCAN_INTER", NULL, PC_PARAM_STRING, "recursive_doubling", FIELD(scan.inter), NULL,
+     "Exscan among node leaders in scan and exscan hier (also hier's algorithm over the whole communicator where it cannot run): any flat scan algorithm name, native, or auto."},
     /* ---- nonblocking collectives (src/nbc/, docs/nonblocking.md) ---- */
     {"PAPCOLL_IBARRIER", NULL, PC_PARAM_STRING, "auto", FIELD(nbc.ibarrier), "auto|native|dissemination",
      "MPI_Ibarrier: native = the MPI library's own (PMPI_Ibarrier); dissemination = papcoll's schedule; auto = dissemination. Same value on every process."},
@@ -194,7 +196,7 @@ const pc_param_def_t pc_param_table[] = {
     {"PAPCOLL_IALLGATHER_LARGE", NULL, PC_PARAM_SIZE, "80K", FIELD(nbc.iallgather_large), NULL,
      "MPI_Iallgather(v) auto: smallest message (all blocks together) that takes ring."},
     {"PAPCOLL_IALLTOALL", NULL, PC_PARAM_STRING, "auto", FIELD(nbc.ialltoall), "auto|native|linear|pairwise",
-     "MPI_Ialltoall and MPI_Ialltoallv: native = the MPI library's own; linear (every message posted at once); pairwise (p - 1 rounds, one exchange each); auto = pairwise for MPI_Ialltoall from PAPCOLL_IALLTOALL_LARGE bytes per block, else linear (always for MPI_Ialltoallv). Same value on every process."},
+     "MPI_Ialltoall, MPI_Ialltoallv and MPI_Ialltoallw: native = the MPI library's own; linear (every message posted at once); pairwise (p - 1 rounds, one exchange each); auto = pairwise for MPI_Ialltoall from PAPCOLL_IALLTOALL_LARGE bytes per block, else linear (always for MPI_Ialltoallv and MPI_Ialltoallw). Same value on every process."},
     {"PAPCOLL_IALLTOALL_LARGE", NULL, PC_PARAM_SIZE, "32K", FIELD(nbc.ialltoall_large), NULL,
      "MPI_Ialltoall auto: smallest block (bytes one process sends another) that takes pairwise."},
     {"PAPCOLL_IGATHER", NULL, PC_PARAM_STRING, "auto", FIELD(nbc.igather), "auto|native|linear|binomial",
@@ -207,6 +209,8 @@ const pc_param_def_t pc_param_table[] = {
      "MPI_Iscatter auto: smallest block (bytes per process) that takes linear."},
     {"PAPCOLL_IREDUCE_SCATTER", NULL, PC_PARAM_STRING, "auto", FIELD(nbc.ireduce_scatter), "auto|native|pairwise|linear",
      "MPI_Ireduce_scatter and MPI_Ireduce_scatter_block: native = the MPI library's own; pairwise (p - 1 rounds; commutative ops, a non-commutative op runs linear, logged); linear (every block at once, combined in rank order: any op; p - 1 temporaries of a block); auto = pairwise for commutative ops, else linear. Same value on every process."},
+    {"PAPCOLL_ISCAN", NULL, PC_PARAM_STRING, "auto", FIELD(nbc.iscan), "auto|native|recursive_doubling|linear",
+     "MPI_Iscan and MPI_Iexscan: native = the MPI library's own; recursive_doubling (ceil(log2 p) rounds, any op); linear (a chain: rank i waits for i - 1, then hands its prefix to i + 1: p - 1 rounds end to end, any op); auto = recursive_doubling. Same value on every process."},
 };
 const int pc_param_table_size = (int)(sizeof pc_param_table / sizeof pc_param_table[0]);
 

@@ -87,11 +87,13 @@ typedef struct pc_nbc_params {
     char *iscatter;           /* PAPCOLL_ISCATTER (iscatter and iscatterv) */
     size_t iscatter_large;    /* PAPCOLL_ISCATTER_LARGE: auto takes linear from this block size */
     char *ireduce_scatter;    /* PAPCOLL_IREDUCE_SCATTER (ireduce_scatter and ireduce_scatter_block) */
+    char *iscan;              /* PAPCOLL_ISCAN (iscan and iexscan) */
 } pc_nbc_params_t;
 
 typedef struct pc_scan_params {
     char *algorithm;          /* PAPCOLL_SCAN (scan and exscan) */
     size_t segment;           /* PAPCOLL_SCAN_SEGMENT: linear's segment */
+    char *inter;              /* PAPCOLL_SCAN_INTER: exscan among node leaders (hier) */
 } pc_scan_params_t;
 
 typedef struct pc_params {

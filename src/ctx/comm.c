@@ -172,6 +172,10 @@ static int build_maps(pc_comm_t *c)
         c->node_members[fill[n]++] = r;
     }
     c->my_node = c->node_of[c->rank];
+    /* nodes are numbered by their lowest rank: consecutive ranks per node iff node_of never decreases */
+    c->nodes_in_rank_order = 1;
+    for (int r = 1; r < c->size; r++)
+        if (c->node_of[r] < c->node_of[r - 1]) c->nodes_in_rank_order = 0;
 out:
     free(leader_of);
     free(node_of_leader);

@@ -23,6 +23,7 @@ typedef struct pc_comm {
     int node_rank, node_size;
     int my_node, nnodes;
     int max_ppn;           /* processes on the largest node */
+    int nodes_in_rank_order; /* 1: each node's ranks are consecutive in comm (so nodes follow one another) */
     int *node_of;          /* [size]   node index of each rank */
     int *node_rank_of;     /* [size]   rank of each rank within its node */
     int *node_first;       /* [nnodes+1] node i's ranks are node_members[node_first[i] .. node_first[i+1]-1] */

@@ -22,23 +22,47 @@ static inline int pc_nbc_rcount(const pc_nbc_args_t *a, int i)
 }
 
 /* Element i of buf in type's layout. */
-static inline char *pc_nbc_elem(const void *buf, MPI_Datatype type, long i)
+static inline MPI_Aint pc_nbc_elem_offset(MPI_Datatype type, long i)
 {
     MPI_Aint lb, extent;
     PMPI_Type_get_extent(type, &lb, &extent);
-    return (char *)buf + (MPI_Aint)i * extent;
+    return (MPI_Aint)i * extent;
+}
+
+static inline char *pc_nbc_elem(const void *buf, MPI_Datatype type, long i)
+{
+    return (char *)buf + pc_nbc_elem_offset(type, i);
+}
+
+/* The datatype of block i of each side (ialltoallw: its own). */
+static inline MPI_Datatype pc_nbc_stype(const pc_nbc_args_t *a, int i)
+{
+    return a->sendtypes ? a->sendtypes[i] : a->sendtype;
+}
+
+static inline MPI_Datatype pc_nbc_rtype(const pc_nbc_args_t *a, int i)
+{
+    return a->recvtypes ? a->recvtypes[i] : a->recvtype;
 }
 
 /* Block i of the send side (sendbuf) and of the receive side (recvbuf, or
- * buf laid out like it). */
+ * buf laid out like it); ialltoallw: displacements in bytes. */
 static inline char *pc_nbc_sblock(const pc_nbc_args_t *a, const void *buf, int i)
 {
+    if (a->sendtypes) return (char *)buf + a->sdispls[i];
     return pc_nbc_elem(buf, a->sendtype, a->sendcounts ? a->sdispls[i] : (long)i * a->sendcount);
+}
+
+/* Where block i of the receive side starts, in bytes from the buffer. */
+static inline MPI_Aint pc_nbc_roffset(const pc_nbc_args_t *a, int i)
+{
+    if (a->recvtypes) return a->rdispls[i];
+    return pc_nbc_elem_offset(a->recvtype, a->recvcounts ? a->rdispls[i] : (long)i * a->recvcount);
 }
 
 static inline char *pc_nbc_rblock(const pc_nbc_args_t *a, const void *buf, int i)
 {
-    return pc_nbc_elem(buf, a->recvtype, a->recvcounts ? a->rdispls[i] : (long)i * a->recvcount);
+    return (char *)buf + pc_nbc_roffset(a, i);
 }
 
 static inline int pc_nbc_empty(int count, MPI_Datatype type)
@@ -64,8 +88,8 @@ static inline void pc_nbc_recv_data(pc_nbc_sched_t *s, void *buf, int count, MPI
 static inline void pc_nbc_own_block(pc_nbc_sched_t *s, const pc_nbc_args_t *a, int si, int ri)
 {
     if (a->sendbuf == MPI_IN_PLACE) return;
-    pc_nbc_convert(s, pc_nbc_sblock(a, a->sendbuf, si), pc_nbc_scount(a, si), a->sendtype,
-                   pc_nbc_rblock(a, a->recvbuf, ri), pc_nbc_rcount(a, ri), a->recvtype);
+    pc_nbc_convert(s, pc_nbc_sblock(a, a->sendbuf, si), pc_nbc_scount(a, si), pc_nbc_stype(a, si),
+                   pc_nbc_rblock(a, a->recvbuf, ri), pc_nbc_rcount(a, ri), pc_nbc_rtype(a, ri));
 }
 
 /* The binomial trees of igather and iscatter, ranks renumbered from the
@@ -86,7 +110,7 @@ static inline int pc_nbc_subtree(long v, long low, int p) { return (int)(low < p
  * memory; free() it. */
 long *pc_nbc_block_starts(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 
-/* ialltoall(v) with MPI_IN_PLACE: *src = a with the send side made of a
+/* ialltoall(v,w) with MPI_IN_PLACE: *src = a with the send side made of a
  * copy of the receive buffer's blocks (every one but mine, laid out like the
  * receive buffer), taken when the schedule starts; otherwise *src = a.
  * Returns s->rc. */

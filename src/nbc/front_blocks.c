@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * front_blocks.c - papcoll_iallgather(v), papcoll_ialltoall(v),
+ * front_blocks.c - papcoll_iallgather(v), papcoll_ialltoall(v,w),
  * papcoll_igather(v) and papcoll_iscatter(v): the MPI argument checks of
  * the blocking forms (coll/block_front.h; what they refuse goes to the MPI
  * library's own call, which reports it with its own class), the MPI library
@@ -9,7 +9,8 @@
  * collective share its variable and algorithms; the binomial trees serve
  * the regular forms only (the v forms take linear, logged).  auto decides
  * from what every process knows alike: the block size of the regular
- * forms, all blocks of allgatherv.
+ * forms, all blocks of allgatherv.  MPI_Ialltoallw is ialltoall's third
+ * form: one datatype per block (nbc.h), displacements in bytes.
  */
 #include <papcoll.h>
 
@@ -104,7 +105,8 @@ static int serve(const char *coll, const pc_nbc_algo_t *table, const char *force
     pc_nbc_args_t a = {.root = c->root, .sendbuf = c->sendbuf, .recvbuf = c->recvbuf, .type = MPI_BYTE,
                        .sendcount = c->sendcount, .recvcount = c->recvcount, .sendtype = c->sendtype,
                        .recvtype = c->recvtype, .sendcounts = c->sendcounts, .sdispls = c->sdispls,
-                       .recvcounts = c->recvcounts, .rdispls = c->displs, .blocks = 1, .bytes = c->bytes};
+                       .recvcounts = c->recvcounts, .rdispls = c->displs, .sendtypes = c->sendtypes,
+                       .recvtypes = c->recvtypes, .blocks = 1, .bytes = c->bytes};
     return pc_nbc_run(coll, algo, why, &a, comm, request);
 }
 
@@ -120,8 +122,13 @@ static const char *allgather_auto(pc_call_t *c, int p, int rank, size_t *all)
 static const char *alltoall_auto(pc_call_t *c, int p, int rank, size_t *all)
 {
     (void)rank, (void)all;
+    if (c->wform) { /* one datatype per block */
+        c->bytes = 0;
+        for (int i = 0; i < p; i++) c->bytes += side_bytes(NULL, c->recvcounts[i], 1, c->recvtypes[i]);
+        return "linear";
+    }
     c->bytes = side_bytes(c->recvcounts, c->recvcount, p, c->recvtype);
-    /* ialltoallv: block sizes differ between processes: linear, which needs no agreement */
+    /* ialltoallv(w): block sizes differ between processes: linear, which needs no agreement */
     if (c->vform || side_bytes(NULL, c->recvcount, 1, c->recvtype) < pc_params()->nbc.ialltoall_large) return "linear";
     return "pairwise";
 }
@@ -195,6 +202,16 @@ PC_NBC_BLOCK_FRONT(alltoallv, ialltoall_algos, ialltoall, alltoall_auto,
                     .sendtype = sendtype, .recvbuf = recvbuf, .recvcounts = recvcounts, .displs = rdispls,
                     .recvtype = recvtype, .vform = 1),
                    (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request))
+
+PC_NBC_BLOCK_FRONT(alltoallw, ialltoall_algos, ialltoall, alltoall_auto,
+                   (const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                    void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                    MPI_Comm comm, MPI_Request *request),
+                   (.coll = &pc_alltoall_coll, .sendbuf = sendbuf, .sendcounts = sendcounts, .sdispls = sdispls,
+                    .sendtypes = sendtypes, .sendtype = MPI_DATATYPE_NULL, .recvbuf = recvbuf,
+                    .recvcounts = recvcounts, .displs = rdispls, .recvtypes = recvtypes,
+                    .recvtype = MPI_DATATYPE_NULL, .vform = 1, .wform = 1),
+                   (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request))
 
 PC_NBC_BLOCK_FRONT(gather, igather_algos, igather, gather_auto,
                    (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,

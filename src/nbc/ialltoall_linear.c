@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * ialltoall_linear - MPI_Ialltoall and MPI_Ialltoallv as a one-round
+ * ialltoall_linear - MPI_Ialltoall, MPI_Ialltoallv and MPI_Ialltoallw as a one-round
  * schedule: every receive and every send posted at once (peers in the order
  * rank + 1, rank + 2, ... so that not everyone sends to the same process
  * first), my own block copied locally; empty blocks are not sent.
@@ -16,7 +16,8 @@
  * independent of the others, so a late process delays only the messages to
  * and from it; the others complete inside the early processes' completion
  * calls while they compute.
- * Limitations: none (v form, MPI_IN_PLACE, derived datatypes).  Memory:
+ * Limitations: none (v and w forms, MPI_IN_PLACE, derived datatypes;
+ * the w form's per-peer datatypes and byte displacements: block_args.h).  Memory:
  * with MPI_IN_PLACE, a copy of the receive buffer.
  * Source: the linear all-to-all of libNBC (Hoefler et al. 2007) and MPICH's
  * isend-irecv alltoall (Thakur et al. 2005).

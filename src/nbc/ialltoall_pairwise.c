@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * ialltoall_pairwise - MPI_Ialltoall and MPI_Ialltoallv as a schedule of
+ * ialltoall_pairwise - MPI_Ialltoall, MPI_Ialltoallv and MPI_Ialltoallw as a schedule of
  * the pairwise exchange: my own block copied locally, then in round
  * k = 1 .. p - 1 every process sends its block for rank + k and receives
  * the block of rank - k, one round after the other; empty blocks are not
@@ -16,7 +16,8 @@
  * sends in its own round k: a late process holds up each other process's
  * rounds at the one that involves it, then they resume; after the last
  * arrival up to p - 1 rounds remain.
- * Limitations: none (v form, MPI_IN_PLACE, derived datatypes).  Memory: with
+ * Limitations: none (v and w forms, MPI_IN_PLACE, derived datatypes;
+ * the w form's per-peer datatypes and byte displacements: block_args.h).  Memory: with
  * MPI_IN_PLACE, a copy of the receive buffer.
  * Source: the pairwise exchange of MPICH (Thakur et al. 2005); as a
  * schedule: Hoefler et al. 2007 (libNBC's ialltoall pairwise).

@@ -21,6 +21,7 @@ typedef struct pc_nbc_args {
     int count;
     MPI_Datatype type;
     MPI_Op op;
+    int exclusive;           /* iexscan rather than iscan */
     /* The block collectives (iallgather, ialltoall, igather, iscatter and
      * their v forms; ireduce_scatter: recvcounts/recvcount, op, type):
      * block i of a side is counts[i] elements at element displs[i] (NULL
@@ -29,6 +30,9 @@ typedef struct pc_nbc_args {
     int sendcount, recvcount;
     MPI_Datatype sendtype, recvtype;
     const int *sendcounts, *sdispls, *recvcounts, *rdispls;
+    /* ialltoallw: one datatype per block (NULL arrays otherwise: sendtype,
+     * recvtype), sdispls/rdispls in bytes */
+    const MPI_Datatype *sendtypes, *recvtypes;
     int blocks;              /* a block collective: bytes is what the log shows, the schedule is always built */
     size_t bytes;
     MPI_Comm comm;           /* the program's communicator */
@@ -55,6 +59,8 @@ int pc_iscatter_linear(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 int pc_iscatter_binomial(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 int pc_ireduce_scatter_pairwise(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 int pc_ireduce_scatter_linear(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
+int pc_iscan_recursive_doubling(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
+int pc_iscan_linear(pc_nbc_sched_t *s, const pc_nbc_args_t *a);
 
 /* Algorithm i of nonblocking collective `coll` ("ireduce"...; front.c's
  * tables), NULL beyond; *count = how many (-1: no such collective). */

@@ -1,26 +1,75 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * allreduce/common/straggler_deputy.c - allreduce straggler's commutative,
- * landing-order form through the nodes (PAPCOLL_REPRODUCIBLE=0), one event
- * loop over every role a process plays: collector of its range, owner of
- * its block, deputy of its ward's block (allreduce_straggler.c's header
- * comment: the idea, the cost and why).
+ * straggler_deputy - allreduce straggler (allreduce_straggler.c: collectors,
+ * owners, no fixed partner) whose owners hand their block to a deputy on
+ * another node when their own node is the late one, so that after the last
+ * arrival the late node's link carries about one vector instead of two.
+ * Nobody knows who is late: an owner sees it when the last partial of its
+ * block still missing is its own node's.
  *
- * Delegation.  An owner whose N - 1 foreign node partials have all landed
- * while its own node's has not (its node has a late process) sends their
- * sum to its deputy (PC_TAG_ALLREDUCE_DEPUTY), a zero-element
- * PC_TAG_ALLREDUCE_BLOCK notice to every collector of its block, and, once
- * its node's partial completes, that partial to the deputy
- * (PC_TAG_ALLREDUCE_DEPUTY_PART); the deputy combines the two and sends the
- * block to every node's collector (PC_TAG_ALLREDUCE_DEPUTY_BLOCK).  An
- * owner whose node partial lands before the last foreign one sends its
- * deputy a zero-element PC_TAG_ALLREDUCE_DEPUTY decision and finishes its
- * block itself.  Every source is known: a collector that gets the notice
- * posts its receive from the deputy, a deputy that gets the sum posts the
- * receive of the node partial; every message is consumed in its call (one
- * decision per owner and call; a notice, a partial forwarded and a deputy's
- * block exactly when its owner delegated), and one deputy serves one owner,
- * so no two messages of a call share (source, tag, receiver).
+ * Commutative ops, PAPCOLL_REPRODUCIBLE=0, several nodes with several
+ * processes (otherwise: straggler).  Steps (1)-(4) are straggler's, run by
+ * one event loop over every role of a process (collector of its range,
+ * owner of its block, deputy of its ward's block), so an owner can delegate
+ * while its node still waits and a deputy can finish whatever else it waits
+ * for; and (2)'s partials go out PARTIAL_WINDOW (2) synchronous sends at a
+ * time per collector (below):
+ *   (3') an owner whose N - 1 other nodes' partials are in while its own
+ *        node's is not sends their sum to its deputy (PC_TAG_ALLREDUCE_DEPUTY),
+ *        a 0-element PC_TAG_ALLREDUCE_BLOCK notice to each collector of its
+ *        block, and its node's partial, once complete, to the deputy
+ *        (PC_TAG_ALLREDUCE_DEPUTY_PART); the deputy combines them and sends
+ *        the block to the collector of that block on every node
+ *        (PC_TAG_ALLREDUCE_DEPUTY_BLOCK).  Otherwise the owner sends its
+ *        deputy a 0-element decision and finishes its block itself.
+ *
+ *   late node X                              node X + 1 + (l mod (N - 1))
+ *   owner j (local l): other partials in --sum-----> deputy of j
+ *   collector --X's partial--> owner j ----------> deputy: block j
+ *                                                   -> every node's collector
+ *
+ * Deputy of owner (node x, local l): local l on node x + 1 + (l mod (N-1)),
+ * if that node has one (unequal nodes: else no delegation): one node's
+ * deputies are spread over the others (all on node x + 1, that node would
+ * send its own blocks and the late node's, 2 m, after the last arrival:
+ * measured, no gain), one ward per deputy.
+ * Pacing: with every partial in flight at once a late node's link is
+ * shared fairly among all of them, every owner gets its partial at the same
+ * moment (after m beta), and the blocks' way back (another m beta) starts
+ * only then; with 2 per collector the owners finish one after the other and
+ * send their blocks while the next partials still leave the late node.
+ * Synchronous sends, so that the window holds for short (eager) messages.
+ * Matching: every source is known, no MPI_ANY_SOURCE.  A collector posts
+ * its receive of block j from the owner; 0 elements (the notice) -> it
+ * reposts from the deputy.  One decision per owner and call, a notice, a
+ * forwarded partial and a deputy's block exactly when the owner delegated,
+ * all consumed in the call; one deputy per owner, so no (source, tag,
+ * receiver) carries two messages of one call, and MPI's non-overtaking
+ * order keeps calls apart.
+ * Cost (balanced): straggler's plus one 0-element message per process and
+ * the window's latencies: (p/q) / 2 rounds of partials per collector
+ * instead of one burst, about + (p/q) alpha / 2.  Measured SIMULATED
+ * (cluster:16x16, gemini, 256 ranks): see docs/performance.md, "`straggler`:
+ * no fixed partner".
+ * Late arrival: one late process on node X: after its arrival X's link
+ * carries its collectors' partials ((N-1)/N m) and its owners' node
+ * partials to the deputies (m/N), m in all, paced; the blocks come back
+ * from the owners and deputies (m in).  Bound: m beta + hops (about half
+ * straggler's 2 m beta).  Several late nodes (late:0.1 at 16 per node: most
+ * nodes): each late node delegates, but every block still waits for the
+ * last late node's partial, and the allgather of all blocks (m (N-1)/N per
+ * node) follows it: little to gain over straggler.
+ * Order: landing order (PAPCOLL_REPRODUCIBLE=1, non-commutative ops:
+ *   straggler's fixed orders, no delegation).
+ * Limitations: as straggler; delegation needs the deputy's node to have the
+ *   owner's local index (equal nodes: always).
+ * Memory: straggler's plus 3 blocks (the sum sent, the ward's sum and
+ *   partial).
+ * Parameters: PAPCOLL_REPRODUCIBLE (and PAPCOLL_PPN for the nodes).
+ * Source: Devraj et al. 2025 (StragglAR, arXiv 2505.23523: the straggler
+ *   owns nothing in the completion; here the late node's owners hand their
+ *   blocks off, found by observation, not named); J. Proficz 2018
+ *   (pre-reducing what has arrived).
  */
 #include "allreduce/common/straggler_blocks.h"
 
@@ -29,10 +78,10 @@ typedef struct {
     const pc_comm_t *c;
     int p, rank, x, N, q, me, dep, ward;
     long lo, hi, rn, n, nw;
-    int left1, got, fgot, own_in, delegated, range_left;
+    int left1, got, fgot, own_in, delegated, range_left, sent2, inflight2;
     char *slots1, *part, *slots2, *dsum, *dw, *dwp;
-    /* acted on (one pc_waitany): r1 q | r2 N | r3 hi - lo | rd | rdp; then the rest */
-    MPI_Request *r1, *r2, *r3, *rd, *rdp, *r4, *s1, *s4, *s2, *s3, *sn, *sd, *sdb;
+    /* acted on (one pc_waitany): r1 q | r2 N | r3 hi - lo | rd | rdp | s2 hi - lo; then the rest */
+    MPI_Request *r1, *r2, *r3, *rd, *rdp, *s2, *r4, *s1, *s4, *s3, *sn, *sd, *sdb;
 } dep_t;
 
 long pc_straggler_deputy_nreq(const pc_call_t *a)
@@ -132,19 +181,37 @@ static int owner_absorb(dep_t *d, const void *b, int own)
     return rc == MPI_SUCCESS ? post_ranges(d) : rc;
 }
 
-/* Collector: my range's node partial is complete; each block to its owner. */
+/* Collector: the next blocks of my range's node partial to their owners,
+ * PARTIAL_WINDOW synchronous sends in flight (staggered start).  All at once,
+ * a late node's collectors would share its link among every block and every
+ * owner would get its partial at the same moment, at the end: the blocks'
+ * way back could not start before it (2 m after the last arrival, not m).
+ * In a window the owners finish one after the other and send their blocks
+ * while the late node's link still carries the next partials. */
+enum { PARTIAL_WINDOW = 2 };
+static int next_partials(dep_t *d)
+{
+    int rc = MPI_SUCCESS;
+    long R = d->hi - d->lo;
+    while (d->inflight2 < PARTIAL_WINDOW && d->sent2 < R && rc == MPI_SUCCESS) {
+        long j = d->lo + (d->me + d->sent2++) % R, nj = pc_strag_count(d->a, d->p, j, j + 1);
+        char *b = pc_red_at(d->a, d->part, pc_strag_count(d->a, d->p, d->lo, j));
+        if (nj > 0 && j != d->rank) {
+            rc = PMPI_Issend(b, (int)nj, d->a->datatype, (int)j, PC_TAG_ALLREDUCE_PARTIAL, d->c->comm, &d->s2[j - d->lo]);
+            d->inflight2++;
+        }
+    }
+    return rc;
+}
+
+/* Collector: my range's node partial is complete: my own block's (if mine)
+ * to me as its owner, the others out. */
 static int partial_done(dep_t *d)
 {
     int rc = MPI_SUCCESS;
-    for (long k = 0; k < d->hi - d->lo && rc == MPI_SUCCESS; k++) {
-        long j = d->lo + (d->me + k) % (d->hi - d->lo), nj = pc_strag_count(d->a, d->p, j, j + 1); /* staggered */
-        char *b = pc_red_at(d->a, d->part, pc_strag_count(d->a, d->p, d->lo, j));
-        if (nj > 0 && j != d->rank)
-            rc = PMPI_Isend(b, (int)nj, d->a->datatype, (int)j, PC_TAG_ALLREDUCE_PARTIAL, d->c->comm, &d->s2[j - d->lo]);
-        else if (nj > 0)
-            rc = owner_absorb(d, b, 1);
-    }
-    return rc;
+    if (d->rank >= d->lo && d->rank < d->hi && d->n > 0)
+        rc = owner_absorb(d, pc_red_at(d->a, d->part, pc_strag_count(d->a, d->p, d->lo, d->rank)), 1);
+    return rc == MPI_SUCCESS ? next_partials(d) : rc;
 }
 
 /* Deputy: my ward's decision (0 elements: nothing to do) or its foreign sum;
@@ -192,7 +259,7 @@ static void layout(dep_t *d, const pc_call_t *a, void *buf, MPI_Request *req)
     d->slots2 = pc_red_at(a, d->part, d->rn), d->dsum = pc_red_at(a, d->slots2, (long)d->N * d->n);
     d->dw = pc_red_at(a, d->dsum, d->n), d->dwp = pc_red_at(a, d->dw, d->nw);
     d->r1 = req, d->r2 = d->r1 + d->q, d->r3 = d->r2 + d->N, d->rd = d->r3 + (d->hi - d->lo), d->rdp = d->rd + 1;
-    d->r4 = d->rdp + 1, d->s1 = d->r4 + d->q, d->s4 = d->s1 + d->q, d->s2 = d->s4 + d->q, d->s3 = d->s2 + (d->hi - d->lo);
+    d->s2 = d->rdp + 1, d->r4 = d->s2 + (d->hi - d->lo), d->s1 = d->r4 + d->q, d->s4 = d->s1 + d->q, d->s3 = d->s4 + d->q;
     d->sn = d->s3 + d->N, d->sd = d->sn + d->N, d->sdb = d->sd + 2;
 }
 
@@ -243,7 +310,7 @@ int pc_straggler_deputy(const pc_call_t *a, const void *src, void *buf, MPI_Requ
     rc = post(&d, src);
     if (rc == MPI_SUCCESS && d.left1 == 0) rc = partial_done(&d);
     if (rc == MPI_SUCCESS && d.n == 0) rc = post_ranges(&d);
-    int nact = d.q + d.N + (int)(d.hi - d.lo) + 2;
+    int R = (int)(d.hi - d.lo), nact = d.q + d.N + 2 * R + 2;
     while (rc == MPI_SUCCESS) {
         MPI_Status st;
         int i;
@@ -254,11 +321,16 @@ int pc_straggler_deputy(const pc_call_t *a, const void *src, void *buf, MPI_Requ
             if (rc == MPI_SUCCESS && --d.left1 == 0) rc = partial_done(&d);
         } else if (i < d.q + d.N) {
             rc = owner_absorb(&d, pc_red_at(a, d.slots2, (long)(i - d.q) * d.n), i - d.q == d.x);
-        } else if (i < nact - 2) {
+        } else if (i < d.q + d.N + R) {
             rc = collect_step(&d, d.lo + (i - d.q - d.N), &st);
+        } else if (i < d.q + d.N + R + 2) {
+            rc = deputy_step(&d, &st, i == d.q + d.N + R + 1);
         } else {
-            rc = deputy_step(&d, &st, i == nact - 1);
+            d.inflight2--;
+            rc = next_partials(&d);
         }
     }
     return rc;
 }
+
+int pc_allreduce_straggler_deputy(const pc_call_t *a) { return pc_straggler_run(a, 1); }

@@ -73,7 +73,8 @@
  *   below-bandwidth-bound completion (that needs the straggler known and
  *   owning nothing).  straggler_deputy (allreduce_straggler_deputy.c)
  *   hands a late node's blocks to deputies on other nodes and paces the
- *   partials, about halving that time at 1 MiB.
+ *   partials: 0.76-0.80x this time at 1 MiB with one late process,
+ *   SIMULATED, at a balanced cost (docs/performance.md).
  *   Measured (SIMULATED, SimGrid SMPI 3.32, cluster:16x16 preset gemini,
  *   MPI_INT + MPI_SUM, reduction compute not charged): time after the last
  *   arrival under late:0.1:10 at 8 KiB 16 us (hier 33, rabenseifner 52,
@@ -275,8 +276,9 @@ int pc_straggler_run(const pc_call_t *a, int delegate)
     if (deputy) {
         nslots = pc_straggler_deputy_nslots(a);
     } else if (nodes) {
-        long lo = pc_strag_range_lo(p, c->node_size, c->node_rank), hi = pc_strag_range_lo(p, c->node_size, c->node_rank + 1);
-        nslots = (c->node_size + 1L) * pc_strag_count(a, p, lo, hi) + (long)c->nnodes * pc_strag_count(a, p, c->rank, c->rank + 1);
+        int q = c->node_size;
+        long lo = pc_strag_range_lo(p, q, c->node_rank), hi = pc_strag_range_lo(p, q, c->node_rank + 1);
+        nslots = (q + 1L) * pc_strag_count(a, p, lo, hi) + (long)c->nnodes * pc_strag_count(a, p, c->rank, c->rank + 1);
     } else {
         nslots = (long)p * pc_strag_count(a, p, c->rank, c->rank + 1);
     }

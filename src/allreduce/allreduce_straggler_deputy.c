@@ -12,7 +12,7 @@
  * one event loop over every role of a process (collector of its range,
  * owner of its block, deputy of its ward's block), so an owner can delegate
  * while its node still waits and a deputy can finish whatever else it waits
- * for; and (2)'s partials go out PARTIAL_WINDOW (2) synchronous sends at a
+ * for; and (2)'s partials go out PARTIAL_WINDOW (4) synchronous sends at a
  * time per collector (below):
  *   (3') an owner whose N - 1 other nodes' partials are in while its own
  *        node's is not sends their sum to its deputy (PC_TAG_ALLREDUCE_DEPUTY),
@@ -36,7 +36,7 @@
  * Pacing: with every partial in flight at once a late node's link is
  * shared fairly among all of them, every owner gets its partial at the same
  * moment (after m beta), and the blocks' way back (another m beta) starts
- * only then; with 2 per collector the owners finish one after the other and
+ * only then; with 4 per collector the owners finish one after the other and
  * send their blocks while the next partials still leave the late node.
  * Synchronous sends, so that the window holds for short (eager) messages.
  * Matching: every source is known, no MPI_ANY_SOURCE.  A collector posts
@@ -47,8 +47,9 @@
  * receiver) carries two messages of one call, and MPI's non-overtaking
  * order keeps calls apart.
  * Cost (balanced): straggler's plus one 0-element message per process and
- * the window's latencies: (p/q) / 2 rounds of partials per collector
- * instead of one burst, about + (p/q) alpha / 2.  Measured SIMULATED
+ * the window's latencies: (p/q) / 4 rounds of partials per collector
+ * instead of one burst, about + (p/q) alpha / 4 (window 2 and 8 measured:
+ * docs/performance.md).  Measured SIMULATED
  * (cluster:16x16, gemini, 256 ranks): see docs/performance.md, "`straggler`:
  * no fixed partner".
  * Late arrival: one late process on node X: after its arrival X's link
@@ -188,7 +189,7 @@ static int owner_absorb(dep_t *d, const void *b, int own)
  * way back could not start before it (2 m after the last arrival, not m).
  * In a window the owners finish one after the other and send their blocks
  * while the late node's link still carries the next partials. */
-enum { PARTIAL_WINDOW = 2 };
+enum { PARTIAL_WINDOW = 4 };
 static int next_partials(dep_t *d)
 {
     int rc = MPI_SUCCESS;

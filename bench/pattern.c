@@ -177,6 +177,11 @@ int pattern_parse(const char *spec, pattern_t *p, char *err, size_t errlen)
     } else if (!strcmp(name, "root-late") || !strcmp(name, "first-child-late")) {
         p->kind = name[0] == 'r' ? PAT_ROOT_LATE : PAT_FIRST_CHILD_LATE;
         ok = nargs == 1 && !number(arg1, &p->late_if);
+    } else if (!strcmp(name, "straggler")) {
+        double r = -1;
+        p->kind = PAT_STRAGGLER;
+        ok = nargs == 2 && !number(arg1, &r) && r >= 0 && r == (long)r && !number(arg2, &p->late_if);
+        p->late_rank = (long)r;
     } else if (!strcmp(name, "microbench")) {
         double x = 0;
         p->kind = PAT_MICROBENCH;
@@ -188,8 +193,8 @@ int pattern_parse(const char *spec, pattern_t *p, char *err, size_t errlen)
         else return parse_trace_arg(arg1, p, err, errlen);
     } else {
         snprintf(err, errlen, "unknown pattern \"%s\" (balanced, uniform:MAX_IF, late:FRACTION:IF, "
-                 "persistent:FRACTION:IF, root-late:IF, first-child-late:IF, microbench:XTIME, "
-                 "trace:FILE[:SITE])", name);
+                 "persistent:FRACTION:IF, root-late:IF, first-child-late:IF, straggler:RANK:IF, "
+                 "microbench:XTIME, trace:FILE[:SITE])", name);
         return -1;
     }
     if (!ok) {
@@ -217,6 +222,7 @@ double pattern_delay(const pattern_t *p, int rank, int n, int root, long rep, ui
     case PAT_PERSISTENT: return rank != root && pattern_uniform(seed, -1, rank) < p->fraction ? p->late_if : 0;
     case PAT_ROOT_LATE: return rank == root ? p->late_if : 0;
     case PAT_FIRST_CHILD_LATE: return rel > 0 && (rel & (rel - 1)) == 0 ? p->late_if : 0;
+    case PAT_STRAGGLER: return rank == (p->late_rank < n ? p->late_rank : n - 1) ? p->late_if : 0;
     case PAT_TRACE: {
         /* warm-up repetitions are negative: replay them from the end of the table */
         long row = ((rep % p->trace_rows) + p->trace_rows) % p->trace_rows;

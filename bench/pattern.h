@@ -13,6 +13,8 @@
  *   persistent:FRACTION:IF the same, but the late ranks are drawn once from the seed and
  *                          are late in every repetition (a persistent load imbalance)
  *   root-late:IF           the root IF x T late
+ *   straggler:RANK:IF      exactly one process, RANK, IF x T late (StragglAR's setting,
+ *                          Devraj et al. 2025); RANK >= n: rank n - 1
  *   first-child-late:IF    ranks root+1, root+2, root+4, ... (mod n) IF x T late
  *                          (the root's binomial children: Patarasuk & Yuan 2008 Theorem 2)
  *   microbench:XTIME       no planned delay: every process runs XTIME iterations of
@@ -27,14 +29,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum { PAT_BALANCED, PAT_UNIFORM, PAT_LATE, PAT_PERSISTENT, PAT_ROOT_LATE, PAT_FIRST_CHILD_LATE, PAT_MICROBENCH, PAT_TRACE } pattern_kind_t;
+typedef enum { PAT_BALANCED, PAT_UNIFORM, PAT_LATE, PAT_PERSISTENT, PAT_ROOT_LATE, PAT_FIRST_CHILD_LATE, PAT_STRAGGLER, PAT_MICROBENCH, PAT_TRACE } pattern_kind_t;
 
 typedef struct pattern {
     pattern_kind_t kind;
     char spec[256];
     double max_if;     /* uniform */
     double fraction;   /* late, persistent */
-    double late_if;    /* late, persistent, root-late, first-child-late */
+    double late_if;    /* late, persistent, root-late, first-child-late, straggler */
+    long late_rank;    /* straggler */
     long xtime;        /* microbench */
     double *trace;     /* trace: rows x cols offsets in seconds */
     int trace_rows, trace_cols, trace_cap;

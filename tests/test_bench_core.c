@@ -191,8 +191,13 @@ int main(void)
     CHECK(fabs(late / 999.0 - 0.2) < 0.04, "persistent fraction %g", late / 999.0);
     CHECK(pattern_parse("balanced", &p, err, sizeof err) == 0 && pattern_delay(&p, 1, 4, 0, 3, 1, &secs) == 0, "balanced");
     CHECK(pattern_parse("microbench:4000", &p, err, sizeof err) == 0 && p.xtime == 4000, "microbench");
+    CHECK(pattern_parse("straggler:5:10", &p, err, sizeof err) == 0, "parse straggler");
+    for (int r = 0; r < 8; r++) /* exactly rank 5, root or not, in every repetition */
+        CHECK(pattern_delay(&p, r, 8, 5, r, 1, &secs) == (r == 5 ? 10 : 0) && !secs, "straggler rank %d", r);
+    CHECK(pattern_parse("straggler:9:3", &p, err, sizeof err) == 0 && pattern_delay(&p, 3, 4, 0, 0, 1, &secs) == 3 &&
+              pattern_delay(&p, 2, 4, 0, 0, 1, &secs) == 0, "straggler rank beyond n: the last");
     const char *bad[] = {"uniform", "uniform:-1", "late:2:3", "late:0.5", "persistent:0.5", "wobbly:3", "microbench:1.5",
-                         "trace:/nonexistent"};
+                         "trace:/nonexistent", "straggler:3", "straggler:-1:4", "straggler:1.5:4"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         CHECK(pattern_parse(bad[i], &p, err, sizeof err) == -1 && err[0], "bad pattern %s accepted", bad[i]);
 

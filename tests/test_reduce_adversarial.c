@@ -19,6 +19,8 @@
  *             tests/harness/arrival.h): together, all_but_root_late (the root
  *             first), root_last, node_late (one node's processes all late),
  *             node_last_very_late (the last arriver of every node 3D late),
+ *             one_late (only: exactly one process late, every position in
+ *             turn),
  *             leaders_last, random by default; unit delay --delay-us.
  *   stress    --stress-calls back-to-back calls on ONE communicator (the
  *             interleaved shape), one seeded sequence on all ranks: the
@@ -67,6 +69,7 @@ static harness_adversarial_options_t opt = {
     "together,all_but_root_late,root_last,node_late,node_last_very_late,leaders_last,random", 3, 2, 2000, 1000, 16384,
     300000, 200, 20, 1, 4096, 120, 0.01, 20261123ULL};
 static const char *colls = "reduce,allreduce", *counts_opt = "1,4099,65543"; /* --colls, --counts */
+static int every_case;                                                        /* --every-case */
 
 static const char *const collectives[3] = {"bcast", "reduce", "allreduce"};
 static int world_rank, world_size;
@@ -142,11 +145,13 @@ static void checked_bcast(const char *algo, const harness_shape_t *s, int root, 
                 res.name_ok ? "" : ", wrong papcoll_last_algorithm()");
 }
 
-/* A random case that algorithm `algo` of collective k takes. */
-static const rc_case_t *random_accepted_case(int k, const char *algo)
+/* A random case that algorithm `algo` of collective k takes; with
+ * --every-case the first it takes from case i on (i: the call's index, so
+ * as many calls as cases cover them all). */
+static const rc_case_t *accepted_case(int k, const char *algo, int i)
 {
-    for (;;) {
-        const rc_case_t *c = rc_case_at(test_rng_below(&rng, rc_case_count()));
+    for (int n = rc_case_count();; i++) {
+        const rc_case_t *c = rc_case_at(every_case ? i % n : test_rng_below(&rng, n));
         if (rc_accepts(collectives[k], algo, c)) return c;
     }
 }
@@ -171,7 +176,7 @@ static void part_patterns(void)
                         test_rng_seed(&rng, mix(opt.seed ^ ((uint64_t)n << 16) ^ 0x7ed0ceULL));
                         harness_shape_t *sh = &shapes[s];
                         int root = k == 1 ? test_rng_below(&rng, sh->size) : 0;
-                        const rc_case_t *rc = random_accepted_case(k, algos[k][a]);
+                        const rc_case_t *rc = accepted_case(k, algos[k][a], c);
                         int count = atoi(counts[n % ncounts]);
                         int inplace = test_rng_below(&rng, 2);
                         uint64_t draw = test_rng_next(&rng);
@@ -245,7 +250,7 @@ static void part_comms(void)
                 if (!harness_list_has(colls, collectives[k])) continue;
                 const char *algo = algos[k][(i + round) % nalgo[k]];
                 int root = test_rng_below(&rng, sh[i].size);
-                const rc_case_t *c = random_accepted_case(k, algo);
+                const rc_case_t *c = accepted_case(k, algo, 0);
                 int count = test_rng_below(&rng, opt.comm_max + 1);
                 uint64_t draw = test_rng_next(&rng);
                 char what[64];
@@ -278,6 +283,8 @@ static void usage(const char *prog, int code)
                 "  --seed=N               seed of every random choice (default 20261123); printed\n"
                 "  --calls=N              calls per (collective, pattern, shape, algorithm) (default 2)\n"
                 "  --counts=a,b           element counts the patterns part rotates through (default 1,4099,65543)\n"
+                "  --every-case=1         the patterns part's call c of each (pattern, shape, algorithm) takes the\n"
+                "                         first case from case c on that the algorithm takes (default 0: random)\n"
                 "  --delay-us=D           unit delay of the patterns (default 2000)\n"
                 "  --stress-calls=N       calls of the stress part (default 1000)\n"
                 "  --stress-max=N         largest count of ordinary stress calls (default 16384)\n"
@@ -299,7 +306,8 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &world_size);
     const harness_opt_t own[] = {
-        {"colls", HARNESS_OPT_STRING, &colls}, {"counts", HARNESS_OPT_STRING, &counts_opt}, {NULL}};
+        {"colls", HARNESS_OPT_STRING, &colls}, {"counts", HARNESS_OPT_STRING, &counts_opt},
+        {"every-case", HARNESS_OPT_INT, &every_case}, {NULL}};
     const char *unknown = harness_adversarial_parse(&opt, own, argc, argv);
     if (unknown && !strcmp(unknown, "--help")) {
         usage(argv[0], 0);

@@ -71,7 +71,10 @@
  *   even with ONE late process the time after the last arrival is about the
  *   balanced time: what this shape gains is fewer hops, not StragglAR's
  *   below-bandwidth-bound completion (that needs the straggler known and
- *   owning nothing).
+ *   owning nothing).  straggler_deputy (allreduce_straggler_deputy.c)
+ *   hands a late node's blocks to deputies on other nodes and paces the
+ *   partials: 0.76-0.80x this time at 1 MiB with one late process,
+ *   SIMULATED, at a balanced cost (docs/performance.md).
  *   Measured (SIMULATED, SimGrid SMPI 3.32, cluster:16x16 preset gemini,
  *   MPI_INT + MPI_SUM, reduction compute not charged): time after the last
  *   arrival under late:0.1:10 at 8 KiB 16 us (hier 33, rabenseifner 52,
@@ -112,20 +115,9 @@
  *   collectors are Parsons 2015 §2's hierarchy (node-level reduction before
  *   the inter-node step) without its node barrier.
  */
-#include "allreduce/allreduce.h"
-#include "sched/blocks.h"
+#include "allreduce/common/straggler_blocks.h"
 
 #include <stdlib.h>
-
-static void *block_at(const pc_call_t *a, const void *buf, int p, long b)
-{
-    return pc_red_at(a, buf, (long)pc_block_offset((size_t)a->count, p, b));
-}
-/* Elements of blocks [lo, hi) of p. */
-static long blocks_count(const pc_call_t *a, int p, long lo, long hi)
-{
-    return (long)pc_blocks_len((size_t)a->count, p, lo, hi - lo);
-}
 
 /* acc = the op over the k pieces piece[i] (piece[mine]: already here, or
  * mine < 0; the others' receives req[i]): in landing order, or, `ordered`,
@@ -162,47 +154,34 @@ static int flat(const pc_call_t *a, int ordered, const void *src, void *slots, v
 {
     int p = a->ctx->size, rank = a->ctx->rank, rc = MPI_SUCCESS;
     MPI_Comm comm = a->ctx->comm;
-    long n = blocks_count(a, p, rank, rank + 1);
+    long n = pc_strag_count(a, p, rank, rank + 1);
     MPI_Request *precv = req, *psend = req + p, *brecv = req + 2 * p, *bsend = req + 3 * p;
 
-    for (int s = 0; s < p; s++) piece[s] = s == rank ? block_at(a, src, p, rank) : pc_red_at(a, slots, (long)s * n);
+    for (int s = 0; s < p; s++) piece[s] = s == rank ? pc_strag_block(a, src, p, rank) : pc_red_at(a, slots, (long)s * n);
     for (int k = 1; k < p && rc == MPI_SUCCESS && n > 0; k++) { /* receives first */
         int s = (rank - k + p) % p;
         rc = PMPI_Irecv(piece[s], (int)n, a->datatype, s, PC_TAG_ALLREDUCE_PIECE, comm, &precv[s]);
     }
     for (int k = 1; k < p && rc == MPI_SUCCESS; k++) {
         int j = (rank - k + p) % p;
-        long nj = blocks_count(a, p, j, j + 1);
+        long nj = pc_strag_count(a, p, j, j + 1);
         if (nj > 0)
-            rc = PMPI_Irecv(block_at(a, a->recvbuf, p, j), (int)nj, a->datatype, j, PC_TAG_ALLREDUCE_BLOCK, comm,
+            rc = PMPI_Irecv(pc_strag_block(a, a->recvbuf, p, j), (int)nj, a->datatype, j, PC_TAG_ALLREDUCE_BLOCK, comm,
                             &brecv[j]);
     }
     for (int k = 1; k < p && rc == MPI_SUCCESS; k++) { /* my pieces to their owners, at once */
         int j = (rank + k) % p;
-        long nj = blocks_count(a, p, j, j + 1);
+        long nj = pc_strag_count(a, p, j, j + 1);
         if (nj > 0)
-            rc = PMPI_Isend(block_at(a, src, p, j), (int)nj, a->datatype, j, PC_TAG_ALLREDUCE_PIECE, comm, &psend[j]);
+            rc = PMPI_Isend(pc_strag_block(a, src, p, j), (int)nj, a->datatype, j, PC_TAG_ALLREDUCE_PIECE, comm, &psend[j]);
     }
-    if (rc == MPI_SUCCESS && n > 0) rc = absorb(a, ordered, block_at(a, a->recvbuf, p, rank), piece, precv, p, rank, n);
+    if (rc == MPI_SUCCESS && n > 0) rc = absorb(a, ordered, pc_strag_block(a, a->recvbuf, p, rank), piece, precv, p, rank, n);
     for (int k = 1; k < p && rc == MPI_SUCCESS && n > 0; k++) { /* my block out */
         int j = (rank + k) % p;
-        rc = PMPI_Isend(block_at(a, a->recvbuf, p, rank), (int)n, a->datatype, j, PC_TAG_ALLREDUCE_BLOCK, comm,
+        rc = PMPI_Isend(pc_strag_block(a, a->recvbuf, p, rank), (int)n, a->datatype, j, PC_TAG_ALLREDUCE_BLOCK, comm,
                         &bsend[j]);
     }
     return rc;
-}
-
-/* First block of local index l's range on a node of q processes (blocks
- * [range_lo(l), range_lo(l + 1)) of p), and the local index whose range
- * holds block j. */
-static long range_lo(int p, int q, long l) { return (l * p + q - 1) / q; }
-static int range_of(int p, int q, long j) { return (int)(j * q / p); }
-
-/* The collector of block j on node x. */
-static int collector(const pc_comm_t *c, int x, long j)
-{
-    int q = c->node_first[x + 1] - c->node_first[x];
-    return c->node_members[c->node_first[x] + range_of(c->size, q, j)];
 }
 
 /* Commutative ops, through the nodes: (1) my piece of each node peer's range
@@ -218,8 +197,8 @@ static int by_node(const pc_call_t *a, int ordered, const void *src, void *buf, 
     const int *members = c->node_members + c->node_first[x];
     MPI_Comm comm = c->comm;
     MPI_Datatype t = a->datatype;
-    long lo = range_lo(p, q, me), hi = range_lo(p, q, me + 1);
-    long rn = blocks_count(a, p, lo, hi), n = blocks_count(a, p, rank, rank + 1);
+    long lo = pc_strag_range_lo(p, q, me), hi = pc_strag_range_lo(p, q, me + 1);
+    long rn = pc_strag_count(a, p, lo, hi), n = pc_strag_count(a, p, rank, rank + 1);
     MPI_Request *r1 = req, *s1 = req + q, *r4 = req + 2 * q, *s4 = req + 3 * q, *r2 = req + 4 * q, *s3 = r2 + N,
                 *s2 = s3 + N, *r3 = s2 + p;
     int rc = MPI_SUCCESS;
@@ -232,72 +211,76 @@ static int by_node(const pc_call_t *a, int ordered, const void *src, void *buf, 
         rc = PMPI_Irecv(pc_red_at(a, slots1, (long)l * rn), (int)rn, t, members[l], PC_TAG_ALLREDUCE_PIECE, comm, &r1[l]);
     }
     for (int y = 0; y < N && rc == MPI_SUCCESS && n > 0; y++) {
-        int from = collector(c, y, rank);
+        int from = pc_strag_collector(c, y, rank);
         if (from != rank)
             rc = PMPI_Irecv(pc_red_at(a, slots2, (long)y * n), (int)n, t, from, PC_TAG_ALLREDUCE_PARTIAL, comm, &r2[y]);
     }
     /* (1) my pieces to my node peers */
     for (int k = 1; k < q && rc == MPI_SUCCESS; k++) {
         int l = (me + k) % q;
-        long llo = range_lo(p, q, l), lhi = range_lo(p, q, l + 1), ln = blocks_count(a, p, llo, lhi);
-        if (ln > 0) rc = PMPI_Isend(block_at(a, src, p, llo), (int)ln, t, members[l], PC_TAG_ALLREDUCE_PIECE, comm, &s1[l]);
+        long llo = pc_strag_range_lo(p, q, l), lhi = pc_strag_range_lo(p, q, l + 1), ln = pc_strag_count(a, p, llo, lhi);
+        if (ln > 0) rc = PMPI_Isend(pc_strag_block(a, src, p, llo), (int)ln, t, members[l], PC_TAG_ALLREDUCE_PIECE, comm, &s1[l]);
     }
     /* (2) my node's partial of my range, each block to its owner */
-    for (int l = 0; l < q; l++) piece[l] = l == me ? block_at(a, src, p, lo) : pc_red_at(a, slots1, (long)l * rn);
+    for (int l = 0; l < q; l++) piece[l] = l == me ? pc_strag_block(a, src, p, lo) : pc_red_at(a, slots1, (long)l * rn);
     if (rc == MPI_SUCCESS && rn > 0) rc = absorb(a, ordered, part, piece, r1, q, me, rn);
     for (long k = 0; k < hi - lo && rc == MPI_SUCCESS; k++) {
-        long j = lo + (me + k) % (hi - lo), nj = blocks_count(a, p, j, j + 1); /* staggered */
+        long j = lo + (me + k) % (hi - lo), nj = pc_strag_count(a, p, j, j + 1); /* staggered */
         if (nj > 0 && j != rank)
-            rc = PMPI_Isend(pc_red_at(a, part, blocks_count(a, p, lo, j)), (int)nj, t, (int)j, PC_TAG_ALLREDUCE_PARTIAL,
+            rc = PMPI_Isend(pc_red_at(a, part, pc_strag_count(a, p, lo, j)), (int)nj, t, (int)j, PC_TAG_ALLREDUCE_PARTIAL,
                             comm, &s2[j - lo]);
     }
     /* (3) my block from the N node partials, then to each node's collector */
     for (int y = 0; y < N; y++)
-        piece[y] = collector(c, y, rank) == rank ? pc_red_at(a, part, blocks_count(a, p, lo, rank))
+        piece[y] = pc_strag_collector(c, y, rank) == rank ? pc_red_at(a, part, pc_strag_count(a, p, lo, rank))
                                                  : pc_red_at(a, slots2, (long)y * n);
     if (rc == MPI_SUCCESS && n > 0)
-        rc = absorb(a, ordered, block_at(a, a->recvbuf, p, rank), piece, r2, N, collector(c, x, rank) == rank ? x : -1, n);
+        rc = absorb(a, ordered, pc_strag_block(a, a->recvbuf, p, rank), piece, r2, N, pc_strag_collector(c, x, rank) == rank ? x : -1, n);
     for (int k = 0; k < N && rc == MPI_SUCCESS && n > 0; k++) {
-        int y = (x + k) % N, to = collector(c, y, rank);
+        int y = (x + k) % N, to = pc_strag_collector(c, y, rank);
         if (to != rank)
-            rc = PMPI_Isend(block_at(a, a->recvbuf, p, rank), (int)n, t, to, PC_TAG_ALLREDUCE_BLOCK, comm, &s3[y]);
+            rc = PMPI_Isend(pc_strag_block(a, a->recvbuf, p, rank), (int)n, t, to, PC_TAG_ALLREDUCE_BLOCK, comm, &s3[y]);
     }
     /* (4) the finished blocks of my range, then my range to my node peers */
     for (long j = lo; j < hi && rc == MPI_SUCCESS; j++) {
-        long nj = blocks_count(a, p, j, j + 1);
+        long nj = pc_strag_count(a, p, j, j + 1);
         if (nj > 0 && j != rank)
-            rc = PMPI_Irecv(block_at(a, a->recvbuf, p, j), (int)nj, t, (int)j, PC_TAG_ALLREDUCE_BLOCK, comm, &r3[j - lo]);
+            rc = PMPI_Irecv(pc_strag_block(a, a->recvbuf, p, j), (int)nj, t, (int)j, PC_TAG_ALLREDUCE_BLOCK, comm, &r3[j - lo]);
     }
     for (int k = 1; k < q && rc == MPI_SUCCESS; k++) {
         int l = (me - k + q) % q;
-        long llo = range_lo(p, q, l), ln = blocks_count(a, p, llo, range_lo(p, q, l + 1));
+        long llo = pc_strag_range_lo(p, q, l), ln = pc_strag_count(a, p, llo, pc_strag_range_lo(p, q, l + 1));
         if (ln > 0)
-            rc = PMPI_Irecv(block_at(a, a->recvbuf, p, llo), (int)ln, t, members[l], PC_TAG_ALLREDUCE_RANGE, comm, &r4[l]);
+            rc = PMPI_Irecv(pc_strag_block(a, a->recvbuf, p, llo), (int)ln, t, members[l], PC_TAG_ALLREDUCE_RANGE, comm, &r4[l]);
     }
     if (rc == MPI_SUCCESS) rc = pc_waitall((int)(hi - lo), r3, MPI_STATUSES_IGNORE);
     for (int k = 1; k < q && rc == MPI_SUCCESS && rn > 0; k++) {
         int l = (me + k) % q;
-        rc = PMPI_Isend(block_at(a, a->recvbuf, p, lo), (int)rn, t, members[l], PC_TAG_ALLREDUCE_RANGE, comm, &s4[l]);
+        rc = PMPI_Isend(pc_strag_block(a, a->recvbuf, p, lo), (int)rn, t, members[l], PC_TAG_ALLREDUCE_RANGE, comm, &s4[l]);
     }
     return rc;
 }
 
-int pc_allreduce_straggler(const pc_call_t *a)
+int pc_straggler_run(const pc_call_t *a, int delegate)
 {
     const pc_comm_t *c = a->ctx;
     int p = c->size, rc = MPI_SUCCESS, nodes = a->commutative && c->nnodes > 1 && c->nnodes < p;
-    int ordered = !a->commutative || a->params->reproducible;
-    long nreq = nodes ? 4L * c->node_size + 2L * c->nnodes + 2L * p : 4L * p, nslots, npiece = p;
+    int ordered = !a->commutative || a->params->reproducible, deputy = delegate && nodes && !ordered;
+    long nreq = deputy ? pc_straggler_deputy_nreq(a) : nodes ? 4L * c->node_size + 2L * c->nnodes + 2L * p : 4L * p;
+    long nslots, npiece = p;
     void *slots = NULL, *slots_base = NULL, *copy_base = NULL, **piece = NULL;
     const void *src = a->sendbuf;
     MPI_Request *req = NULL;
 
     if (a->count == 0) return MPI_SUCCESS;
-    if (nodes) {
-        long lo = range_lo(p, c->node_size, c->node_rank), hi = range_lo(p, c->node_size, c->node_rank + 1);
-        nslots = (c->node_size + 1L) * blocks_count(a, p, lo, hi) + (long)c->nnodes * blocks_count(a, p, c->rank, c->rank + 1);
+    if (deputy) {
+        nslots = pc_straggler_deputy_nslots(a);
+    } else if (nodes) {
+        int q = c->node_size;
+        long lo = pc_strag_range_lo(p, q, c->node_rank), hi = pc_strag_range_lo(p, q, c->node_rank + 1);
+        nslots = (q + 1L) * pc_strag_count(a, p, lo, hi) + (long)c->nnodes * pc_strag_count(a, p, c->rank, c->rank + 1);
     } else {
-        nslots = (long)p * blocks_count(a, p, c->rank, c->rank + 1);
+        nslots = (long)p * pc_strag_count(a, p, c->rank, c->rank + 1);
     }
     piece = malloc((size_t)npiece * sizeof *piece);
     req = malloc((size_t)nreq * sizeof *req);
@@ -315,7 +298,8 @@ int pc_allreduce_straggler(const pc_call_t *a)
         rc = pc_red_copy(a, copy, a->sendbuf, a->count);
         src = copy;
     }
-    if (rc == MPI_SUCCESS) rc = nodes ? by_node(a, ordered, src, slots, piece, req) : flat(a, ordered, src, slots, piece, req);
+    if (rc == MPI_SUCCESS && deputy) rc = pc_straggler_deputy(a, src, slots, req);
+    else if (rc == MPI_SUCCESS) rc = nodes ? by_node(a, ordered, src, slots, piece, req) : flat(a, ordered, src, slots, piece, req);
 out:
     if (req) { /* every posted request completes, after an error too (its buffers are freed below) */
         int wrc = pc_waitall((int)nreq, req, MPI_STATUSES_IGNORE);
@@ -327,3 +311,5 @@ out:
     free(copy_base);
     return rc;
 }
+
+int pc_allreduce_straggler(const pc_call_t *a) { return pc_straggler_run(a, 0); }

@@ -97,8 +97,13 @@ enum {
     PC_TAG_ALLREDUCE_PIECE = 505,  /* straggler: a process's piece -> its node's collector (flat: -> the owner) */
     PC_TAG_ALLREDUCE_PARTIAL = 506, /* straggler: a node's partial block j, its collector -> block j's owner */
     PC_TAG_ALLREDUCE_BLOCK = 507,  /* straggler: an owner's finished block -> each node's collector (flat:
-                                      -> every other process) */
+                                      -> every other process); 0 elements: delegated to the deputy (straggler_deputy) */
     PC_TAG_ALLREDUCE_RANGE = 508,  /* straggler: a collector's finished blocks -> its node's processes */
+    PC_TAG_ALLREDUCE_DEPUTY = 509, /* straggler_deputy: an owner -> its deputy, the decision: 0 elements (not
+                                      delegated) or the sum of the other nodes' partials of its block */
+    PC_TAG_ALLREDUCE_DEPUTY_PART = 512,  /* straggler_deputy: a delegating owner -> its deputy, its node's partial */
+    PC_TAG_ALLREDUCE_DEPUTY_BLOCK = 513, /* straggler_deputy: a deputy's finished block -> each node's collector (who
+                                            got 0 elements of PC_TAG_ALLREDUCE_BLOCK from the owner) */
     PC_TAG_ALLREDUCE_NODE = 510,   /* dynleader: a node's result -> its parent node's mailbox (chunks after
                                       the first, from the first chunk's sender) */
     PC_TAG_ALLREDUCE_RESULT = 511  /* dynleader: the result, a node's mailbox -> its child nodes' mailboxes */

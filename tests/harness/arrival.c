@@ -10,7 +10,7 @@
 
 const char *const harness_pattern_names[HARNESS_NPATTERNS] = {
     "together",    "root_last", "all_but_root_late", "leaders_last", "other_first",        "node_late",
-    "binomial_reverse", "rank_reverse", "random",     "node_last_very_late"};
+    "binomial_reverse", "rank_reverse", "random",     "node_last_very_late", "one_late"};
 
 int harness_pattern_index(const char *name)
 {
@@ -26,6 +26,7 @@ long harness_delay_us(const harness_shape_t *s, int pattern, long k, int root, i
     int p = s->size, node = s->node_of[r], n = s->node_n[node], j = s->node_idx[r];
     switch (pattern) {
     case HARNESS_P_ROOT_LAST: return r == root ? D : 0;
+    case HARNESS_P_ONE_LATE: return (r - root + p) % p == (int)(k % p) ? D : 0;
     case HARNESS_P_ALL_BUT_ROOT: return r == root ? 0 : D + (long)(mix(draw ^ (uint64_t)r) % (uint64_t)(D / 4 + 1));
     case HARNESS_P_LEADERS_LAST: return j == 0 ? D : (long)(n - j) * D / (2 * n);
     case HARNESS_P_OTHER_FIRST: {

@@ -23,6 +23,10 @@
  *   node_last_very_late on every node one member (changing with the call, the
  *                       lowest included) arrives 3D late, the others within
  *                       0..D/2: a node's first arriver must wait for it
+ *   one_late            exactly one process D late: relative rank k mod p
+ *                       in call k, so p consecutive calls make every
+ *                       position the straggler (allreduce straggler's
+ *                       delegation to a deputy)
  */
 #ifndef PC_HARNESS_ARRIVAL_H
 #define PC_HARNESS_ARRIVAL_H
@@ -33,7 +37,7 @@
 
 enum { HARNESS_P_TOGETHER, HARNESS_P_ROOT_LAST, HARNESS_P_ALL_BUT_ROOT, HARNESS_P_LEADERS_LAST,
        HARNESS_P_OTHER_FIRST, HARNESS_P_NODE_LATE, HARNESS_P_BINOMIAL_REVERSE, HARNESS_P_RANK_REVERSE,
-       HARNESS_P_RANDOM, HARNESS_P_NODE_LAST_VERY_LATE, HARNESS_NPATTERNS };
+       HARNESS_P_RANDOM, HARNESS_P_NODE_LAST_VERY_LATE, HARNESS_P_ONE_LATE, HARNESS_NPATTERNS };
 extern const char *const harness_pattern_names[HARNESS_NPATTERNS];
 
 /* Index of a pattern name, -1 if unknown. */

@@ -123,24 +123,34 @@ static MPI_Datatype *types_f2c(const MPI_Fint *types, int n)
     return c;
 }
 
-/* The datatype arrays have one handle per process of comm (of the remote
- * group of an intercommunicator); the send ones are ignored in place.  An
- * invalid communicator goes to MPI_Alltoallw with no arrays, which reports it. */
+int pc_fortran_alltoallw_types(MPI_Comm comm, const void *sbuf, const MPI_Fint *sendtypes, const MPI_Fint *recvtypes,
+                               MPI_Datatype **stypes, MPI_Datatype **rtypes)
+{
+    int n = 0, inter = 0;
+    if (comm != MPI_COMM_NULL) {
+        PMPI_Comm_test_inter(comm, &inter);
+        if (inter) PMPI_Comm_remote_size(comm, &n);
+        else PMPI_Comm_size(comm, &n);
+    }
+    *stypes = sbuf != MPI_IN_PLACE && sendtypes && n ? types_f2c(sendtypes, n) : NULL;
+    *rtypes = recvtypes && n ? types_f2c(recvtypes, n) : NULL;
+    if ((sbuf != MPI_IN_PLACE && sendtypes && n && !*stypes) || (recvtypes && n && !*rtypes)) {
+        free(*stypes), free(*rtypes);
+        *stypes = *rtypes = NULL;
+        return MPI_ERR_NO_MEM;
+    }
+    return MPI_SUCCESS;
+}
+
 static void fortran_alltoallw(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes,
                               void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes,
                               MPI_Fint *comm, MPI_Fint *ierror)
 {
     MPI_Comm c = PMPI_Comm_f2c(*comm);
     const void *sbuf = sendbuf_to_c(sendbuf);
-    int n = 0, inter = 0;
-    if (c != MPI_COMM_NULL) {
-        PMPI_Comm_test_inter(c, &inter);
-        if (inter) PMPI_Comm_remote_size(c, &n);
-        else PMPI_Comm_size(c, &n);
-    }
-    MPI_Datatype *stypes = sbuf != MPI_IN_PLACE && sendtypes && n ? types_f2c(sendtypes, n) : NULL;
-    MPI_Datatype *rtypes = recvtypes && n ? types_f2c(recvtypes, n) : NULL;
-    if ((sbuf != MPI_IN_PLACE && sendtypes && n && !stypes) || (recvtypes && n && !rtypes)) pc_fortran_set_ierror(ierror, MPI_ERR_NO_MEM);
+    MPI_Datatype *stypes, *rtypes;
+    int rc = pc_fortran_alltoallw_types(c, sbuf, sendtypes, recvtypes, &stypes, &rtypes);
+    if (rc != MPI_SUCCESS) pc_fortran_set_ierror(ierror, rc);
     else
         SET_IERROR_FROM_SITE(ierror, MPI_Alltoallw(sbuf, (const int *)sendcounts, (const int *)sdispls, stypes,
                                                    bottom_to_c(recvbuf), (const int *)recvcounts, (const int *)rdispls,

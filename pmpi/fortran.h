@@ -29,6 +29,14 @@ static inline void pc_fortran_set_ierror(MPI_Fint *ierror, int rc)
         pc_site_leave(entered_);                                           \
     } while (0)
 
+/* alltoallw's per-peer datatype arrays as C handles (malloc'd; the
+ * caller frees both): one per process of comm (of the remote group of an
+ * intercommunicator), none for the send side in place or for an invalid
+ * communicator (the MPI call then reports it).  MPI_ERR_NO_MEM, or
+ * MPI_SUCCESS. */
+int pc_fortran_alltoallw_types(MPI_Comm comm, const void *sbuf, const MPI_Fint *sendtypes, const MPI_Fint *recvtypes,
+                               MPI_Datatype **stypes, MPI_Datatype **rtypes);
+
 /* The names Open MPI exports for one routine: mpif.h and `use mpi` under the
  * four Fortran name-mangling conventions, and mpi_f08's specific procedure
  * (same arguments: buffers by address, handles as their INTEGER MPI_VAL).

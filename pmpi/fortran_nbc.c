@@ -2,8 +2,9 @@
 /*
  * fortran_nbc.c - the Fortran nonblocking collectives MPI_IBARRIER,
  * MPI_IBCAST, MPI_IREDUCE, MPI_IALLREDUCE, MPI_IALLGATHER(V),
- * MPI_IALLTOALL(V), MPI_IGATHER(V), MPI_ISCATTER(V),
- * MPI_IREDUCE_SCATTER(_BLOCK), and the persistent ones papcoll serves
+ * MPI_IALLTOALL(V,W), MPI_IGATHER(V), MPI_ISCATTER(V),
+ * MPI_IREDUCE_SCATTER(_BLOCK), MPI_ISCAN, MPI_IEXSCAN, and the persistent
+ * ones papcoll serves
  * (MPIX_<COLL>_INIT), for Open MPI 4.1, whose Fortran wrappers call
  * PMPI_I<coll> / PMPIX_<Coll>_init (libmpi_mpifh for mpif.h and `use mpi`,
  * libmpi_usempif08 for mpi_f08): every name of PC_FORTRAN_NAMES
@@ -22,6 +23,8 @@
 #include "fortran_sentinels.h"
 
 #include <papcoll.h>
+
+#include <stdlib.h>
 
 #include "fortran.h"
 
@@ -135,6 +138,36 @@ PC_FORTRAN_NBC_AND_INIT(scatterv, SCATTERV,
                 MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm),
                (bottom_to_c(sendbuf), (const int *)sendcounts, (const int *)displs, TYPE(sendtype),
                 (void *)sendbuf_to_c(recvbuf), (int)*recvcount, TYPE(recvtype), (int)*root, COMM))
+
+PC_FORTRAN_NBC(scan, SCAN,
+               (void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm),
+               (sendbuf_to_c(sendbuf), bottom_to_c(recvbuf), (int)*count, TYPE(datatype), OP, COMM))
+PC_FORTRAN_NBC(exscan, EXSCAN,
+               (void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm),
+               (sendbuf_to_c(sendbuf), bottom_to_c(recvbuf), (int)*count, TYPE(datatype), OP, COMM))
+
+/* The schedule takes each peer's datatype when it is built, in the call:
+ * the converted arrays go when it returns. */
+static void fortran_ialltoallw(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes,
+                               void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes,
+                               MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    const void *sbuf = sendbuf_to_c(sendbuf);
+    MPI_Datatype *stypes, *rtypes;
+    int rc = pc_fortran_alltoallw_types(COMM, sbuf, sendtypes, recvtypes, &stypes, &rtypes);
+    if (rc != MPI_SUCCESS) pc_fortran_set_ierror(ierror, rc);
+    else
+        PC_FORTRAN_REQUEST_CALL(request, ierror,
+                                papcoll_ialltoallw(sbuf, (const int *)sendcounts, (const int *)sdispls, stypes,
+                                                   bottom_to_c(recvbuf), (const int *)recvcounts,
+                                                   (const int *)rdispls, rtypes, COMM, &c_));
+    free(stypes);
+    free(rtypes);
+}
+PC_FORTRAN_NAMES(fortran_ialltoallw, MPI_IALLTOALLW, mpi_ialltoallw,
+                 (void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf,
+                  MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request,
+                  MPI_Fint *ierror));
 
 #endif /* OPEN_MPI */
 

@@ -6,7 +6,8 @@
 ! nonblocking collectives papcoll serves (MPI_IN_PLACE in MPI_Iallreduce)
 ! and a point-to-point exchange started together, then completed by every
 ! completion function (Wait, Test, Waitany, Waitsome, Testall, Testany,
-! Testsome, Waitall with statuses), the point-to-point pair first or last.
+! Testsome, Waitall with statuses), the point-to-point pair first or last;
+! then MPI_Iscan, MPI_Iexscan and MPI_Ialltoallw, completed by MPI_Waitall.
 ! Then persistent barrier, bcast, reduce, allreduce, allgather and
 ! reduce_scatter_block (MPI_<Coll>_init: NBC_MPI_INIT, or Open MPI's
 ! MPIX_<Coll>_init: NBC_MPIX_INIT), run three times by
@@ -36,6 +37,8 @@ program nbc
   character(len=*), parameter :: binding = 'mpi_f08'
   type(MPI_Request) :: req(16), preq(6)
   type(MPI_Status) :: sts(16), st1
+  type(MPI_Request) :: xreq(3)
+  type(MPI_Datatype) :: wtypes(64)
 #define SOURCE_AT(k) sts(k)%MPI_SOURCE
 #else
 #if defined(NBC_MPI)
@@ -43,7 +46,7 @@ program nbc
 #else
   character(len=*), parameter :: binding = 'mpif.h'
 #endif
-  integer :: req(16), preq(6), sts(MPI_STATUS_SIZE, 16), st1(MPI_STATUS_SIZE)
+  integer :: req(16), preq(6), sts(MPI_STATUS_SIZE, 16), st1(MPI_STATUS_SIZE), xreq(3), wtypes(64)
 #define SOURCE_AT(k) sts(MPI_SOURCE, k)
 #endif
 #ifdef NBC_MPIX_INIT
@@ -69,6 +72,7 @@ program nbc
   integer, asynchronous :: as(64), at(64), avs(64), avr(64), sc1(64), scd(64), gat(64), gatv(64)
   integer, asynchronous :: scr, scvr(64), rss(64), rsr(64), rbs(64), rbr(2), sendv, recvv
   integer, asynchronous :: pb(n), pr(n), pa(n), ones(64), rev(64), fwd(64)
+  integer, asynchronous :: sv, scn, exn, wsd(64), wrd(64), isz
   logical :: flag
 
   call MPI_Init(ierr)
@@ -163,6 +167,23 @@ program nbc
                'MPI_Ireduce_scatter')
     call check(all(rbr == [(i * p * (p + 1) / 2, i = 2 * rank + 1, 2 * rank + 2)]), 'MPI_Ireduce_scatter_block')
   end do
+  ! MPI_Iscan, MPI_Iexscan and MPI_Ialltoallw (a datatype per peer, byte displacements: reversed blocks)
+  call MPI_Type_size(MPI_INTEGER, isz, ierr)
+  do k = 1, p
+    wtypes(k) = MPI_INTEGER
+    wsd(k) = isz * (p - k)
+    wrd(k) = isz * (p - k)
+  end do
+  as(1:p) = [(100 * rank + k, k = 0, p - 1)]
+  exn = -1
+  sv = rank + 1
+  call MPI_Iscan(sv, scn, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, xreq(1), ierr)
+  call MPI_Iexscan(sv, exn, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, xreq(2), ierr)
+  call MPI_Ialltoallw(as, ones, wsd, wtypes, at, ones, wrd, wtypes, MPI_COMM_WORLD, xreq(3), ierr)
+  call MPI_Waitall(3, xreq, MPI_STATUSES_IGNORE, ierr)
+  call check(scn == (rank + 1) * (rank + 2) / 2, 'MPI_Iscan')
+  call check(rank == 0 .or. exn == rank * (rank + 1) / 2, 'MPI_Iexscan')
+  call check(all(at(1:p) == [(100 * (p - 1 - k) + p - 1 - rank, k = 0, p - 1)]), 'MPI_Ialltoallw')
 #if defined(NBC_MPIX_INIT) || defined(NBC_MPI_INIT)
   root = mod(1, p)
   call BARRIER_INIT(MPI_COMM_WORLD, MPI_INFO_NULL, preq(1), ierr)
@@ -220,9 +241,10 @@ program nbc
 #else
   k = 0
 #endif
-  if (rank == 0) write (*, '(3a,i0,9(a,i0),a)') 'nbc ', binding, ': np=', p, ' ibarrier=', p + k, &
-    ' ibcast=', p + k, ' ireduce=', p + k, ' iallreduce=', p + k, ' iallgather=', 2 * p + k, ' ialltoall=', 2 * p, &
-    ' igather=', 2 * p, ' iscatter=', 2 * p, ' ireduce_scatter=', 2 * p + k, ': OK'
+  if (rank == 0) write (*, '(3a,i0,11(a,i0),a)') 'nbc ', binding, ': np=', p, ' ibarrier=', p + k, &
+    ' ibcast=', p + k, ' ireduce=', p + k, ' iallreduce=', p + k, ' iallgather=', 2 * p + k, &
+    ' ialltoall=', 2 * p + 1, ' igather=', 2 * p, ' iscatter=', 2 * p, ' ireduce_scatter=', 2 * p + k, &
+    ' iscan=', 1, ' iexscan=', 1, ': OK'
   call MPI_Finalize(ierr)
 
 contains

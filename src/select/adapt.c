@@ -126,10 +126,14 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
         if (whylen) snprintf(why + used, whylen - used, "explore %d/%d", c + 1, g->ncand);
     }
     s->calls++;
-    ticket->state = s;
     ticket->candidate = c;
+    /* WAIT measures nothing: no state in the ticket, so no clock read either
+     * (two per call; SMPI charges each, and a program's arrival wave feels
+     * even that) */
+    if (s->phase == WAIT) return MPI_SUCCESS;
+    ticket->state = s;
     /* a candidate's first call here always starts a block: first-use costs are never measured */
-    ticket->measured = s->phase != WAIT && !idle && !block_start && !agreement_call;
+    ticket->measured = !idle && !block_start && !agreement_call;
     ticket->weight = 1;
     ticket->iteration_cost = pc_params()->adapt_cost[0] == 'i'; /* "iteration" (params.c checks the choices) */
     return MPI_SUCCESS;

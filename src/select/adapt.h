@@ -13,7 +13,7 @@
  *
  * Do no harm.  A call site runs the MPI library's own collective (`native`,
  * where the rule counts it; PAPCOLL_ADAPT_FIRST=rule: the rule's first
- * candidate), unmeasured and with no agreement message, until it has made
+ * candidate), unmeasured (no clock read) and with no agreement message, until it has made
  * PAPCOLL_ADAPT_START calls (phase WAIT; like MVAPICH's online tuning after a
  * call-count threshold, which runs the library's tables until then): a
  * program with few calls per site runs what it would without papcoll and

@@ -132,9 +132,10 @@ int pc_fortran_alltoallw_types(MPI_Comm comm, const void *sbuf, const MPI_Fint *
         if (inter) PMPI_Comm_remote_size(comm, &n);
         else PMPI_Comm_size(comm, &n);
     }
-    *stypes = sbuf != MPI_IN_PLACE && sendtypes && n ? types_f2c(sendtypes, n) : NULL;
-    *rtypes = recvtypes && n ? types_f2c(recvtypes, n) : NULL;
-    if ((sbuf != MPI_IN_PLACE && sendtypes && n && !*stypes) || (recvtypes && n && !*rtypes)) {
+    int want_send = sbuf != MPI_IN_PLACE && sendtypes && n, want_recv = recvtypes && n;
+    *stypes = want_send ? types_f2c(sendtypes, n) : NULL;
+    *rtypes = want_recv ? types_f2c(recvtypes, n) : NULL;
+    if ((want_send && !*stypes) || (want_recv && !*rtypes)) {
         free(*stypes), free(*rtypes);
         *stypes = *rtypes = NULL;
         return MPI_ERR_NO_MEM;

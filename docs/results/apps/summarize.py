@@ -4,12 +4,12 @@
 For each application and platform: one row per algorithm, and per noise model the run time per
 repetition (solve_s, the slowest rank, in ms), the time in the timed collective (mean over ranks, ms)
 and the speedup of the run time over `native` (SMPI's own collective) with the same noise.
-Usage: summarize.py [DIR]   (default: this file's directory)
+Usage: summarize.py [DIR]   (default: this file's directory; --help: the options)
 """
+import argparse
 import collections
 import os
 import re
-import sys
 
 FIELDS = re.compile(r"^app=(?P<app>[^,]+),.*?,p=(?P<p>\d+),.*?,impl=papcoll:(?P<impl>[^,]+),solve_s=(?P<solve>[^,]+),"
                     r"\w+_mean_s=(?P<coll>[^,]+),.*?,noise=(?P<noise>[^,]+),work_mean_s=(?P<work>[^,]+),"
@@ -17,7 +17,11 @@ FIELDS = re.compile(r"^app=(?P<app>[^,]+),.*?,p=(?P<p>\d+),.*?,impl=papcoll:(?P<
 
 
 def main():
-    root = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("dir", nargs="?", default=os.path.dirname(os.path.abspath(__file__)),
+                        help="directory of run_apps.sh (or run_trace.sh) outputs, APP.PLATFORM.ALGO.NOISE.txt "
+                             "(default: this file's directory)")
+    root = parser.parse_args().dir
     runs = collections.defaultdict(dict)  # (app, platform) -> (algo, noise) -> fields
     algos, noises = collections.defaultdict(list), collections.defaultdict(list)
     for name in sorted(os.listdir(root)):

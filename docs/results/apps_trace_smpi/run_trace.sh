@@ -10,7 +10,9 @@
 #                                    files, 0.5 MB per run, are left out: the report of the raw trace remakes them)
 #   APP.PLATFORM.ALGO.NOISE.trace.tar.gz  the raw trace (header.json, rank-R.bin/.comms/.sites)
 # One simulation at a time, under timeout, nice and a memory limit.
+# Environment: SIM_ARGS, extra options of papcoll sim run (--stack-size=1024 at 1024 ranks).
 set -u
+sim_args=${SIM_ARGS:-}
 . "$(dirname "$0")/../apps/run_args.sh"
 tools=$(cd "$(dirname "$0")/../../../tools" && pwd)
 mkdir -p "$outdir"
@@ -20,11 +22,12 @@ for noise in $noises; do
   for algo in $algos; do
     name="$app.$(echo "$platform" | tr ':,=' '___').$algo.$(echo "$noise" | tr ':,' '__')"
     traces=$(mktemp -d /tmp/papcoll-trace-XXXXXX)
-    cmd="PAPCOLL_TRACE_DIR=DIR $var=$algo papcoll sim run --platform=$platform --bench=$bindir/$app-smpi-traced -- $* --noise=$noise"
+    cmd="PAPCOLL_TRACE_DIR=DIR $var=$algo papcoll sim run --platform=$platform ${sim_args:+$sim_args }--bench=$bindir/$app-smpi-traced -- $* --noise=$noise"
     echo "# $cmd" > "$outdir/$name.txt"
     start=$(date +%s)
+    # shellcheck disable=SC2086  # sim_args: words on purpose
     (cd "$tools" && env "$var=$algo" PAPCOLL_TRACE_DIR="$traces" timeout 1500 nice -n 5 python3 -m papcoll_tools.cli sim run \
-        --platform="$platform" --bench="$bindir/$app-smpi-traced" -- "$@" --noise="$noise") >> "$outdir/$name.txt" 2>&1
+        --platform="$platform" $sim_args --bench="$bindir/$app-smpi-traced" -- "$@" --noise="$noise") >> "$outdir/$name.txt" 2>&1
     echo "# rc=$? wall_s=$(( $(date +%s) - start ))" >> "$outdir/$name.txt"
     run=$(ls -d "$traces"/papcoll-trace-* | head -1)
     echo "# papcoll trace report RUN -o $name" >> "$outdir/$name.txt"

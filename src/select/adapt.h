@@ -118,6 +118,7 @@ typedef struct pc_adapt_ticket {
     int measured;              /* 0 for a candidate's warm-up call */
     double weight;             /* of this process's time in the candidate's cost (pc_adapt_weigh_root) */
     int iteration_cost;        /* PAPCOLL_ADAPT_COST=iteration: the cost runs from the last exit here */
+    int probe;                 /* the early probe's measured calls: 2 (the rule's first), 3 (`native`); else 0 */
 } pc_adapt_ticket_t;
 
 /* Whether adaptive selection applies to a call whose selection is sel

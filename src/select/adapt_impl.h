@@ -161,7 +161,7 @@ int pc_adapt_probe_call(const adapt_group_t *g, unsigned long call);
 void pc_adapt_probe_record(const pc_adapt_ticket_t *ticket, double in_call);
 /* Call 4, before choosing: completes the reduce, rank 0 decides, broadcasts. */
 int pc_adapt_probe_decide(adapt_group_t *g);
-/* Completes a reduce still in flight (the communicator is being freed). */
+/* Completes a reduce still in flight, undecided (the communicator is being freed). */
 void pc_adapt_probe_finish(adapt_group_t *g);
 
 /* ---- PAPCOLL_ADAPT_REPORT (adapt_report.c) ---- */

@@ -142,6 +142,5 @@ void pc_adapt_probe_finish(adapt_group_t *g)
 {
     if (g->probe != PROBE_REDUCING || g->probe_req == MPI_REQUEST_NULL) return;
     MPI_Status status;
-    pc_wait_request(&g->probe_req, &status);
-    g->probe = PROBE_OFF; /* undecided: the report shows no probe */
+    pc_wait_request(&g->probe_req, &status); /* undecided: the report says so */
 }

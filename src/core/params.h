@@ -101,6 +101,8 @@ typedef struct pc_params {
     long adapt;             /* PAPCOLL_ADAPT: 1 (default) = measure a rule's candidates online and keep the best (adapt.h) */
     long adapt_start;       /* PAPCOLL_ADAPT_START: calls of a call site at PAPCOLL_ADAPT_FIRST's choice before measuring */
     char *adapt_first;      /* PAPCOLL_ADAPT_FIRST: "native" or "rule": what a site runs before PAPCOLL_ADAPT_START calls */
+    long adapt_probe;       /* PAPCOLL_ADAPT_PROBE: 1 = a group's first calls compare its static choice with native (adapt_probe.c) */
+    double adapt_probe_ratio; /* PAPCOLL_ADAPT_PROBE_RATIO: how many times faster than native the static choice must be */
     long adapt_period;      /* PAPCOLL_ADAPT_PERIOD: calls of a group between agreements */
     long adapt_period_max;  /* PAPCOLL_ADAPT_PERIOD_MAX: the longest period once a group has settled */
     double adapt_margin;    /* PAPCOLL_ADAPT_MARGIN: how much faster another candidate must be than the rule's first */

@@ -3,8 +3,9 @@
  * adapt.c - adaptive selection among a rule's candidates: the entry points
  * (see adapt.h for the design: groups, states, cost, agreement, exploration).
  *
- *   pc_adapt_choose()  group of the call -> complete / post its agreement
- *                      -> state (site) -> candidate (a block each in turn, or the choice)
+ *   pc_adapt_choose()  group of the call -> the early probe's decision (4th call)
+ *                      -> complete / post its agreement -> state (site)
+ *                      -> candidate (the probe's, a block each in turn, or the choice)
  *   pc_adapt_record()  the call's time into the state's current period
  *
  * The rest (adapt_impl.h): tables, groups and states (adapt_state.c); the
@@ -57,6 +58,10 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
     adapt_group_t *g = pc_adapt_group_of(t, coll_id, coll, bytes, sel);
     if (!g) return MPI_ERR_NO_MEM;
     unsigned long call = ++g->calls;
+    /* the early probe's decision (adapt_probe.c): at the group's 4th call,
+     * before any agreement (they begin after PAPCOLL_ADAPT_START > 4 calls) */
+    if (g->probe == PROBE_REDUCING || (g->probe == PROBE_RUNNING && call > 3))
+        if ((rc = pc_adapt_probe_decide(g)) != MPI_SUCCESS) return rc;
     /* a call that moves agreement messages is not measured: they share the
      * network with the algorithm (the same calls on every process) */
     int agreement_call = g->pending && call == g->complete_at;
@@ -99,10 +104,17 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
         if (!found) found = pc_adapt_new_state(g, site, module, offset); /* NULL when full: state 0 */
         if (found && found->agreed && g->sites == SITES_ON) s = found;
     }
-    int c, block_start = 0, idle = 0;
-    if (s->phase == WAIT) {
-        c = pc_adapt_first_choice(g);
-        if (whylen) snprintf(why + used, whylen - used, "%s until PAPCOLL_ADAPT_START calls here", g->cand[c]);
+    int c, block_start = 0, idle = 0, probe = pc_adapt_probe_call(g, call);
+    if (probe) {
+        /* calls 1-3 of a probing group (every state waits then): the rule's
+         * first, unmeasured then measured, then `native`, measured */
+        c = probe < 3 ? 0 : pc_adapt_reference(g);
+        if (whylen) snprintf(why + used, whylen - used, "probe %d/3: %s%s", probe, g->cand[c], probe == 1 ? " (warm-up)" : "");
+    } else if (s->phase == WAIT) {
+        c = pc_adapt_wait_choice(g);
+        if (whylen)
+            snprintf(why + used, whylen - used, "%s until PAPCOLL_ADAPT_START calls here%s", g->cand[c],
+                     g->probe == PROBE_DONE ? " (the probe's)" : "");
     } else if (s->phase == EXPLOIT) {
         c = s->chosen;
         s->since_decision++;
@@ -130,7 +142,14 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
     /* WAIT measures nothing: no state in the ticket, so no clock read either
      * (two per call; SMPI charges each, and a program's arrival wave feels
      * even that) */
-    if (s->phase == WAIT) return MPI_SUCCESS;
+    if (probe > 1) { /* the probe's measured calls: clock read, the root's weighing (pc_adapt_weigh_root) */
+        ticket->state = s;
+        ticket->probe = probe;
+        ticket->measured = 1;
+        ticket->weight = 1;
+        return MPI_SUCCESS;
+    }
+    if (s->phase == WAIT || probe) return MPI_SUCCESS;
     ticket->state = s;
     /* a candidate's first call here always starts a block: first-use costs are never measured */
     ticket->measured = !idle && !block_start && !agreement_call;
@@ -143,6 +162,10 @@ void pc_adapt_record(const pc_adapt_ticket_t *ticket, double start, double end)
 {
     adapt_state_t *s = ticket->state;
     if (!s) return;
+    if (ticket->probe) { /* the state waits: nothing of it changes */
+        pc_adapt_probe_record(ticket, end - start);
+        return;
+    }
     double in_call = end - start, cost = in_call;
     if (ticket->iteration_cost && s->last_exit > 0 && s->last_cand == ticket->candidate) cost = end - s->last_exit;
     s->last_exit = end;

@@ -22,8 +22,21 @@
  * costs"): an exploration there cost as much as 90 (128 ranks) to 185 (512)
  * of the site's calls, mostly because the candidates resynchronise processes
  * that `native` had let drift into a pipelined wave, so a site must make
- * several times that many calls for a 20% gain to pay it back.  Then it
- * explores; the decision keeps `native` unless another
+ * several times that many calls for a 20% gain to pay it back.
+ * One exception, cheap and once per group (PAPCOLL_ADAPT_PROBE, on by
+ * default; adapt_probe.c): where the rule's first candidate (the static
+ * choice) is not `native` but the rule counts `native`, the group's first
+ * three calls run that candidate (a warm-up, then measured) and `native`
+ * (measured); a nonblocking reduce to rank 0 and a one-int broadcast at the
+ * 4th call make every waiting state of the group run the candidate from then
+ * on if it measured at most `native`'s / PAPCOLL_ADAPT_PROBE_RATIO (2: only a
+ * blatant win, one call each is noisy).  A program with few calls per site
+ * then gets a blatant win (SIMULATED, NAS FT's seven alltoalls at 1024 ranks:
+ * `aware` 2.7x faster than SMPI's Bruck) and otherwise runs `native`, having
+ * paid two calls of the candidate, one reduce and one broadcast per group.
+ * Then it explores (the reference is `native` whatever the probe decided,
+ * so a wrong probe decision is corrected at sites with many calls); the
+ * decision keeps `native` unless another
  * candidate measures PAPCOLL_ADAPT_MARGIN faster, so in steady state `auto`
  * is not measurably slower than the MPI library at that site.  For reduce and
  * gather the root's time weighs as much as all the other processes' together
@@ -59,7 +72,10 @@
  *
  * Consistency (every process must run the same algorithm in the same call).
  * Decisions change only at points every process reaches with identical
- * information: every period-th call of a group (PAPCOLL_ADAPT_PERIOD; doubled
+ * information: the early probe's calls 1-3 depend on the group's call count
+ * only, and its decision, broadcast by rank 0 at the group's 4th call,
+ * applies from that call on (agreements begin after PAPCOLL_ADAPT_START > 4
+ * calls, so they never meet the probe's); and every period-th call of a group (PAPCOLL_ADAPT_PERIOD; doubled
  * at each agreement once every state of the group has settled, up to
  * PAPCOLL_ADAPT_PERIOD_MAX, back to PAPCOLL_ADAPT_PERIOD when one explores:
  * the agreements' cost, a large share of small calls at a period of 16,
@@ -100,8 +116,13 @@
  * (spread: standard deviation over processes of their mean time in the call,
  * which grows with the arrival imbalance).  Nothing but MPI_Wtime enters a
  * decision: under SMPI (simulated time) the same run makes the same choices.
- * Decisions are logged at PAPCOLL_LOG=debug by the communicator's rank 0;
- * PAPCOLL_ADAPT_REPORT writes every state at MPI_Finalize.
+ * Decisions (the probe's included) are logged at PAPCOLL_LOG=debug by the
+ * communicator's rank 0; PAPCOLL_ADAPT_REPORT writes every state at
+ * MPI_Finalize, with its group's probe (both means, the winner).
+ * Only blocking collectives adapt (pc_coll_run): nonblocking and persistent
+ * ones (src/nbc) select without it.  Under MPI_THREAD_MULTIPLE a communicator's
+ * table is touched by one thread at a time (MPI forbids concurrent
+ * collectives on one communicator); only the list of tables is locked.
  */
 #ifndef PC_ADAPT_H
 #define PC_ADAPT_H
@@ -118,6 +139,7 @@ typedef struct pc_adapt_ticket {
     int measured;              /* 0 for a candidate's warm-up call */
     double weight;             /* of this process's time in the candidate's cost (pc_adapt_weigh_root) */
     int iteration_cost;        /* PAPCOLL_ADAPT_COST=iteration: the cost runs from the last exit here */
+    int probe;                 /* the early probe's measured calls: 2 (the rule's first), 3 (`native`); else 0 */
 } pc_adapt_ticket_t;
 
 /* Whether adaptive selection applies to a call whose selection is sel

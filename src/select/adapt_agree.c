@@ -94,7 +94,7 @@ static void update_state(adapt_state_t *s, const double *d, int p, int log)
         if (log) {
             pc_adapt_describe_state(s, what, sizeof what);
             pc_log(PC_LOG_DEBUG, "adapt: %s: exploring %d candidates after %lu calls of %s", what, g->ncand, s->calls,
-                   g->cand[pc_adapt_first_choice(g)]);
+                   g->cand[pc_adapt_wait_choice(g)]);
         }
         return;
     }

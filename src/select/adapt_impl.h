@@ -7,6 +7,7 @@
  *   adapt.c         the entry points: pc_adapt_choose(), pc_adapt_record()
  *   adapt_state.c   tables (one per communicator), groups, states
  *   adapt_agree.c   the agreement: snapshot, nonblocking reductions, decisions
+ *   adapt_probe.c   the early probe: the static choice against `native`, once per group
  *   adapt_report.c  PAPCOLL_ADAPT_REPORT at MPI_Finalize
  */
 #ifndef PC_ADAPT_IMPL_H
@@ -21,6 +22,7 @@ enum { NCAND = PC_TUNE_MAX_CANDIDATES, MAX_SITES = 8, MAX_STATES = MAX_SITES + 1
 enum { SITES_PENDING, SITES_ON, SITES_OFF };   /* a group's call-site keying */
 enum { WAIT, EXPLORE, EXPLOIT };                /* a state's phase: WAIT runs pc_adapt_first_choice() unmeasured */
 enum { IDLE, REDUCING, BROADCASTING };          /* a group's agreement in flight */
+enum { PROBE_OFF, PROBE_RUNNING, PROBE_REDUCING, PROBE_DONE }; /* a group's early probe (adapt_probe.c) */
 enum { CHECK_N = 5 };                           /* group key hi/lo, site sequence hi/lo, sites */
 /* per state: cost sums per candidate, time-in-call sums per candidate, mean e_i, mean e_i^2 */
 enum { CALL_AT = NCAND, MEAN_AT = 2 * NCAND, PER_STATE = 2 * NCAND + 2 };
@@ -87,6 +89,13 @@ typedef struct adapt_group {
     double check_send[2 * CHECK_N], data_send[MAX_STATES * PER_STATE];
     /* the agreed values: reduced at rank 0, then broadcast (one message) */
     double agreed[2 * CHECK_N + MAX_STATES * PER_STATE]; /* the checks, then the data */
+    /* the early probe (adapt_probe.c) */
+    int probe;                      /* PROBE_OFF (none), PROBE_RUNNING (calls 1-3), PROBE_REDUCING, PROBE_DONE */
+    int probe_winner;               /* PROBE_DONE: what waiting states run (the rule's first or `native`) */
+    double probe_cost[2];           /* this process's costs: the rule's first (call 2), `native` (call 3) */
+    double probe_sum[2];            /* rank 0: their sums over the processes */
+    double probe_mean[2];           /* rank 0: their means (for the log and the report) */
+    MPI_Request probe_req;          /* the reduce posted at the end of call 3 */
 } adapt_group_t;
 
 typedef struct adapt_table {
@@ -138,6 +147,22 @@ int pc_adapt_post_agreement(adapt_group_t *g, MPI_Comm comm);
 int pc_adapt_broadcast_agreement(adapt_group_t *g, MPI_Comm comm);
 /* Completes the group's agreement and applies it (same call on every process). */
 int pc_adapt_complete_agreement(adapt_group_t *g);
+
+/* ---- the early probe (adapt_probe.c) ---- */
+
+/* Whether g (a new group of a communicator of p processes) probes: sets g->probe. */
+void pc_adapt_probe_init(adapt_group_t *g, int p);
+/* What a waiting state runs: the probe's winner once decided, else pc_adapt_first_choice(). */
+int pc_adapt_wait_choice(const adapt_group_t *g);
+/* The probe's step for the group's call-th call: 1 (the rule's first,
+ * unmeasured), 2 (the same, measured), 3 (`native`, measured), 0 (none). */
+int pc_adapt_probe_call(const adapt_group_t *g, unsigned long call);
+/* Call 2's or 3's cost (ticket->probe); after call 3 posts the reduce. */
+void pc_adapt_probe_record(const pc_adapt_ticket_t *ticket, double in_call);
+/* Call 4, before choosing: completes the reduce, rank 0 decides, broadcasts. */
+int pc_adapt_probe_decide(adapt_group_t *g);
+/* Completes a reduce still in flight, undecided (the communicator is being freed). */
+void pc_adapt_probe_finish(adapt_group_t *g);
 
 /* ---- PAPCOLL_ADAPT_REPORT (adapt_report.c) ---- */
 

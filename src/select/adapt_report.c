@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * adapt_report.c - PAPCOLL_ADAPT_REPORT: every state of every communicator's
- * table (calls, choice, explorations, spread, each candidate's agreed mean),
+ * table (calls, choice, explorations, spread, each candidate's agreed mean,
+ * the early probe's means and winner),
  * one line each, written by the communicator's rank 0 at MPI_Finalize (to
  * stderr for 1, else appended to the file named); tables freed before then
  * are rendered when freed.
@@ -40,16 +41,23 @@ static void render(const adapt_table_t *t, char **buf, size_t *len)
         for (int i = 0; i < g->nstates; i++) {
             const adapt_state_t *s = g->state[i];
             if (!s->calls) continue;
-            char what[160], means[512], line[900];
+            char what[160], means[512], line[1100], probe[200] = "";
             pc_adapt_describe_state(s, what, sizeof what);
             pc_adapt_format_means(s, t->size, means, sizeof means);
+            if (g->probe == PROBE_DONE) /* rank 0 holds the probe's means (adapt_probe.c) */
+                snprintf(probe, sizeof probe, "; probe: %s=%.2f us, native=%.2f us, winner %s", g->cand[0],
+                         1e6 * g->probe_mean[0], 1e6 * g->probe_mean[1], g->cand[g->probe_winner]);
+            else if (g->probe != PROBE_OFF) /* fewer than 4 calls: calls 1-2 ran the rule's first, 3 native */
+                snprintf(probe, sizeof probe, "; probe: undecided after %lu calls (%s%s%s%s%s)", g->calls, g->cand[0],
+                         g->calls > 1 ? ", " : "", g->calls > 1 ? g->cand[0] : "", g->calls > 2 ? ", " : "",
+                         g->calls > 2 ? "native" : "");
             snprintf(line, sizeof line,
                      "papcoll adapt: comm %d (p=%d) %s: %lu calls, %s%s, explorations %u, spread %.2f us: %s; "
-                     "%lu agreements, the last every %lu calls\n",
+                     "%lu agreements, the last every %lu calls%s\n",
                      t->id, t->size, what, s->calls,
                      g->disabled ? "static " : s->phase == EXPLOIT ? "choice " : s->phase == WAIT ? "waiting, running " : "exploring",
-                     g->disabled ? g->cand[0] : s->phase == WAIT ? g->cand[pc_adapt_first_choice(g)] : s->phase == EXPLOIT ? g->cand[s->chosen] : "", s->explorations,
-                     1e6 * s->last_spread, means, g->agreements, g->period);
+                     g->disabled ? g->cand[0] : s->phase == WAIT ? g->cand[pc_adapt_wait_choice(g)] : s->phase == EXPLOIT ? g->cand[s->chosen] : "", s->explorations,
+                     1e6 * s->last_spread, means, g->agreements, g->period, probe);
             append(buf, len, line);
         }
 }

@@ -36,8 +36,10 @@ static int delete_table(MPI_Comm comm, int keyval, void *value, void *extra)
         }
     pc_unlock();
     MPI_Status statuses[2]; /* not MPI_STATUSES_IGNORE: GCC 12 misreads MPICH's access attributes */
-    for (adapt_group_t *g = t->groups; g; g = g->next)
+    for (adapt_group_t *g = t->groups; g; g = g->next) {
         if (g->pending) pc_waitall(2, g->req, statuses);
+        pc_adapt_probe_finish(g); /* a reduce posted at call 3 of a group with no call 4 */
+    }
     pc_adapt_retire(t);
     while (t->groups) {
         adapt_group_t *g = t->groups;
@@ -205,6 +207,7 @@ adapt_group_t *pc_adapt_group_of(adapt_table_t *t, int coll_id, const char *coll
     g->period = pc_adapt_base_period();
     /* nothing to agree on before a site can have made PAPCOLL_ADAPT_START calls */
     g->next_post = (pc_adapt_start_calls() > g->period ? pc_adapt_start_calls() : g->period) + 1;
+    pc_adapt_probe_init(g, t->size);
     if (!pc_adapt_new_state(g, 0, "", 0)) {
         free(g);
         return NULL;

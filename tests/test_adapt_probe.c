@@ -5,8 +5,8 @@
  * of one collective at one size from one call site, every result checked,
  * each call's algorithm (papcoll_last_algorithm()) recorded on every process.
  * Checks that every process ran the same algorithm in every call, and:
- *   --expect=probe   calls 1-2 ran one algorithm other than `native` (the
- *                    rule's first), call 3 ran `native`, calls 4.. all ran
+ *   --expect=probe   calls 1-2 ran `native`, calls 3-4 one algorithm other
+ *                    than `native` (the rule's first), calls 5.. all ran
  *                    one algorithm, either of those two (the probe's winner)
  *   --expect=switch  the same, and the winner is the rule's first
  *   --expect=keep    the same, and the winner is `native`
@@ -14,7 +14,7 @@
  *                    sites exactly as without the probe)
  * With PAPCOLL_ADAPT_REPORT naming a file (removed first), rank 0 reads it
  * after MPI_Finalize: for probe/switch/keep its line must name the probe's
- * winner, the one calls 4.. ran; for none it must show no probe, the state
+ * winner, the one calls 5.. ran; for none it must show no probe, the state
  * waiting on `native` and no agreement.  Options: --coll=bcast|alltoall,
  * --bytes=N (the broadcast's bytes, or alltoall's bytes per block; ints),
  * --calls=N (default 12).
@@ -82,8 +82,8 @@ int main(int argc, char **argv)
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
     }
-    if (calls < 5 || calls > MAX_CALLS || bytes < 4 || (strcmp(coll, "bcast") && strcmp(coll, "alltoall"))) {
-        if (rank == 0) fprintf(stderr, "test_adapt_probe: bad --calls (5..%d), --bytes or --coll\n", MAX_CALLS);
+    if (calls < 6 || calls > MAX_CALLS || bytes < 4 || (strcmp(coll, "bcast") && strcmp(coll, "alltoall"))) {
+        if (rank == 0) fprintf(stderr, "test_adapt_probe: bad --calls (6..%d), --bytes or --coll\n", MAX_CALLS);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     int want_none = !strcmp(expect, "none");
@@ -103,26 +103,27 @@ int main(int argc, char **argv)
     MPI_Bcast(root_algo, (int)sizeof root_algo, MPI_CHAR, 0, MPI_COMM_WORLD);
     for (int c = 0; c < calls; c++)
         CHECK(!strcmp(algo[c], root_algo[c]), "call %d: rank %d ran %s, rank 0 %s", c + 1, rank, algo[c], root_algo[c]);
-    const char *winner = algo[3];
+    const char *winner = algo[4];
     if (want_none) {
         for (int c = 0; c < calls; c++)
             CHECK(!strcmp(algo[c], "native"), "PAPCOLL_ADAPT_PROBE=0: call %d ran %s, not native", c + 1, algo[c]);
     } else {
-        CHECK(strcmp(algo[0], "native") && !strcmp(algo[0], algo[1]),
-              "probe calls 1-2 ran %s and %s: expected the rule's first (not native) twice", algo[0], algo[1]);
-        CHECK(!strcmp(algo[2], "native"), "probe call 3 ran %s, not native", algo[2]);
-        CHECK(!strcmp(winner, "native") || !strcmp(winner, algo[0]), "call 4 ran %s: neither %s nor native", winner,
-              algo[0]);
-        for (int c = 4; c < calls; c++)
-            CHECK(!strcmp(algo[c], winner), "call %d ran %s, call 4 %s: the probe's winner must stay", c + 1, algo[c],
+        const char *first = algo[2]; /* the rule's first */
+        CHECK(!strcmp(algo[0], "native") && !strcmp(algo[1], "native"), "probe calls 1-2 ran %s and %s, not native twice",
+              algo[0], algo[1]);
+        CHECK(strcmp(first, "native") && !strcmp(first, algo[3]),
+              "probe calls 3-4 ran %s and %s: expected the rule's first (not native) twice", first, algo[3]);
+        CHECK(!strcmp(winner, "native") || !strcmp(winner, first), "call 5 ran %s: neither %s nor native", winner, first);
+        for (int c = 5; c < calls; c++)
+            CHECK(!strcmp(algo[c], winner), "call %d ran %s, call 5 %s: the probe's winner must stay", c + 1, algo[c],
                   winner);
         if (!strcmp(expect, "switch"))
-            CHECK(!strcmp(winner, algo[0]), "expected the probe to switch to %s, it kept %s", algo[0], winner);
+            CHECK(!strcmp(winner, first), "expected the probe to switch to %s, it kept %s", first, winner);
         if (!strcmp(expect, "keep")) CHECK(!strcmp(winner, "native"), "expected the probe to keep native, ran %s", winner);
     }
     if (rank == 0) {
         printf("test_adapt_probe: %s %d B, %d calls:", coll, bytes, calls);
-        for (int c = 0; c < calls && c < 5; c++) printf(" %s", algo[c]);
+        for (int c = 0; c < calls && c < 6; c++) printf(" %s", algo[c]);
         printf(" ...\n");
     }
     int all = 0;

@@ -3,7 +3,7 @@
  * adapt.c - adaptive selection among a rule's candidates: the entry points
  * (see adapt.h for the design: groups, states, cost, agreement, exploration).
  *
- *   pc_adapt_choose()  group of the call -> the early probe's decision (4th call)
+ *   pc_adapt_choose()  group of the call -> the early probe's decision (5th call)
  *                      -> complete / post its agreement -> state (site)
  *                      -> candidate (the probe's, a block each in turn, or the choice)
  *   pc_adapt_record()  the call's time into the state's current period
@@ -58,9 +58,9 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
     adapt_group_t *g = pc_adapt_group_of(t, coll_id, coll, bytes, sel);
     if (!g) return MPI_ERR_NO_MEM;
     unsigned long call = ++g->calls;
-    /* the early probe's decision (adapt_probe.c): at the group's 4th call,
-     * before any agreement (they begin after PAPCOLL_ADAPT_START > 4 calls) */
-    if (g->probe == PROBE_REDUCING || (g->probe == PROBE_RUNNING && call > 3))
+    /* the early probe's decision (adapt_probe.c): at the group's 5th call,
+     * before any agreement (they begin after PAPCOLL_ADAPT_START > 5 calls) */
+    if (g->probe == PROBE_REDUCING || (g->probe == PROBE_RUNNING && call > 4))
         if ((rc = pc_adapt_probe_decide(g)) != MPI_SUCCESS) return rc;
     /* a call that moves agreement messages is not measured: they share the
      * network with the algorithm (the same calls on every process) */
@@ -106,10 +106,11 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
     }
     int c, block_start = 0, idle = 0, probe = pc_adapt_probe_call(g, call);
     if (probe) {
-        /* calls 1-3 of a probing group (every state waits then): the rule's
-         * first, unmeasured then measured, then `native`, measured */
-        c = probe < 3 ? 0 : pc_adapt_reference(g);
-        if (whylen) snprintf(why + used, whylen - used, "probe %d/3: %s%s", probe, g->cand[c], probe == 1 ? " (warm-up)" : "");
+        /* calls 1-4 of a probing group (every state waits then): `native`,
+         * then the rule's first, each a warm-up call then a measured one */
+        c = probe < 3 ? pc_adapt_reference(g) : 0;
+        if (whylen)
+            snprintf(why + used, whylen - used, "probe %d/4: %s%s", probe, g->cand[c], probe % 2 ? " (warm-up)" : "");
     } else if (s->phase == WAIT) {
         c = pc_adapt_wait_choice(g);
         if (whylen)
@@ -142,7 +143,7 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
     /* WAIT measures nothing: no state in the ticket, so no clock read either
      * (two per call; SMPI charges each, and a program's arrival wave feels
      * even that) */
-    if (probe > 1) { /* the probe's measured calls: clock read, the root's weighing (pc_adapt_weigh_root) */
+    if (probe == 2 || probe == 4) { /* the probe's measured calls: clock read, the root's weighing (pc_adapt_weigh_root) */
         ticket->state = s;
         ticket->probe = probe;
         ticket->measured = 1;

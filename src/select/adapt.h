@@ -26,9 +26,11 @@
  * One exception, cheap and once per group (PAPCOLL_ADAPT_PROBE, on by
  * default; adapt_probe.c): where the rule's first candidate (the static
  * choice) is not `native` but the rule counts `native`, the group's first
- * three calls run that candidate (a warm-up, then measured) and `native`
- * (measured); a nonblocking reduce to rank 0 and a one-int broadcast at the
- * 4th call make every waiting state of the group run the candidate from then
+ * four calls run `native` and then that candidate, each a warm-up call (it
+ * absorbs first-use costs and part of the arrival pattern the other
+ * algorithm left) then a measured one (`native` first: the error of
+ * measuring the second in the first's pattern falls on keeping `native`); a nonblocking reduce to rank 0 and a one-int
+ * broadcast at the 5th call make every waiting state of the group run the candidate from then
  * on if it measured at most `native`'s / PAPCOLL_ADAPT_PROBE_RATIO (2: only a
  * blatant win, one call each is noisy).  A program with few calls per site
  * then gets a blatant win (SIMULATED, NAS FT's seven alltoalls at 1024 ranks:
@@ -72,9 +74,9 @@
  *
  * Consistency (every process must run the same algorithm in the same call).
  * Decisions change only at points every process reaches with identical
- * information: the early probe's calls 1-3 depend on the group's call count
- * only, and its decision, broadcast by rank 0 at the group's 4th call,
- * applies from that call on (agreements begin after PAPCOLL_ADAPT_START > 4
+ * information: the early probe's calls 1-4 depend on the group's call count
+ * only, and its decision, broadcast by rank 0 at the group's 5th call,
+ * applies from that call on (agreements begin after PAPCOLL_ADAPT_START > 5
  * calls, so they never meet the probe's); and every period-th call of a group (PAPCOLL_ADAPT_PERIOD; doubled
  * at each agreement once every state of the group has settled, up to
  * PAPCOLL_ADAPT_PERIOD_MAX, back to PAPCOLL_ADAPT_PERIOD when one explores:

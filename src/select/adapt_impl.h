@@ -90,12 +90,12 @@ typedef struct adapt_group {
     /* the agreed values: reduced at rank 0, then broadcast (one message) */
     double agreed[2 * CHECK_N + MAX_STATES * PER_STATE]; /* the checks, then the data */
     /* the early probe (adapt_probe.c) */
-    int probe;                      /* PROBE_OFF (none), PROBE_RUNNING (calls 1-3), PROBE_REDUCING, PROBE_DONE */
+    int probe;                      /* PROBE_OFF (none), PROBE_RUNNING (calls 1-4), PROBE_REDUCING, PROBE_DONE */
     int probe_winner;               /* PROBE_DONE: what waiting states run (the rule's first or `native`) */
-    double probe_cost[2];           /* this process's costs: the rule's first (call 2), `native` (call 3) */
+    double probe_cost[2];           /* this process's costs: the rule's first (call 4), `native` (call 2) */
     double probe_sum[2];            /* rank 0: their sums over the processes */
     double probe_mean[2];           /* rank 0: their means (for the log and the report) */
-    MPI_Request probe_req;          /* the reduce posted at the end of call 3 */
+    MPI_Request probe_req;          /* the reduce posted at the end of call 4 */
 } adapt_group_t;
 
 typedef struct adapt_table {
@@ -154,12 +154,13 @@ int pc_adapt_complete_agreement(adapt_group_t *g);
 void pc_adapt_probe_init(adapt_group_t *g, int p);
 /* What a waiting state runs: the probe's winner once decided, else pc_adapt_first_choice(). */
 int pc_adapt_wait_choice(const adapt_group_t *g);
-/* The probe's step for the group's call-th call: 1 (the rule's first,
- * unmeasured), 2 (the same, measured), 3 (`native`, measured), 0 (none). */
+/* The probe's step for the group's call-th call: 1 (`native`, unmeasured),
+ * 2 (`native`, measured), 3 (the rule's first, unmeasured), 4 (the same,
+ * measured), 0 (none). */
 int pc_adapt_probe_call(const adapt_group_t *g, unsigned long call);
-/* Call 2's or 3's cost (ticket->probe); after call 3 posts the reduce. */
+/* Call 2's or 4's cost (ticket->probe); after call 4 posts the reduce. */
 void pc_adapt_probe_record(const pc_adapt_ticket_t *ticket, double in_call);
-/* Call 4, before choosing: completes the reduce, rank 0 decides, broadcasts. */
+/* Call 5, before choosing: completes the reduce, rank 0 decides, broadcasts. */
 int pc_adapt_probe_decide(adapt_group_t *g);
 /* Completes a reduce still in flight, undecided (the communicator is being freed). */
 void pc_adapt_probe_finish(adapt_group_t *g);

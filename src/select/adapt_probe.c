@@ -13,37 +13,54 @@
  * alike; call sites are not agreed that early), once, while its states wait
  * (phase WAIT) and only where the rule's first candidate is not `native` but
  * `native` is a candidate:
- *   call 1  the rule's first candidate, unmeasured (a warm-up: first-use
- *           costs such as shared-memory windows and segments);
- *   call 2  the same, measured: each process's time in the call, the root's
+ *   call 1  `native`, unmeasured (what a waiting state runs anyway);
+ *   call 2  `native`, measured: each process's time in the call, the root's
  *           weighed as in the agreement (pc_adapt_weigh_root);
- *   call 3  `native`, measured; at its end each process posts a nonblocking
+ *   call 3  the rule's first candidate, unmeasured (a warm-up: first-use
+ *           costs such as shared-memory windows and segments, and the
+ *           arrival pattern `native`'s exits left, see below);
+ *   call 4  the same, measured; at its end each process posts a nonblocking
  *           reduce (SUM) of its two costs to rank 0 of papcoll's private
  *           communicator (p - 1 messages; SMPI's MPI_Iallreduce would send
  *           p (p - 1));
- *   call 4  before choosing: the reduce completes, rank 0 decides, and a
+ *   call 5  before choosing: the reduce completes, rank 0 decides, and a
  *           blocking broadcast of one int (once per group) tells everyone.
- * From call 4 on every waiting state of the group (the sites that appear
+ * From call 5 on every waiting state of the group (the sites that appear
  * later included) runs the probe's winner instead of `native`, on every
- * process from the same call.  Calls 1-3 depend only on the group's call
+ * process from the same call.  Calls 1-4 depend only on the group's call
  * count, the same everywhere; agreements begin after PAPCOLL_ADAPT_START
- * (> 4) calls, so nothing collides with calls 1-4.  Exploration from the
- * START-th call on is unchanged: its reference stays `native`, so a wrong
+ * (> 5) calls, so nothing collides with calls 1-5.
+ *
+ * Why `native` first: a call's arrivals are the previous call's exits plus
+ * the program's work, and the pattern one algorithm's exits leave lasts
+ * several calls (a broadcast's exit is about max(arrival, data's arrival)).
+ * So the algorithm measured second is measured in the pattern the first
+ * left, a warm-up call notwithstanding.  With the candidate first, SIMULATED
+ * Floyd-Warshall at 128 ranks (gemini) measured `native` at 128.8 us right
+ * after two `cp_knomial` broadcasts (95.2 us after a warm-up call of its
+ * own) against `cp_knomial`'s 27.5, and switched, while over the whole run
+ * `native` takes 25 us per broadcast and `cp_knomial` 46 (run time 0.98x).
+ * Measured first, `native` sees the program's own pattern; the candidate
+ * pays for the one `native` left: the error falls on the side of keeping
+ * `native`, which is the probe's purpose (do no harm, switch only on a
+ * blatant win).
+ *
+ * Exploration from the START-th call on is unchanged: its reference stays `native`, so a wrong
  * probe decision is corrected there at sites with many calls.
  *
- * Cost: two calls of the candidate and one of `native` (which a waiting
+ * Cost: two calls of the candidate and two of `native` (which a waiting
  * state would have run anyway), one reduce of two doubles (p - 1 messages)
  * and one broadcast of an int per group, once; two clock reads in calls 2
- * and 3.  The cost is each process's time in the call whatever
+ * and 4.  The cost is each process's time in the call whatever
  * PAPCOLL_ADAPT_COST says (there is no previous call of the same candidate
  * for an iteration's cost).
  *
  * Late arrival.  The cost is a process's arrival-to-exit time, so whoever
  * arrives early pays for the late ones in both measured calls; a late
  * process in call 2 and not in call 3 (or the reverse) shifts one of the two
- * single samples by its lateness.  The broadcast at call 4 makes every
+ * single samples by its lateness.  The broadcast at call 5 makes every
  * process wait for rank 0 and rank 0 for the reduce, i.e. for the last
- * process's end of call 3: once per group, as a barrier would.
+ * process's end of call 4: once per group, as a barrier would.
  *
  * Why a ratio (PAPCOLL_ADAPT_PROBE_RATIO, default 2) rather than the
  * exploration's 5% margin: one measured call each, under imbalanced
@@ -53,8 +70,8 @@
  * alltoall: 2.7x).
  *
  * Not probed: PAPCOLL_ADAPT_PROBE=0, PAPCOLL_ADAPT_FIRST=rule (waiting sites
- * run the static choice already), PAPCOLL_ADAPT_START <= 4 (exploration
- * comes right away, and agreements could collide with calls 1-4), the
+ * run the static choice already), PAPCOLL_ADAPT_START <= 5 (exploration
+ * comes right away, and agreements could collide with calls 1-5), the
  * "vary" size class (v-collectives whose sizes differ between processes:
  * calls 2 and 3 may move very different amounts of data), PAPCOLL_TUNE rules
  * (the user's explicit candidates; also the only rules under which processes
@@ -74,7 +91,7 @@ void pc_adapt_probe_init(adapt_group_t *g, int p)
     int ref = pc_adapt_reference(g);
     g->probe = PROBE_OFF;
     g->probe_req = MPI_REQUEST_NULL;
-    if (!prm->adapt_probe || prm->adapt_first[0] != 'n' || pc_adapt_start_calls() <= 4 || p < 2 ||
+    if (!prm->adapt_probe || prm->adapt_first[0] != 'n' || pc_adapt_start_calls() <= 5 || p < 2 ||
         g->size_class == SIZE_CLASS_VARY || g->rule_id >> 16 == PC_RULES_TUNE)
         return;
     if (ref == 0 || strcmp(g->cand[ref], "native")) return; /* the first is native, or no native */
@@ -88,10 +105,10 @@ int pc_adapt_wait_choice(const adapt_group_t *g)
 
 int pc_adapt_probe_call(const adapt_group_t *g, unsigned long call)
 {
-    return (g->probe == PROBE_RUNNING && call <= 3) ? (int)call : 0;
+    return (g->probe == PROBE_RUNNING && call <= 4) ? (int)call : 0;
 }
 
-/* Posts the reduce of this process's two costs to rank 0 (call 3's end). */
+/* Posts the reduce of this process's two costs to rank 0 (call 4's end). */
 static void post(adapt_group_t *g)
 {
     int rc = PMPI_Ireduce(g->probe_cost, g->probe_sum, 2, MPI_DOUBLE, MPI_SUM, 0, g->table->comm, &g->probe_req);
@@ -103,15 +120,15 @@ void pc_adapt_probe_record(const pc_adapt_ticket_t *ticket, double in_call)
 {
     adapt_group_t *g = ticket->state->group;
     if (g->probe != PROBE_RUNNING) return;
-    g->probe_cost[ticket->probe == 2 ? 0 : 1] = in_call * ticket->weight;
-    if (ticket->probe == 3) post(g);
+    g->probe_cost[ticket->probe == 4 ? 0 : 1] = in_call * ticket->weight;
+    if (ticket->probe == 4) post(g);
 }
 
 int pc_adapt_probe_decide(adapt_group_t *g)
 {
     const adapt_table_t *t = g->table;
     int ref = pc_adapt_reference(g);
-    if (g->probe == PROBE_RUNNING) post(g); /* call 3 failed here (no record): the others posted theirs */
+    if (g->probe == PROBE_RUNNING) post(g); /* call 4 failed here (no record): the others posted theirs */
     MPI_Status status;
     int rc = g->probe_req != MPI_REQUEST_NULL ? pc_wait_request(&g->probe_req, &status) : MPI_ERR_OTHER;
     g->probe_req = MPI_REQUEST_NULL;

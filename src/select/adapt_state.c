@@ -38,7 +38,7 @@ static int delete_table(MPI_Comm comm, int keyval, void *value, void *extra)
     MPI_Status statuses[2]; /* not MPI_STATUSES_IGNORE: GCC 12 misreads MPICH's access attributes */
     for (adapt_group_t *g = t->groups; g; g = g->next) {
         if (g->pending) pc_waitall(2, g->req, statuses);
-        pc_adapt_probe_finish(g); /* a reduce posted at call 3 of a group with no call 4 */
+        pc_adapt_probe_finish(g); /* a reduce posted at call 4 of a group with no call 5 */
     }
     pc_adapt_retire(t);
     while (t->groups) {

@@ -11,7 +11,8 @@
  *   --expect=switch  the same, and the winner is the rule's first
  *   --expect=keep    the same, and the winner is `native`
  *   --expect=none    every call ran `native` (PAPCOLL_ADAPT_PROBE=0: waiting
- *                    sites exactly as without the probe)
+ *                    sites exactly as without the probe; a broadcast: never
+ *                    probed)
  * With PAPCOLL_ADAPT_REPORT naming a file (removed first), rank 0 reads it
  * after MPI_Finalize: for probe/switch/keep its line must name the probe's
  * winner, the one calls 5.. ran; for none it must show no probe, the state
@@ -106,7 +107,7 @@ int main(int argc, char **argv)
     const char *winner = algo[4];
     if (want_none) {
         for (int c = 0; c < calls; c++)
-            CHECK(!strcmp(algo[c], "native"), "PAPCOLL_ADAPT_PROBE=0: call %d ran %s, not native", c + 1, algo[c]);
+            CHECK(!strcmp(algo[c], "native"), "no probe expected: call %d ran %s, not native", c + 1, algo[c]);
     } else {
         const char *first = algo[2]; /* the rule's first */
         CHECK(!strcmp(algo[0], "native") && !strcmp(algo[1], "native"), "probe calls 1-2 ran %s and %s, not native twice",

@@ -44,6 +44,7 @@ const pc_coll_t pc_alltoall_coll = {
     .default_rules = default_rules,
     .inner_fallback = "native",
     .rooted = 0,
+    .waits_for_all = 1,
     .moves_bytes = 0,
     .single = pc_blocks_single,
     .blocks = &shape,

@@ -26,6 +26,7 @@ const pc_coll_t pc_barrier_coll = {
     .default_rules = default_rules,
     .inner_fallback = "dissemination",
     .rooted = 0,
+    .waits_for_all = 1,
     .moves_bytes = 0,
     .synchronizes = 1,
     .single = NULL, /* one process: nothing to wait for */

@@ -109,6 +109,8 @@ typedef struct pc_coll {
     const char *inner_fallback;       /* algorithm run among node leaders when auto picks a hierarchical one */
     int rooted;                       /* has a root (logged) */
     int root_collects;                /* the root receives everyone's data (reduce, gather): adapt.h weighs its time */
+    int waits_for_all;                /* every process's result needs every process's data (allreduce, allgather,
+                                         alltoall, reduce_scatter, barrier): nobody leaves before the last arrival */
     int moves_bytes;                  /* byte view: pack/unpack non-contiguous data around the algorithm */
     int synchronizes;                 /* no data (barrier): bytes is 0 and every call runs its algorithm */
     /* What a call on a communicator of one process does (NULL: nothing). */

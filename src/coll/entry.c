@@ -173,7 +173,8 @@ int pc_coll_run(pc_call_t *a, MPI_Comm comm, const char *forced, const char *sou
     /* PAPCOLL_ADAPT: one of the rule's candidates, measured (select/adapt.h) */
     pc_adapt_ticket_t ticket = {0};
     if (a->bytes != 0 && pc_adapt_applies(a->ctx, &choice->sel)) {
-        rc = pc_adapt_choose(a->ctx, a->coll->id, a->coll->name, a->bytes, &choice->sel, &ticket, why, sizeof why);
+        rc = pc_adapt_choose(a->ctx, a->coll->id, a->coll->name, a->bytes, a->coll->waits_for_all, &choice->sel, &ticket,
+                             why, sizeof why);
         if (rc != MPI_SUCCESS) return pc_error(comm, rc);
         algo = choice->algo[ticket.candidate];
         if (a->coll->root_collects) pc_adapt_weigh_root(&ticket, a->ctx->rank == a->root, a->ctx->size);

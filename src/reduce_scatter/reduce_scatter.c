@@ -30,6 +30,7 @@ const pc_coll_t pc_reduce_scatter_coll = {
     .default_rules = default_rules,
     .inner_fallback = "native",
     .rooted = 0,
+    .waits_for_all = 1,
     .moves_bytes = 0,
     .single = pc_red_single,
 };

@@ -47,15 +47,15 @@ int pc_adapt_applies(const pc_comm_t *ctx, const pc_selection_t *sel)
     return pc_params()->adapt && ctx->size > 1 && sel->ncandidates > 1 && sel->rule_id != 0;
 }
 
-int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes, const pc_selection_t *sel,
-                    pc_adapt_ticket_t *ticket, char *why, size_t whylen)
+int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes, int waits_for_all,
+                    const pc_selection_t *sel, pc_adapt_ticket_t *ticket, char *why, size_t whylen)
 {
     memset(ticket, 0, sizeof *ticket);
     adapt_table_t *t = ctx->adapt_table; /* owned by the attribute on ctx->comm, freed with it */
     int rc = MPI_SUCCESS;
     if (!t && (rc = pc_adapt_table_of(ctx, &t)) == MPI_SUCCESS) ctx->adapt_table = t;
     if (rc != MPI_SUCCESS) return rc;
-    adapt_group_t *g = pc_adapt_group_of(t, coll_id, coll, bytes, sel);
+    adapt_group_t *g = pc_adapt_group_of(t, coll_id, coll, bytes, waits_for_all, sel);
     if (!g) return MPI_ERR_NO_MEM;
     unsigned long call = ++g->calls;
     /* the early probe's decision (adapt_probe.c): at the group's 5th call,

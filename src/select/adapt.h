@@ -24,7 +24,11 @@
  * that `native` had let drift into a pipelined wave, so a site must make
  * several times that many calls for a 20% gain to pay it back.
  * One exception, cheap and once per group (PAPCOLL_ADAPT_PROBE, on by
- * default; adapt_probe.c): where the rule's first candidate (the static
+ * default; adapt_probe.c): for the collectives nobody leaves before the last
+ * arrival (allreduce, allgather, alltoall, reduce_scatter: one call's time
+ * says what an algorithm costs there, where a broadcast's or a reduce's
+ * measures the arrival pattern its processes were let go in as much), where
+ * the rule's first candidate (the static
  * choice) is not `native` but the rule counts `native`, the group's first
  * four calls run `native` and then that candidate, each a warm-up call (it
  * absorbs first-use costs and part of the arrival pattern the other
@@ -149,12 +153,13 @@ typedef struct pc_adapt_ticket {
 int pc_adapt_applies(const pc_comm_t *ctx, const pc_selection_t *sel);
 
 /* Chooses among sel's candidates for a call of collective coll (coll_id,
- * bytes: (size_t)-1 when sizes differ between processes) on ctx; may
+ * bytes: (size_t)-1 when sizes differ between processes; waits_for_all:
+ * nobody leaves before the last arrival, the early probe's condition) on ctx; may
  * complete or post the group's agreement (collective over ctx->comm, in the
  * same call on every process).  Sets ticket->candidate and a reason in why.
  * Returns MPI_SUCCESS or an MPI error code (ticket->candidate is then 0). */
-int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes, const pc_selection_t *sel,
-                    pc_adapt_ticket_t *ticket, char *why, size_t whylen);
+int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes, int waits_for_all,
+                    const pc_selection_t *sel, pc_adapt_ticket_t *ticket, char *why, size_t whylen);
 
 /* The call's arrival and exit on this process (MPI_Wtime, seconds). */
 void pc_adapt_record(const pc_adapt_ticket_t *ticket, double start, double end);

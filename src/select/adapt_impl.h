@@ -113,8 +113,8 @@ extern adapt_table_t *pc_adapt_live_tables;
 
 /* The adaptation table of ctx's communicator, made on first use. */
 int pc_adapt_table_of(pc_comm_t *ctx, adapt_table_t **out);
-/* The group of a call (made on first use); NULL when out of memory. */
-adapt_group_t *pc_adapt_group_of(adapt_table_t *t, int coll_id, const char *coll, size_t bytes,
+/* The group of a call (made on first use; waits_for_all: pc_adapt_choose's); NULL when out of memory. */
+adapt_group_t *pc_adapt_group_of(adapt_table_t *t, int coll_id, const char *coll, size_t bytes, int waits_for_all,
                                  const pc_selection_t *sel);
 /* A new state of g for a call site (NULL when g is full). */
 adapt_state_t *pc_adapt_new_state(adapt_group_t *g, uint64_t site, const char *module, uintptr_t offset);
@@ -150,8 +150,9 @@ int pc_adapt_complete_agreement(adapt_group_t *g);
 
 /* ---- the early probe (adapt_probe.c) ---- */
 
-/* Whether g (a new group of a communicator of p processes) probes: sets g->probe. */
-void pc_adapt_probe_init(adapt_group_t *g, int p);
+/* Whether g (a new group of a communicator of p processes, of a collective
+ * nobody leaves before the last arrival if waits_for_all) probes: sets g->probe. */
+void pc_adapt_probe_init(adapt_group_t *g, int p, int waits_for_all);
 /* What a waiting state runs: the probe's winner once decided, else pc_adapt_first_choice(). */
 int pc_adapt_wait_choice(const adapt_group_t *g);
 /* The probe's step for the group's call-th call: 1 (`native`, unmeasured),

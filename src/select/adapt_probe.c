@@ -11,11 +11,12 @@
  * Idea.  Per group (communicator, collective, size class, rule, candidates:
  * every process maps a call to the same group and counts the group's calls
  * alike; call sites are not agreed that early), once, while its states wait
- * (phase WAIT) and only where the rule's first candidate is not `native` but
- * `native` is a candidate:
+ * (phase WAIT), only for the collectives nobody leaves before the last
+ * arrival (allreduce, allgather, alltoall, reduce_scatter: each process's
+ * result needs every process's data), and only where the rule's first
+ * candidate is not `native` but `native` is a candidate:
  *   call 1  `native`, unmeasured (what a waiting state runs anyway);
- *   call 2  `native`, measured: each process's time in the call, the root's
- *           weighed as in the agreement (pc_adapt_weigh_root);
+ *   call 2  `native`, measured: each process's time in the call;
  *   call 3  the rule's first candidate, unmeasured (a warm-up: first-use
  *           costs such as shared-memory windows and segments, and the
  *           arrival pattern `native`'s exits left, see below);
@@ -31,22 +32,28 @@
  * count, the same everywhere; agreements begin after PAPCOLL_ADAPT_START
  * (> 5) calls, so nothing collides with calls 1-5.
  *
- * Why `native` first: a call's arrivals are the previous call's exits plus
- * the program's work, and the pattern one algorithm's exits leave lasts
- * several calls (a broadcast's exit is about max(arrival, data's arrival)).
- * So the algorithm measured second is measured in the pattern the first
- * left, a warm-up call notwithstanding.  With the candidate first, SIMULATED
- * Floyd-Warshall at 128 ranks (gemini) measured `native` at 128.8 us right
- * after two `cp_knomial` broadcasts (95.2 us after a warm-up call of its
- * own) against `cp_knomial`'s 27.5, and switched, while over the whole run
- * `native` takes 25 us per broadcast and `cp_knomial` 46 (run time 0.98x).
- * Measured first, `native` sees the program's own pattern; the candidate
- * pays for the one `native` left: the error falls on the side of keeping
- * `native`, which is the probe's purpose (do no harm, switch only on a
- * blatant win).
+ * Why only those collectives.  A call's arrivals are the previous call's
+ * exits plus the program's work.  Where nobody leaves before the last
+ * arrival, every process leaves within the algorithm's time after the last
+ * arrival, so one call's time says what the algorithm costs in this
+ * program.  A broadcast or a reduce lets processes go at very different
+ * times (a tree's depth apart), and the pattern it leaves lasts many calls:
+ * one call's time then measures the pattern as much as the algorithm.
+ * SIMULATED, Floyd-Warshall at 128 ranks (gemini, 32 KiB broadcasts):
+ * probed, `cp_knomial` measured 21-27 us against `native`'s 62-129 us
+ * (whichever went first, a warm-up call each), and the program ran
+ * `cp_knomial` at 46 us per broadcast where `native` takes 25 over the run
+ * (it lets the processes drift into a wave matched to its tree): run time
+ * 0.98x.  Such sites wait for PAPCOLL_ADAPT_START calls and explore.
  *
- * Exploration from the START-th call on is unchanged: its reference stays `native`, so a wrong
- * probe decision is corrected there at sites with many calls.
+ * Why `native` first: the pattern the first algorithm leaves is small here,
+ * but what there is falls on the second; measured first, `native` sees the
+ * program's own pattern, and the error falls on the side of keeping
+ * `native`, the probe's purpose (do no harm, switch only on a blatant win).
+ *
+ * Exploration from the START-th call on is unchanged: its reference stays
+ * `native`, so a wrong probe decision is corrected there at sites with many
+ * calls.
  *
  * Cost: two calls of the candidate and two of `native` (which a waiting
  * state would have run anyway), one reduce of two doubles (p - 1 messages)
@@ -57,7 +64,7 @@
  *
  * Late arrival.  The cost is a process's arrival-to-exit time, so whoever
  * arrives early pays for the late ones in both measured calls; a late
- * process in call 2 and not in call 3 (or the reverse) shifts one of the two
+ * process in call 2 and not in call 4 (or the reverse) shifts one of the two
  * single samples by its lateness.  The broadcast at call 5 makes every
  * process wait for rank 0 and rank 0 for the reduce, i.e. for the last
  * process's end of call 4: once per group, as a barrier would.
@@ -69,11 +76,12 @@
  * recover from it (few calls per site).  Only a blatant win switches (FT's
  * alltoall: 2.7x).
  *
- * Not probed: PAPCOLL_ADAPT_PROBE=0, PAPCOLL_ADAPT_FIRST=rule (waiting sites
- * run the static choice already), PAPCOLL_ADAPT_START <= 5 (exploration
+ * Not probed: broadcast, reduce, gather, scatter, scan (above),
+ * PAPCOLL_ADAPT_PROBE=0, PAPCOLL_ADAPT_FIRST=rule (waiting sites run the
+ * static choice already), PAPCOLL_ADAPT_START <= 5 (exploration
  * comes right away, and agreements could collide with calls 1-5), the
  * "vary" size class (v-collectives whose sizes differ between processes:
- * calls 2 and 3 may move very different amounts of data), PAPCOLL_TUNE rules
+ * calls 2 and 4 may move very different amounts of data), PAPCOLL_TUNE rules
  * (the user's explicit candidates; also the only rules under which processes
  * can put one call in different groups, which the agreement detects with a
  * check the probe's messages do not carry), one process (adaptation is off).
@@ -85,13 +93,13 @@
 
 #include <string.h>
 
-void pc_adapt_probe_init(adapt_group_t *g, int p)
+void pc_adapt_probe_init(adapt_group_t *g, int p, int waits_for_all)
 {
     const pc_params_t *prm = pc_params();
     int ref = pc_adapt_reference(g);
     g->probe = PROBE_OFF;
     g->probe_req = MPI_REQUEST_NULL;
-    if (!prm->adapt_probe || prm->adapt_first[0] != 'n' || pc_adapt_start_calls() <= 5 || p < 2 ||
+    if (!prm->adapt_probe || !waits_for_all || prm->adapt_first[0] != 'n' || pc_adapt_start_calls() <= 5 || p < 2 ||
         g->size_class == SIZE_CLASS_VARY || g->rule_id >> 16 == PC_RULES_TUNE)
         return;
     if (ref == 0 || strcmp(g->cand[ref], "native")) return; /* the first is native, or no native */

@@ -179,7 +179,7 @@ static adapt_group_t *remember(adapt_table_t *t, adapt_group_t *g, const pc_sele
     return g;
 }
 
-adapt_group_t *pc_adapt_group_of(adapt_table_t *t, int coll_id, const char *coll, size_t bytes,
+adapt_group_t *pc_adapt_group_of(adapt_table_t *t, int coll_id, const char *coll, size_t bytes, int waits_for_all,
                                const pc_selection_t *sel)
 {
     int cls = size_class(bytes);
@@ -207,7 +207,7 @@ adapt_group_t *pc_adapt_group_of(adapt_table_t *t, int coll_id, const char *coll
     g->period = pc_adapt_base_period();
     /* nothing to agree on before a site can have made PAPCOLL_ADAPT_START calls */
     g->next_post = (pc_adapt_start_calls() > g->period ? pc_adapt_start_calls() : g->period) + 1;
-    pc_adapt_probe_init(g, t->size);
+    pc_adapt_probe_init(g, t->size, waits_for_all);
     if (!pc_adapt_new_state(g, 0, "", 0)) {
         free(g);
         return NULL;

@@ -27,19 +27,19 @@
  * default; adapt_probe.c): for the collectives nobody leaves before the last
  * arrival (allreduce, allgather, alltoall, reduce_scatter: one call's time
  * says what an algorithm costs there, where a broadcast's or a reduce's
- * measures the arrival pattern its processes were let go in as much), where
- * the rule's first candidate (the static
- * choice) is not `native` but the rule counts `native`, the group's first
- * four calls run `native` and then that candidate, each a warm-up call (it
- * absorbs first-use costs and part of the arrival pattern the other
- * algorithm left) then a measured one (`native` first: the error of
- * measuring the second in the first's pattern falls on keeping `native`); a nonblocking reduce to rank 0 and a one-int
- * broadcast at the 5th call make every waiting state of the group run the candidate from then
- * on if it measured at most `native`'s / PAPCOLL_ADAPT_PROBE_RATIO (2: only a
- * blatant win, one call each is noisy).  A program with few calls per site
- * then gets a blatant win (SIMULATED, NAS FT's seven alltoalls at 1024 ranks:
- * `aware` 2.7x faster than SMPI's Bruck) and otherwise runs `native`, having
- * paid two calls of the candidate, one reduce and one broadcast per group.
+ * measures as much the arrival pattern its processes were let go in), where
+ * the rule's first candidate (the static choice) is not `native` but the
+ * rule counts `native`, the group's first four calls run `native` and then
+ * that candidate, each a warm-up call (first-use costs, part of the pattern
+ * the other algorithm left) then a measured one (`native` first: the error
+ * of measuring the second in the first's pattern falls on keeping `native`);
+ * a nonblocking reduce to rank 0 and a one-int broadcast at the 5th call make
+ * every waiting state of the group run the candidate from then on if it
+ * measured at most `native`'s / PAPCOLL_ADAPT_PROBE_RATIO (2: only a blatant
+ * win, one call each is noisy).  A program with few calls per site then gets
+ * a blatant win (SIMULATED, NAS FT's seven alltoalls at 1024 ranks: `aware`
+ * 2.7x faster than SMPI's Bruck) and otherwise runs `native`, having paid
+ * two calls of the candidate, one reduce and one broadcast per group.
  * Then it explores (the reference is `native` whatever the probe decided,
  * so a wrong probe decision is corrected at sites with many calls); the
  * decision keeps `native` unless another

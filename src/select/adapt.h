@@ -23,8 +23,9 @@
  * of the site's calls, mostly because the candidates resynchronise processes
  * that `native` had let drift into a pipelined wave, so a site must make
  * several times that many calls for a 20% gain to pay it back.
- * One exception, cheap and once per group (PAPCOLL_ADAPT_PROBE, on by
- * default; adapt_probe.c): for the collectives nobody leaves before the last
+ * With PAPCOLL_ADAPT_PROBE=1 (off by default: the probe's calls of a losing
+ * candidate cost a program with few calls 1% of NAS FT's run, adapt_probe.c)
+ * one exception, cheap and once per group: for the collectives nobody leaves before the last
  * arrival (allreduce, allgather, alltoall, reduce_scatter: one call's time
  * says what an algorithm costs there, where a broadcast's or a reduce's
  * measures as much the arrival pattern its processes were let go in), where

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * adapt_probe.c - the early probe (PAPCOLL_ADAPT_PROBE, on by default): a
+ * adapt_probe.c - the early probe (PAPCOLL_ADAPT_PROBE=1; off by default): a
  * group's first calls compare the rule's first candidate (the static choice)
  * with the MPI library's own collective once, so that a program with few
  * calls per site does not run `native` when the static choice is blatantly
@@ -68,6 +68,15 @@
  * single samples by its lateness.  The broadcast at call 5 makes every
  * process wait for rank 0 and rank 0 for the reduce, i.e. for the last
  * process's end of call 4: once per group, as a barrier would.
+ *
+ * Why off by default: where the candidate loses, the probe's two calls of it
+ * are a price a program with few calls cannot recover.  SIMULATED (gemini,
+ * docs/apps.md "Default auto"): NAS FT's seven alltoalls run 1.48x faster
+ * at 1024 ranks with the probe (`aware` against SMPI's Bruck), but 0.99x at
+ * class A on 128 and class B on 256 ranks, where `aware` is 1.3x slower
+ * than `native` and the probe keeps `native` after paying for two calls of
+ * it.  The default does no harm; PAPCOLL_ADAPT_PROBE=1 is the bet for a
+ * program that expects the static choice to win big.
  *
  * Why a ratio (PAPCOLL_ADAPT_PROBE_RATIO, default 2) rather than the
  * exploration's 5% margin: one measured call each, under imbalanced

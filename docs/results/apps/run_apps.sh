@@ -10,9 +10,13 @@
 # Environment: SIM_ARGS, extra options of papcoll sim run (e.g. --stack-size=1024
 # at >= 1024 ranks); LOCK, a file to hold with flock around each run (the
 # machine-wide lock of big simulations, e.g. /tmp/papcoll_bigsim.lock);
-# TIMEOUT, seconds allowed per run (default 1200).
+# TIMEOUT, seconds allowed per run (default 1200); SETTINGS, more VAR=VALUE
+# settings for every run (e.g. PAPCOLL_ADAPT_PROBE=1), written into the
+# command line and into the file names' ALGO field (auto-PAPCOLL_ADAPT_PROBE_1:
+# summarize.py shows it as that algorithm).
 set -u
 limit=${TIMEOUT:-1200}
+settings=${SETTINGS:-}
 sim_args=${SIM_ARGS:-}
 lock=${LOCK:-}
 . "$(dirname "$0")/run_args.sh"
@@ -22,12 +26,13 @@ ulimit -v 10000000
 for noise in $noises; do
   for algo in $algos; do
     plat=$(echo "$platform" | tr ':,=' '___')
-    out="$outdir/$app.$plat.$algo.$(echo "$noise" | tr ':,' '__').txt"
-    cmd="$var=$algo papcoll sim run --platform=$platform ${sim_args:+$sim_args }--bench=$bindir/$app-smpi -- $* --noise=$noise"
+    label=$algo${settings:+-$(echo "$settings" | tr '= ' '_-')}
+    out="$outdir/$app.$plat.$label.$(echo "$noise" | tr ':,' '__').txt"
+    cmd="$var=$algo ${settings:+$settings }papcoll sim run --platform=$platform ${sim_args:+$sim_args }--bench=$bindir/$app-smpi -- $* --noise=$noise"
     echo "# $cmd" > "$out"
     start=$(date +%s)
-    # shellcheck disable=SC2086  # sim_args: words on purpose
-    (cd "$tools" && env "$var=$algo" ${lock:+flock "$lock"} timeout "$limit" nice -n 5 python3 -m papcoll_tools.cli sim run \
+    # shellcheck disable=SC2086  # sim_args, settings: words on purpose
+    (cd "$tools" && env "$var=$algo" $settings ${lock:+flock "$lock"} timeout "$limit" nice -n 5 python3 -m papcoll_tools.cli sim run \
         --platform="$platform" $sim_args --bench="$bindir/$app-smpi" -- "$@" --noise="$noise") >> "$out" 2>&1
     echo "# rc=$? wall_s=$(( $(date +%s) - start ))" >> "$out"
     tail -2 "$out"

@@ -20,7 +20,7 @@ FIELDS = re.compile(r"^app=(?P<app>[^,]+),.*?,p=(?P<p>\d+),.*?,impl=papcoll:(?P<
 
 
 COLUMNS = ["app", "platform", "algo", "noise", "command", "summary", "rc", "wall_s"]
-ORDER = ["native", "auto"]  # algorithms first in the tables, the rest by name
+ORDER = ["native", "auto"]  # algorithms first in the tables, the rest by name (auto-SETTINGS after auto)
 LABELS = {"jitter:0.05": "xe6-nas (jitter:0.05)"}
 APPS = ["floyd_warshall", "matvec", "fft3d"]
 
@@ -54,8 +54,8 @@ def main():
                         help="directory of run_apps.sh (or run_trace.sh) outputs, APP.PLATFORM.ALGO.NOISE.txt "
                              "(default: this file's directory), or a CSV written by --to-csv")
     parser.add_argument("--wide", action="store_true",
-                        help="one table of every program and platform, a row each, per noise model a column per "
-                             "algorithm (docs/apps.md \"Default auto\"), instead of a table per program and platform")
+                        help="one table of every program, platform and algorithm, a row each, a column per noise model "
+                             "(docs/apps.md \"Default auto\"), instead of a table per program and platform")
     parser.add_argument("--to-csv", metavar="FILE",
                         help="write the runs to FILE, one row per run (" + ", ".join(COLUMNS) + "), instead of the tables")
     args = parser.parse_args()
@@ -108,22 +108,22 @@ def cell(algo, m, base):
     text = f"{float(m['solve']) * 1e3:.4g} ({float(m['coll']) * 1e3:.3g})"
     if base:
         text += f" **{float(base['solve']) / float(m['solve']):.2f}x**"
-    if algo == "auto":
+    if algo.startswith("auto"):  # auto and its variants (run_apps.sh SETTINGS)
         text += f" [{m['impl']}]"
     return text
 
 
 def wide(keys, runs, algos, noises):
     ns = noise_order({n for k in keys for n in noises[k]})
-    al = algo_order({a for k in keys for a in algos[k]})
-    print("| program | ranks | " + " | ".join(f"{LABELS.get(n, n)}: {a}" for n in ns for a in al) + " |")
-    print("|---|---" + "|---" * (len(ns) * len(al)) + "|")
+    print("| program | ranks | algorithm | " + " | ".join(f"noise {LABELS.get(n, n)}" for n in ns) + " |")
+    print("|---|---|---" + "|---" * len(ns) + "|")
     for key in keys:
         p = next((m["p"] for m in runs[key].values() if m), None)
         if p is None:
             continue
-        cells = [cell(a, runs[key].get((a, n)), runs[key].get(("native", n))) for n in ns for a in al]
-        print(f"| {key[0]} | {p} | " + " | ".join(cells) + " |")
+        for a in algo_order(algos[key]):
+            cells = [cell(a, runs[key].get((a, n)), runs[key].get(("native", n))) for n in ns]
+            print(f"| {key[0]} | {p} | {a} | " + " | ".join(cells) + " |")
 
 
 def ranks_of(platform):

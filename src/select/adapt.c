@@ -108,7 +108,7 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
     if (probe) {
         /* calls 1-4 of a probing group (every state waits then): `native`,
          * then the rule's first, each a warm-up call then a measured one */
-        c = probe < 3 ? pc_adapt_reference(g) : 0;
+        c = pc_adapt_probe_candidate(g, probe);
         if (whylen)
             snprintf(why + used, whylen - used, "probe %d/4: %s%s", probe, g->cand[c], probe % 2 ? " (warm-up)" : "");
     } else if (s->phase == WAIT) {

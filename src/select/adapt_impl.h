@@ -159,6 +159,8 @@ int pc_adapt_wait_choice(const adapt_group_t *g);
  * 2 (`native`, measured), 3 (the rule's first, unmeasured), 4 (the same,
  * measured), 0 (none). */
 int pc_adapt_probe_call(const adapt_group_t *g, unsigned long call);
+/* The candidate the probe's step (1-4) runs: `native` in 1-2, the rule's first in 3-4. */
+int pc_adapt_probe_candidate(const adapt_group_t *g, int step);
 /* Call 2's or 4's cost (ticket->probe); after call 4 posts the reduce. */
 void pc_adapt_probe_record(const pc_adapt_ticket_t *ticket, double in_call);
 /* Call 5, before choosing: completes the reduce, rank 0 decides, broadcasts. */

@@ -125,6 +125,11 @@ int pc_adapt_probe_call(const adapt_group_t *g, unsigned long call)
     return (g->probe == PROBE_RUNNING && call <= 4) ? (int)call : 0;
 }
 
+int pc_adapt_probe_candidate(const adapt_group_t *g, int step)
+{
+    return step < 3 ? pc_adapt_reference(g) : 0;
+}
+
 /* Posts the reduce of this process's two costs to rank 0 (call 4's end). */
 static void post(adapt_group_t *g)
 {

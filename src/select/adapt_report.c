@@ -47,10 +47,13 @@ static void render(const adapt_table_t *t, char **buf, size_t *len)
             if (g->probe == PROBE_DONE) /* rank 0 holds the probe's means (adapt_probe.c) */
                 snprintf(probe, sizeof probe, "; probe: %s=%.2f us, native=%.2f us, winner %s", g->cand[0],
                          1e6 * g->probe_mean[0], 1e6 * g->probe_mean[1], g->cand[g->probe_winner]);
-            else if (g->probe != PROBE_OFF) /* fewer than 5 calls: calls 1-2 ran native, 3-4 the rule's first */
-                snprintf(probe, sizeof probe, "; probe: undecided after %lu calls (native%s%s%s%s%s)", g->calls,
-                         g->calls > 1 ? ", native" : "", g->calls > 2 ? ", " : "", g->calls > 2 ? g->cand[0] : "",
-                         g->calls > 3 ? ", " : "", g->calls > 3 ? g->cand[0] : "");
+            else if (g->probe != PROBE_OFF) { /* fewer than 5 calls: what each ran */
+                size_t n = (size_t)snprintf(probe, sizeof probe, "; probe: undecided after %lu calls (", g->calls);
+                for (int step = 1; step <= (int)g->calls && n < sizeof probe; step++)
+                    n += (size_t)snprintf(probe + n, sizeof probe - n, "%s%s", step > 1 ? ", " : "",
+                                          g->cand[pc_adapt_probe_candidate(g, step)]);
+                if (n < sizeof probe) snprintf(probe + n, sizeof probe - n, ")");
+            }
             snprintf(line, sizeof line,
                      "papcoll adapt: comm %d (p=%d) %s: %lu calls, %s%s, explorations %u, spread %.2f us: %s; "
                      "%lu agreements, the last every %lu calls%s\n",

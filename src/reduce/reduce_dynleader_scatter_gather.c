@@ -35,11 +35,12 @@
  * (N times the per-use overhead of dynleader's one); a node's last process
  * sends N - 1 parts ((N - 1) alpha + ((N - 1)/N) m beta); an owner receives
  * and combines N - 1 parts of m/N and sends one to the root
- * (alpha + m/N beta); the root receives N - 1 parts: about 3 alpha +
- * 2 m beta on the critical path, against hier_scatter_gather's
- * 3 log2(N) alpha + 2 m beta and dynleader_flat's (N - 1) m beta at the
- * root.  The N - 1 sends of each node's last process make it latency-bound
- * for short messages: a medium and large message algorithm.
+ * (alpha + m/N beta); the root receives N - 1 parts.  The critical path
+ * is two message hops (node -> owner -> root) after N - 1 send overheads,
+ * and about 2 ((N - 1)/N) m beta, against hier_scatter_gather's
+ * 2 log2(N) hops among the leaders and its gather, and dynleader_flat's
+ * (N - 1) m beta into the root.  The N - 1 sends of each node's last
+ * process make it latency-bound for short messages.
  * Sends: a node's processes run at most two parts ahead of each other (the
  * node reduction area has two banks), so a part sent with a blocking send
  * from the accumulator holds the node's other processes while it travels.
@@ -61,10 +62,12 @@
  * other nodes in a fixed order, per part (dynleader's ordered combine).
  * Limitations: every part must fit a bank of the node reduction area
  * (PAPCOLL_SHM_SIZE / 2): a longer message runs hier_scatter_gather
- * (logged at the root); on one node it is dynleader_flat's node step.  Parts are cut in whole
- * elements; with count < N some parts are empty and skipped.
- * Parameters: PAPCOLL_REDUCE_DETACH_BYTES, PAPCOLL_REDUCE_LEADER, PAPCOLL_REDUCE_LOCK,
- * PAPCOLL_REPRODUCIBLE, PAPCOLL_SHM_SIZE; under SMPI PAPCOLL_SIM_MEMBW.
+ * (logged at the root); on one node it is dynleader_flat's node step.
+ * Parts are cut in whole elements; with count < N some parts are empty
+ * and skipped.
+ * Parameters: PAPCOLL_REDUCE_DETACH_BYTES, PAPCOLL_REDUCE_LEADER,
+ * PAPCOLL_REDUCE_LOCK, PAPCOLL_REPRODUCIBLE, PAPCOLL_SHM_SIZE; under SMPI
+ * PAPCOLL_SIM_MEMBW.
  * Code: each part's climb is node/node_dynleader.c's, with the owner as the
  * root of a flat tree of nodes.
  * Source: Parsons 2015 §3.7.1, Figs. 3.14-3.15 (dynamic leaders);

@@ -7,10 +7,11 @@
  * 0 to --sleep-us per process), every process's result compared bit for
  * bit with rank 0's of the first repetition.  With PAPCOLL_REPRODUCIBLE=0
  * the bits may differ (landing order): --expect-any prints how many
- * repetitions differed and passes.
+ * repetitions differed and passes.  --coll=reduce runs MPI_Reduce's
+ * algorithms instead (root 0: its result compared).
  *
- *   mpirun -np 7 test_reduce_repro [--algos=straggler] [--reps=N] [--count=N]
- *          [--sleep-us=N] [--seed=N] [--expect-any]
+ *   mpirun -np 7 test_reduce_repro [--coll=allreduce|reduce] [--algos=straggler] [--reps=N]
+ *          [--count=N] [--sleep-us=N] [--seed=N] [--expect-any]
  */
 #include <papcoll.h>
 
@@ -24,7 +25,7 @@
 
 int main(int argc, char **argv)
 {
-    const char *algos = "straggler";
+    const char *algos = "straggler", *coll = "allreduce";
     int reps = 12, count = 1000, sleep_us = 3000, expect_any = 0, rank, size, failures = 0, differed = 0;
     unsigned long seed = 12345;
     MPI_Init(&argc, &argv);
@@ -32,6 +33,8 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     for (int i = 1; i < argc; i++) {
         if (!strncmp(argv[i], "--algos=", 8)) algos = argv[i] + 8;
+        else if (!strncmp(argv[i], "--coll=", 7) && (!strcmp(argv[i] + 7, "reduce") || !strcmp(argv[i] + 7, "allreduce")))
+            coll = argv[i] + 7;
         else if (!strncmp(argv[i], "--reps=", 7)) reps = atoi(argv[i] + 7);
         else if (!strncmp(argv[i], "--count=", 8)) count = atoi(argv[i] + 8);
         else if (!strncmp(argv[i], "--sleep-us=", 11)) sleep_us = atoi(argv[i] + 11);
@@ -55,7 +58,9 @@ int main(int argc, char **argv)
             test_rng_seed(&d, seed + 7919u * (unsigned long)r + 104729u * (unsigned long)rank);
             MPI_Barrier(MPI_COMM_WORLD);
             if (sleep_us > 0) usleep((useconds_t)test_rng_below(&d, sleep_us + 1));
-            int rc = papcoll_allreduce_by_name(algo, in, out, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+            int reduce = !strcmp(coll, "reduce");
+            int rc = reduce ? papcoll_reduce_by_name(algo, in, out, count, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD)
+                            : papcoll_allreduce_by_name(algo, in, out, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
             if (rc != MPI_SUCCESS) {
                 fprintf(stderr, "test_reduce_repro: %s rep %d rank %d: error %d\n", algo, r, rank, rc);
                 failures++;
@@ -65,7 +70,7 @@ int main(int argc, char **argv)
                 memcpy(first, out, (size_t)count * sizeof *out);
                 MPI_Bcast(first, count, MPI_DOUBLE, 0, MPI_COMM_WORLD);
             }
-            int same = !memcmp(first, out, (size_t)count * sizeof *out), all;
+            int same = (reduce && rank) || !memcmp(first, out, (size_t)count * sizeof *out), all;
             MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
             if (!all) {
                 differed++;
@@ -78,8 +83,8 @@ int main(int argc, char **argv)
     int total;
     MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (!rank)
-        printf("test_reduce_repro: np=%d algos=%s reps=%d count=%d: %d repetitions differed, %s\n", size, algos, reps,
-               count, differed, total ? "FAILED" : "OK");
+        printf("test_reduce_repro: np=%d %s algos=%s reps=%d count=%d: %d repetitions differed, %s\n", size, coll,
+               algos, reps, count, differed, total ? "FAILED" : "OK");
     free(list), free(in), free(out), free(first);
     MPI_Finalize();
     return total ? 1 : 0;

@@ -44,7 +44,6 @@ typedef struct pc_reduce_params {
     size_t segsize;           /* PAPCOLL_REDUCE_SEGSIZE: segment of the pipelined tree reductions */
     char *lock;               /* PAPCOLL_REDUCE_LOCK: hier_nobarrier's shared-memory locking */
     char *leader;             /* PAPCOLL_REDUCE_LEADER: last (dynamic, default) | fixed */
-    size_t detach_bytes;      /* PAPCOLL_REDUCE_DETACH_BYTES: dynleader_scatter_gather's parts sent from a copy */
     long clairvoyant_period;  /* PAPCOLL_REDUCE_CLAIRVOYANT_PERIOD: calls between observations */
     long clairvoyant_late;    /* PAPCOLL_REDUCE_CLAIRVOYANT_LATE: most ranks predicted late */
 } pc_reduce_params_t;

@@ -69,6 +69,8 @@ enum {
                                     its block */
     PC_TAG_BARRIER_ROUND = 8,    /* barrier last_arriver, a node's runner of round k -> the mailbox of the node
                                     2^k ahead, {seq, k} */
+    PC_TAG_REDUCE_PART = 9,      /* reduce dynleader_scatter_gather, a node's last arriver -> a part's owner,
+                                    {seq} and the node's part */
     PC_TAG_CP_DATA = 32,         /* + step (< 32): cp_rdb / cp_ring blocks between leaders */
     PC_TAG_SLOTS = 64,           /* slots per call */
     PC_TAG_WINDOWED = 2048       /* the first windowed tag, above every fixed one */

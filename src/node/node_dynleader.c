@@ -217,51 +217,6 @@ static int receive_children(pc_dynleader_t *d, const pc_node_chunk_t *ch, long k
     return rc;
 }
 
-/* The first chunk (the header, then count elements at acc) packed into a
- * copy of its own and sent with PMPI_Isend (the mailbox receives and
- * unpacks MPI_PACKED either way); the copy is charged as a memory copy
- * under SMPI. */
-static int send_detached(pc_dynleader_t *d, long long *header, const void *acc, long count, int tag)
-{
-    pc_dynleader_sends_t *s = d->detach;
-    const pc_call_t *a = d->a;
-    MPI_Comm comm = a->ctx->comm;
-    int header_size, data_size, pos = 0;
-    int rc = PMPI_Pack_size(2, MPI_LONG_LONG, comm, &header_size);
-    if (rc == MPI_SUCCESS) rc = PMPI_Pack_size((int)count, a->datatype, comm, &data_size);
-    if (rc != MPI_SUCCESS) return rc;
-    if (s->n == s->cap) {
-        int cap = s->cap ? 2 * s->cap : 8;
-        MPI_Request *req = realloc(s->req, (size_t)cap * sizeof *req);
-        if (req) s->req = req;
-        void **copy = req ? realloc(s->copy, (size_t)cap * sizeof *copy) : NULL;
-        if (!copy) return MPI_ERR_NO_MEM;
-        s->copy = copy;
-        s->cap = cap;
-    }
-    int size = header_size + data_size;
-    void *buf = malloc((size_t)size);
-    if (!buf) return MPI_ERR_NO_MEM;
-    rc = PMPI_Pack(header, 2, MPI_LONG_LONG, buf, size, &pos, comm);
-    if (rc == MPI_SUCCESS) rc = PMPI_Pack(acc, (int)count, a->datatype, buf, size, &pos, comm);
-    pc_shm_charge(d->r.shm, (size_t)pos);
-    if (rc == MPI_SUCCESS) rc = PMPI_Isend(buf, pos, MPI_PACKED, d->parent_mailbox, tag, comm, &s->req[s->n]);
-    if (rc != MPI_SUCCESS) {
-        free(buf);
-        return rc;
-    }
-    s->copy[s->n++] = buf;
-    return MPI_SUCCESS;
-}
-
-int pc_dynleader_sends_wait(pc_dynleader_sends_t *s)
-{
-    int rc = s->n > 0 ? pc_waitall(s->n, s->req, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
-    for (int i = 0; i < s->n; i++) free(s->copy[i]);
-    s->n = 0;
-    return rc;
-}
-
 /* Leader of a node other than the root's: the node's result goes to the
  * parent node's mailbox (the first chunk with the header). */
 static int send_up(pc_dynleader_t *d, const pc_node_chunk_t *ch, long k)
@@ -270,12 +225,10 @@ static int send_up(pc_dynleader_t *d, const pc_node_chunk_t *ch, long k)
     const char *acc = pc_node_red_slot(&d->r, ch, 0);
     if (k > 0) return PMPI_Send(acc, (int)ch->count, a->datatype, d->parent_mailbox, d->tag_next, a->ctx->comm);
     long long header[2] = {(long long)a->seq, a->ctx->rank};
-    int tag = pc_window_tag(d->tag_first, a->seq);
-    if (d->detach) return send_detached(d, header, acc, ch->count, tag);
     MPI_Datatype t;
     int rc = first_chunk_type(a, header, acc, ch->count, &t);
     if (rc != MPI_SUCCESS) return rc;
-    rc = PMPI_Send(MPI_BOTTOM, 1, t, d->parent_mailbox, tag, a->ctx->comm);
+    rc = PMPI_Send(MPI_BOTTOM, 1, t, d->parent_mailbox, pc_window_tag(d->tag_first, a->seq), a->ctx->comm);
     PMPI_Type_free(&t);
     return rc;
 }

@@ -29,15 +29,6 @@
 #include "node/node_reduce.h"
 #include "sched/tree.h"
 
-/* Sends a leader made from packed copies (pc_dynleader_t.detach): its
- * node's bank is free as soon as the copy is made, not once the send
- * completes.  Complete with pc_dynleader_sends_wait. */
-typedef struct pc_dynleader_sends {
-    int n, cap;
-    MPI_Request *req;
-    void **copy;
-} pc_dynleader_sends_t;
-
 typedef struct pc_dynleader {
     const pc_call_t *a;
     pc_node_red_t r;
@@ -50,8 +41,6 @@ typedef struct pc_dynleader {
     int tag_next;           /* tag of the later chunks */
     int fixed;              /* the mailbox always leads, after its whole node */
     int leads;              /* I send my node's result up (decided on chunk 0) */
-    pc_dynleader_sends_t *detach; /* NULL: chunk 0 goes up by PMPI_Send from the bank; else by
-                                     PMPI_Isend of a packed copy, collected here (set after begin) */
     /* mailbox: per child node j / per receive buffer i */
     int *sender;            /* child j's leader (rank), -1 until its first chunk came */
     int *held;              /* buffer i holds child held[i]'s chunk */
@@ -75,8 +64,5 @@ void pc_dynleader_end(pc_dynleader_t *d);
  * at a mailbox the child nodes' chunks, and, if I lead my node (not the
  * root's), waits for the node's count and sends its result up. */
 int pc_dynleader_climb(pc_dynleader_t *d, const pc_node_chunk_t *ch, long k);
-
-/* Completes the detached sends in s and frees their copies (s reusable). */
-int pc_dynleader_sends_wait(pc_dynleader_sends_t *s);
 
 #endif

@@ -15,4 +15,4 @@ cd "$(dirname "$0")/../.."
 ALGOS=clairvoyant,binomial,dynleader_flat,dynleader_onesided BASELINES="binomial mpich ompi mvapich2" \
   PATTERNS="balanced persistent:0.03:16 persistent:0.2:16 uniform:16" SIZES="8:4K:8 64K:64K:2" \
   ITERS=${ITERS:-20} tools/sweeps/coll_perf.sh reduce "$1" "$2" "$3"
-python3 tools/sweeps/clairvoyant_table.py "$3" > "$3/clairvoyant.md"
+python3 tools/sweeps/reduce_table.py "$3" > "$3/clairvoyant.md"

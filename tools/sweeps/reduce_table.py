@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""Tables of clairvoyant_perf.sh's CSVs (papcoll-bench --format=csv, simulated): per arrival pattern,
-one row per algorithm (SMPI's own reduces as smpi:NAME), one column per size, each cell
-"e_root / e_bar / after" in microseconds (medians over the repetitions).
+"""Tables of a reduce sweep's CSVs (coll_perf.sh, clairvoyant_perf.sh: papcoll-bench --format=csv,
+simulated): per arrival pattern, one row per algorithm (SMPI's own reduces as smpi:NAME), one column per
+size, each cell "e_root / e_bar / after" in microseconds (medians over the repetitions).
 
-    python3 tools/sweeps/clairvoyant_table.py OUTDIR > OUTDIR/clairvoyant.md
-    python3 tools/sweeps/clairvoyant_table.py --summary OUTDIR   # docs/performance.md's rows:
-        papcoll's four and the SMPI reduce of the lowest e_bar, at 8 B, 4 KiB and 64 KiB
+    python3 tools/sweeps/reduce_table.py OUTDIR > OUTDIR/clairvoyant.md
+    python3 tools/sweeps/reduce_table.py --summary OUTDIR   # docs/performance.md's rows:
+        the --order algorithms and the SMPI reduce of the lowest e_bar, at --sizes
+Options: --order=a,b,... the algorithms first (and the summary's columns; default clairvoyant's
+comparison: clairvoyant,binomial,dynleader_flat,dynleader_onesided); --sizes=n,n,... the summary's sizes
+in bytes (default 8,4096,65536); --help.
 """
 import csv
 import glob
@@ -14,13 +17,14 @@ import os
 import sys
 
 ORDER = ["clairvoyant", "binomial", "dynleader_flat", "dynleader_onesided"]
+SUMMARY_SIZES = [8, 4096, 65536]
 
 
 def size_label(b):
     return f"{b // 1024} KiB" if b >= 1024 else f"{b} B"
 
 
-def main(out, summary=False):
+def main(out, summary=False, order=ORDER, summary_sizes=SUMMARY_SIZES):
     cells, patterns, sizes, algos, p = {}, [], set(), [], None
     ebar = {}
     for path in sorted(glob.glob(os.path.join(out, "reduce_*.csv"))):
@@ -40,18 +44,18 @@ def main(out, summary=False):
                 us = [float(row[k]) * 1e6 for k in ("e_root", "e_bar", "after_last")]
                 cells[(pat, algo, size)] = "%.1f / %.2f / %.1f" % tuple(us)
                 ebar[(pat, algo, size)] = us[1]
-    algos.sort(key=lambda a: (ORDER.index(a) if a in ORDER else len(ORDER), a))
+    algos.sort(key=lambda a: (order.index(a) if a in order else len(order), a))
     sizes = sorted(sizes)
     if summary:
-        print("| pattern, size | " + " | ".join(f"`{a}`" for a in ORDER) + " | best SMPI reduce |")
-        print("|---|" + "---|" * (len(ORDER) + 1))
+        print("| pattern, size | " + " | ".join(f"`{a}`" for a in order) + " | best SMPI reduce |")
+        print("|---|" + "---|" * (len(order) + 1))
         for pat in patterns:
-            for size in (8, 4096, 65536):
+            for size in summary_sizes:
                 smpi = [a for a in algos if a.startswith("smpi:") and (pat, a, size) in ebar]
                 if not smpi:
                     continue
                 best = min(smpi, key=lambda a: ebar[(pat, a, size)])
-                row = [cells.get((pat, a, size), "-") for a in ORDER] + [f"{cells[(pat, best, size)]} ({best[5:]})"]
+                row = [cells.get((pat, a, size), "-") for a in order] + [f"{cells[(pat, best, size)]} ({best[5:]})"]
                 print(f"| {pat}, {size_label(size)} | " + " | ".join(row) + " |")
         return
     print(f"Simulated (SimGrid SMPI), {p} ranks; each cell: e_root / e_bar / after the last arrival, us "
@@ -68,4 +72,10 @@ def main(out, summary=False):
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    main(args[-1], summary="--summary" in args)
+    if "--help" in args or not args:
+        print(__doc__)
+        sys.exit(0 if args else 2)
+    opts = dict(a[2:].split("=", 1) for a in args[:-1] if a.startswith("--") and "=" in a)
+    main(args[-1], summary="--summary" in args,
+         order=opts["order"].split(",") if "order" in opts else ORDER,
+         summary_sizes=[int(x) for x in opts["sizes"].split(",")] if "sizes" in opts else SUMMARY_SIZES)

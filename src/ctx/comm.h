@@ -55,4 +55,12 @@ int pc_comm_cache_get(MPI_Comm comm, int *keyval, MPI_Comm_delete_attr_function 
 /* Leader (lowest rank) of node i. */
 static inline int pc_node_leader(const pc_comm_t *c, int node) { return c->node_members[c->node_first[node]]; }
 
+/* The mailbox of node i for a collective rooted at `root`: the rank other
+ * nodes address (the dynamic-leader reductions): `root` on the root's node,
+ * the node's leader elsewhere. */
+static inline int pc_node_mailbox(const pc_comm_t *c, int root, int node)
+{
+    return node == c->node_of[root] ? root : pc_node_leader(c, node);
+}
+
 #endif

@@ -12,11 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int mailbox_of(const pc_dynleader_t *d, int node)
-{
-    return node == d->root_node ? d->root : pc_node_leader(d->a->ctx, node);
-}
-
 static int child_slot(const pc_dynleader_t *d, int rank)
 {
     int node = d->a->ctx->node_of[rank];
@@ -123,8 +118,8 @@ int pc_dynleader_begin(pc_dynleader_t *d, const pc_call_t *a, int root, pc_tree_
     int rc = pc_node_red_begin(a, PC_NODE_RED_SHARED, &d->r);
     if (rc != MPI_SUCCESS || d->r.chunk == 0) return rc;
     if (pc_tree_build(&d->tree, shape, 2, c->my_node, c->nnodes, d->root_node)) return MPI_ERR_NO_MEM;
-    d->mailbox = mailbox_of(d, c->my_node);
-    d->parent_mailbox = d->tree.parent < 0 ? -1 : mailbox_of(d, d->tree.parent);
+    d->mailbox = pc_node_mailbox(c, root, c->my_node);
+    d->parent_mailbox = d->tree.parent < 0 ? -1 : pc_node_mailbox(c, root, d->tree.parent);
     d->is_mailbox = c->rank == d->mailbox;
     d->r.contributors = c->node_size + d->tree.nchildren;
     return d->is_mailbox && d->tree.nchildren > 0 ? mailbox_begin(d) : MPI_SUCCESS;

@@ -110,11 +110,6 @@ typedef struct {
     unsigned char *handled; /* [nchildren] the leader's children loop */
 } dyn_t;
 
-static int mailbox_of(const dyn_t *d, int node)
-{
-    return node == d->root_node ? d->a->root : pc_node_leader(d->a->ctx, node);
-}
-
 /* My node's position among its parent's children: its slot there. */
 static int slot_in_parent(const dyn_t *d)
 {
@@ -150,9 +145,9 @@ static int dyn_begin(dyn_t *d, const pc_call_t *a)
     }
     if (pc_tree_build(&d->tree, PC_TREE_BINOMIAL, 2, c->my_node, c->nnodes, d->root_node)) return MPI_ERR_NO_MEM;
     if (d->inbox && d->tree.nchildren > pc_inbox_nslots(d->inbox)) return MPI_ERR_INTERN;
-    d->is_mailbox = c->rank == mailbox_of(d, c->my_node);
+    d->is_mailbox = c->rank == pc_node_mailbox(c, a->root, c->my_node);
     if (d->tree.parent >= 0) {
-        d->parent_mailbox = mailbox_of(d, d->tree.parent);
+        d->parent_mailbox = pc_node_mailbox(c, a->root, d->tree.parent);
         d->my_slot = slot_in_parent(d);
         if (d->my_slot < 0) return MPI_ERR_INTERN;
     }

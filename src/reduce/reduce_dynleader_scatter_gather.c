@@ -61,8 +61,8 @@
  * Limitations: the message must fit a bank of the node reduction area
  * (PAPCOLL_SHM_SIZE / 2, 1 MiB by default): a longer one runs
  * hier_scatter_gather (logged at the root); on one node it is
- * dynleader_flat.  Parts are cut in whole elements; with count < N some
- * parts are empty and skipped.  Memory: an owner posts N - 1 receives
+ * dynleader_flat.  Parts are sched/blocks.h's blocks of ceil(count / N)
+ * whole elements; the last ones are shorter or empty (skipped).  Memory: an owner posts N - 1 receives
  * with room for a bank each (virtual memory: a part touches m/N bytes of
  * its room), plus N - 1 parts (about m) when reproducible, one otherwise.
  * Parameters: PAPCOLL_REDUCE_LEADER, PAPCOLL_REDUCE_LOCK,
@@ -76,24 +76,24 @@
 #include "core/phase.h"
 #include "ctx/early.h"
 #include "node/node_reduce.h"
+#include "sched/blocks.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define NAME "dynleader_scatter_gather"
 
-/* Part j of N: elements [*first, *first + *n) of count. */
+/* Part j of N (sched/blocks.h's cut): elements [*first, *first + *n). */
 static void part_range(long count, int nparts, int j, long *first, long *n)
 {
-    long base = count / nparts, extra = count % nparts;
-    *first = j * base + (j < extra ? j : extra);
-    *n = base + (j < extra);
+    *first = (long)pc_block_offset((size_t)count, nparts, j);
+    *n = (long)pc_blocks_len((size_t)count, nparts, j, 1);
 }
 
 /* Node j's owner of part j: its mailbox (node_dynleader.h). */
 static int owner_of(const pc_call_t *a, int node)
 {
-    return node == a->ctx->node_of[a->root] ? a->root : pc_node_leader(a->ctx, node);
+    return pc_node_mailbox(a->ctx, a->root, node);
 }
 
 /* The node's last contributor: part j of the node's result (acc) -> owner j
@@ -296,10 +296,13 @@ int pc_reduce_dynleader_scatter_gather(const pc_call_t *a)
     int owner = c->rank == owner_of(a, c->my_node) && n > 0; /* an empty part (count < N): nobody sends it */
     int fixed = !strcmp(a->params->reduce.leader, "fixed");
     inbox_t in = {0};
-    MPI_Request *out = malloc((size_t)nnodes * sizeof *out);     /* my node's parts, if I send them */
-    MPI_Request *gather = malloc((size_t)nnodes * sizeof *gather); /* at the root: the finished parts */
-    rc = out && gather ? MPI_SUCCESS : MPI_ERR_NO_MEM;
-    for (int j = 0; rc == MPI_SUCCESS && j < nnodes; j++) out[j] = gather[j] = MPI_REQUEST_NULL;
+    MPI_Request *out = malloc((size_t)nnodes * sizeof *out); /* my node's parts, if I send them */
+    MPI_Request *gather = is_root ? malloc((size_t)nnodes * sizeof *gather) : NULL; /* the finished parts */
+    rc = out && (gather || !is_root) ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    for (int j = 0; rc == MPI_SUCCESS && j < nnodes; j++) {
+        out[j] = MPI_REQUEST_NULL;
+        if (gather) gather[j] = MPI_REQUEST_NULL;
+    }
     if (owner && rc == MPI_SUCCESS) rc = inbox_open(a, &r, &in);
     pc_node_chunk_t ch;
     pc_node_red_chunk(&r, 0, &ch);
@@ -322,7 +325,7 @@ int pc_reduce_dynleader_scatter_gather(const pc_call_t *a)
     int wrc = pc_waitall(nsent, out, MPI_STATUSES_IGNORE);
     if (rc == MPI_SUCCESS) rc = wrc;
     pc_node_red_done(&r, &ch);
-    if (is_root && gather) {
+    if (gather) {
         for (int j = 0; rc != MPI_SUCCESS && j < nnodes; j++) /* an owner lost: its part never comes */
             if (gather[j] != MPI_REQUEST_NULL) PMPI_Cancel(&gather[j]);
         wrc = pc_waitall(nnodes, gather, MPI_STATUSES_IGNORE);

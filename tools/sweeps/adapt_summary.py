@@ -2,7 +2,10 @@
 """Markdown summary of tools/sweeps/adapt_steady.sh's files: auto with and without PAPCOLL_ADAPT=1, the mean e_bar
 over the timed calls (SIMULATED), against each other (same arrival draws) and, balanced, against the best
 algorithm of a regret sweep (median of its calls).  `--per-call RAW` instead turns a papcoll-bench --raw file
-into size,rep,e_bar lines (the mean over the processes of each call's arrival-to-exit time)."""
+into size,rep,e_bar lines (the mean over the processes of each call's arrival-to-exit time).  `--fold OUT_DIR`
+merges a directory's per-run files (<run>_per_call.csv, <run>.csv, <run>.adapt, run = <coll>_<pattern>_adapt<k>)
+into per_call.csv, runs.csv (a leading `run` column) and decisions.txt, replacing runs already there, and
+removes them; the summary reads either form."""
 import argparse
 import csv
 import glob
@@ -26,12 +29,67 @@ def per_call(raw, out=sys.stdout):
         print(f"{size},{rep},{sum(e) / len(e):.9g}", file=out)
 
 
-def means(path):
+def means(out_dir, run):
+    """{size: (mean, max)} of run's per-call e_bar, from its own file or the folded per_call.csv."""
+    path = os.path.join(out_dir, f"{run}_per_call.csv")
+    folded = not os.path.exists(path)
     calls = defaultdict(list)
-    with open(path) as f:
+    with open(os.path.join(out_dir, "per_call.csv") if folded else path) as f:
         for row in csv.DictReader(f):
-            calls[int(row["size"])].append(float(row["e_bar"]))
+            if not folded or row["run"] == run:
+                calls[int(row["size"])].append(float(row["e_bar"]))
     return {size: (sum(v) / len(v), max(v)) for size, v in calls.items()}
+
+
+def _merge(path, new_rows, header):
+    """path's rows (a `run` column first) with new_rows' runs replaced; header: the columns after `run`."""
+    rows = []
+    if os.path.exists(path):
+        with open(path) as f:
+            r = csv.reader(f)
+            header = header or next(r)[1:]
+            rows = [row for row in r if row[0] not in {n[0] for n in new_rows}]
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["run"] + header)
+        w.writerows(sorted(rows + new_rows, key=lambda row: row[0]))
+
+
+def fold(out_dir):
+    """Merges out_dir's per-run files into per_call.csv, runs.csv and decisions.txt, then removes them."""
+    per_call_rows, bench_rows, bench_header, done = [], [], None, []
+    for path in sorted(glob.glob(os.path.join(out_dir, "*_per_call.csv"))):
+        run = os.path.basename(path)[:-len("_per_call.csv")]
+        with open(path) as f:
+            per_call_rows += [[run] + row for row in list(csv.reader(f))[1:]]
+        done.append(path)
+        bench = os.path.join(out_dir, f"{run}.csv")
+        if os.path.exists(bench):
+            with open(bench) as f:
+                lines = list(csv.reader(line for line in f if not line.startswith("#")))
+            bench_header = bench_header or lines[0]
+            bench_rows += [[run] + row for row in lines[1:]]
+            done.append(bench)
+    if per_call_rows:
+        _merge(os.path.join(out_dir, "per_call.csv"), per_call_rows, ["size", "rep", "e_bar"])
+    if bench_rows:
+        _merge(os.path.join(out_dir, "runs.csv"), bench_rows, bench_header)
+    reports = sorted(glob.glob(os.path.join(out_dir, "*.adapt")))
+    if reports:
+        decisions, path_out = {}, os.path.join(out_dir, "decisions.txt")
+        if os.path.exists(path_out):
+            with open(path_out) as f:
+                for block in f.read().split("== ")[1:]:
+                    run, text = block.split("\n", 1)
+                    decisions[run] = text
+        for path in reports:
+            with open(path) as f:
+                decisions[os.path.basename(path)[:-len(".adapt")]] = f.read()
+            done.append(path)
+        with open(path_out, "w") as out:
+            out.write("".join(f"== {run}\n{text}" for run, text in sorted(decisions.items())))
+    for path in done:
+        os.remove(path)
 
 
 def regret_files(regret_dir, coll, family):
@@ -58,8 +116,8 @@ def summary(out_dir, coll, platform, patterns, regret_dir=None):
              "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for pattern in patterns:
         tag = pattern.replace(":", "-")
-        a0 = means(os.path.join(out_dir, f"{coll}_{tag}_adapt0_per_call.csv"))
-        a1 = means(os.path.join(out_dir, f"{coll}_{tag}_adapt1_per_call.csv"))
+        a0 = means(out_dir, f"{coll}_{tag}_adapt0")
+        a1 = means(out_dir, f"{coll}_{tag}_adapt1")
         for size in sorted(a0):
             cell = best.get(size, {}).get(f"{platform}@{pattern}", {})
             b = min((t for a, t in cell.items() if a != "auto"), default=None)
@@ -73,6 +131,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("out_dir", nargs="?", help="adapt_steady.sh's output directory")
     ap.add_argument("--per-call", metavar="RAW", help="print RAW's per-call mean e_bar (size,rep,e_bar) and exit")
+    ap.add_argument("--fold", action="store_true",
+                    help="merge OUT_DIR's per-run files into per_call.csv, runs.csv, decisions.txt (removing them) and exit")
     ap.add_argument("--coll", default="bcast", help="the collective (default bcast)")
     ap.add_argument("--platform", default="cluster:16x16", help="the papcoll sim platform spec the runs used")
     ap.add_argument("--patterns", default=None, help="space-separated patterns (default balanced late:0.2:p uniform:p)")
@@ -83,6 +143,9 @@ def main(argv=None):
         return 0
     if not a.out_dir:
         ap.error("give OUT_DIR (or --per-call RAW)")
+    if a.fold:
+        fold(a.out_dir)
+        return 0
     p = sim_platform.generate(a.platform).slots
     patterns = (a.patterns or f"balanced late:0.2:{p} uniform:{p}").split()
     sys.stdout.write(summary(a.out_dir, a.coll, a.platform, patterns, a.regret_dir))

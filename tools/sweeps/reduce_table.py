@@ -7,9 +7,12 @@ size, each cell "e_root / e_bar / after" in microseconds (medians over the repet
     python3 tools/sweeps/reduce_table.py OUTDIR > OUTDIR/clairvoyant.md
     python3 tools/sweeps/reduce_table.py --summary OUTDIR   # docs/performance.md's rows:
         the --order algorithms and the SMPI reduce of the lowest e_bar, at --sizes
+    python3 tools/sweeps/reduce_table.py --fold OUTDIR      # per-run CSVs -> OUTDIR/runs.csv
 Options: --order=a,b,... the algorithms first (and the summary's columns; default clairvoyant's
 comparison: clairvoyant,binomial,dynleader_flat,dynleader_onesided); --sizes=n,n,... the summary's sizes
-in bytes (default 8,4096,65536); --help.
+in bytes (default 8,4096,65536); --fold merges OUTDIR's per-run files (reduce_<pattern>_<sizes>_<who>.csv)
+into runs.csv, one row per benchmark row with its file's name (`run`) first, and removes them; the tables
+read either form; --help.
 """
 import csv
 import glob
@@ -24,26 +27,52 @@ def size_label(b):
     return f"{b // 1024} KiB" if b >= 1024 else f"{b} B"
 
 
+def runs(out):
+    """(run, row) of every benchmark row in out: the per-run files' (run = the file's name) and runs.csv's."""
+    for path in sorted(glob.glob(os.path.join(out, "reduce_*.csv"))):
+        with open(path) as f:
+            for row in csv.DictReader(line for line in f if not line.startswith("#")):
+                yield os.path.basename(path)[:-4], row
+    folded = os.path.join(out, "runs.csv")
+    if os.path.exists(folded):
+        with open(folded) as f:
+            for row in csv.DictReader(f):
+                yield row.pop("run"), row
+
+
+def fold(out):
+    rows = list(runs(out))
+    if not rows:
+        return
+    columns = ["run"] + [k for k in rows[0][1]]
+    with open(os.path.join(out, "runs.csv.tmp"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=columns)
+        w.writeheader()
+        for run, row in sorted(rows, key=lambda r: r[0]):
+            w.writerow({"run": run, **row})
+    for path in glob.glob(os.path.join(out, "reduce_*.csv")):
+        os.remove(path)
+    os.replace(os.path.join(out, "runs.csv.tmp"), os.path.join(out, "runs.csv"))
+
+
 def main(out, summary=False, order=ORDER, summary_sizes=SUMMARY_SIZES):
     cells, patterns, sizes, algos, p = {}, [], set(), [], None
     ebar = {}
-    for path in sorted(glob.glob(os.path.join(out, "reduce_*.csv"))):
-        who = path.rsplit("_", 1)[1][:-4]
-        with open(path) as f:
-            for row in csv.DictReader(line for line in f if not line.startswith("#")):
-                algo = row["algo"] if who == "papcoll" else "smpi:" + who[len("smpi-"):]
-                if algo == "auto":
-                    continue
-                pat, size = row["pattern"], int(row["size"])
-                p = row["p"]
-                if pat not in patterns:
-                    patterns.append(pat)
-                if algo not in algos:
-                    algos.append(algo)
-                sizes.add(size)
-                us = [float(row[k]) * 1e6 for k in ("e_root", "e_bar", "after_last")]
-                cells[(pat, algo, size)] = "%.1f / %.2f / %.1f" % tuple(us)
-                ebar[(pat, algo, size)] = us[1]
+    for run, row in runs(out):
+        who = run.rsplit("_", 1)[1]
+        algo = row["algo"] if who.startswith("papcoll") else "smpi:" + who[len("smpi-"):]
+        if algo == "auto":
+            continue
+        pat, size = row["pattern"], int(row["size"])
+        p = row["p"]
+        if pat not in patterns:
+            patterns.append(pat)
+        if algo not in algos:
+            algos.append(algo)
+        sizes.add(size)
+        us = [float(row[k]) * 1e6 for k in ("e_root", "e_bar", "after_last")]
+        cells[(pat, algo, size)] = "%.1f / %.2f / %.1f" % tuple(us)
+        ebar[(pat, algo, size)] = us[1]
     algos.sort(key=lambda a: (order.index(a) if a in order else len(order), a))
     sizes = sorted(sizes)
     if summary:
@@ -75,6 +104,9 @@ if __name__ == "__main__":
     if "--help" in args or not args:
         print(__doc__)
         sys.exit(0 if args else 2)
+    if "--fold" in args:
+        fold(args[-1])
+        sys.exit(0)
     opts = dict(a[2:].split("=", 1) for a in args[:-1] if a.startswith("--") and "=" in a)
     main(args[-1], summary="--summary" in args,
          order=opts["order"].split(",") if "order" in opts else ORDER,

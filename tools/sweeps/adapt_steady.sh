@@ -3,7 +3,7 @@
 # auto with and without PAPCOLL_ADAPT=1 in steady state (SIMULATED): for each pattern, UNTIMED calls per size
 # (default 200), then TIMED calls (default 64), one `papcoll sim run` each; the per-call e_bar (mean over the
 # processes of arrival-to-exit time) from --raw into OUTDIR/<coll>_<pattern>_adapt{0,1}_per_call.csv, ADAPT's
-# decisions into *_adapt1.adapt (PAPCOLL_ADAPT_REPORT), folded at the end into OUTDIR/per_call.csv, runs.csv (the
+# decisions into *_adapt1.adapt (PAPCOLL_ADAPT_REPORT), folded at the end into OUTDIR/e_bar.csv, runs.csv (the
 # benchmark's rows) and decisions.txt (adapt_summary.py --fold), then OUTDIR/summary.md (adapt_summary.py: ADAPT / auto
 # on the same draws, and balanced the regret of both against REGRET_DIR's best algorithm).
 #   BENCH=.../papcoll-bench-smpi tools/sweeps/adapt_steady.sh COLL PLATFORM OUTDIR [REGRET_DIR]

@@ -4,7 +4,8 @@ over the timed calls (SIMULATED), against each other (same arrival draws) and, b
 algorithm of a regret sweep (median of its calls).  `--per-call RAW` instead turns a papcoll-bench --raw file
 into size,rep,e_bar lines (the mean over the processes of each call's arrival-to-exit time).  `--fold OUT_DIR`
 merges a directory's per-run files (<run>_per_call.csv, <run>.csv, <run>.adapt, run = <coll>_<pattern>_adapt<k>)
-into per_call.csv, runs.csv (a leading `run` column) and decisions.txt, replacing runs already there, and
+into e_bar.csv (per run and size: timed calls, mean and largest per-call e_bar, what the summary uses),
+runs.csv (the benchmark's rows, a leading `run` column) and decisions.txt, replacing runs already there, and
 removes them; the summary reads either form."""
 import argparse
 import csv
@@ -29,16 +30,22 @@ def per_call(raw, out=sys.stdout):
         print(f"{size},{rep},{sum(e) / len(e):.9g}", file=out)
 
 
-def means(out_dir, run):
-    """{size: (mean, max)} of run's per-call e_bar, from its own file or the folded per_call.csv."""
-    path = os.path.join(out_dir, f"{run}_per_call.csv")
-    folded = not os.path.exists(path)
+def call_stats(path):
+    """{size: (mean, max, calls)} of a per-call file's e_bar."""
     calls = defaultdict(list)
-    with open(os.path.join(out_dir, "per_call.csv") if folded else path) as f:
+    with open(path) as f:
         for row in csv.DictReader(f):
-            if not folded or row["run"] == run:
-                calls[int(row["size"])].append(float(row["e_bar"]))
-    return {size: (sum(v) / len(v), max(v)) for size, v in calls.items()}
+            calls[int(row["size"])].append(float(row["e_bar"]))
+    return {size: (sum(v) / len(v), max(v), len(v)) for size, v in calls.items()}
+
+
+def means(out_dir, run):
+    """{size: (mean, max)} of run's per-call e_bar: from its own file, or from the folded e_bar.csv."""
+    path = os.path.join(out_dir, f"{run}_per_call.csv")
+    if os.path.exists(path):
+        return {size: st[:2] for size, st in call_stats(path).items()}
+    with open(os.path.join(out_dir, "e_bar.csv")) as f:
+        return {int(r["size"]): (float(r["mean"]), float(r["max"])) for r in csv.DictReader(f) if r["run"] == run}
 
 
 def _merge(path, new_rows, header):
@@ -56,12 +63,11 @@ def _merge(path, new_rows, header):
 
 
 def fold(out_dir):
-    """Merges out_dir's per-run files into per_call.csv, runs.csv and decisions.txt, then removes them."""
-    per_call_rows, bench_rows, bench_header, done = [], [], None, []
+    """Merges out_dir's per-run files into e_bar.csv, runs.csv and decisions.txt, then removes them."""
+    stat_rows, bench_rows, bench_header, done = [], [], None, []
     for path in sorted(glob.glob(os.path.join(out_dir, "*_per_call.csv"))):
         run = os.path.basename(path)[:-len("_per_call.csv")]
-        with open(path) as f:
-            per_call_rows += [[run] + row for row in list(csv.reader(f))[1:]]
+        stat_rows += [[run, size, n, repr(mean), repr(top)] for size, (mean, top, n) in sorted(call_stats(path).items())]
         done.append(path)
         bench = os.path.join(out_dir, f"{run}.csv")
         if os.path.exists(bench):
@@ -70,8 +76,8 @@ def fold(out_dir):
             bench_header = bench_header or lines[0]
             bench_rows += [[run] + row for row in lines[1:]]
             done.append(bench)
-    if per_call_rows:
-        _merge(os.path.join(out_dir, "per_call.csv"), per_call_rows, ["size", "rep", "e_bar"])
+    if stat_rows:
+        _merge(os.path.join(out_dir, "e_bar.csv"), stat_rows, ["size", "calls", "mean", "max"])
     if bench_rows:
         _merge(os.path.join(out_dir, "runs.csv"), bench_rows, bench_header)
     reports = sorted(glob.glob(os.path.join(out_dir, "*.adapt")))
@@ -132,7 +138,7 @@ def main(argv=None):
     ap.add_argument("out_dir", nargs="?", help="adapt_steady.sh's output directory")
     ap.add_argument("--per-call", metavar="RAW", help="print RAW's per-call mean e_bar (size,rep,e_bar) and exit")
     ap.add_argument("--fold", action="store_true",
-                    help="merge OUT_DIR's per-run files into per_call.csv, runs.csv, decisions.txt (removing them) and exit")
+                    help="merge OUT_DIR's per-run files into e_bar.csv, runs.csv, decisions.txt (removing them) and exit")
     ap.add_argument("--coll", default="bcast", help="the collective (default bcast)")
     ap.add_argument("--platform", default="cluster:16x16", help="the papcoll sim platform spec the runs used")
     ap.add_argument("--patterns", default=None, help="space-separated patterns (default balanced late:0.2:p uniform:p)")

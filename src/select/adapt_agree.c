@@ -23,7 +23,24 @@ static void split_hash(uint64_t h, double *hi, double *lo)
     *lo = (double)(h & 0xffffffffu);
 }
 
-/* Snapshot of the periods since the last one, and the nonblocking allreduces. */
+/* The agreed states: a prefix of g->state (a new site's state is appended,
+ * and agreed at the agreement that completes after it appeared), of the
+ * same length on every process, since only completed agreements, the same
+ * everywhere, mark states agreed or reset them. */
+static int agreed_prefix(const adapt_group_t *g)
+{
+    int n = 0;
+    while (n < g->nstates && g->state[n]->agreed) n++;
+    return n;
+}
+
+/* Snapshot of the periods since the last one, and the nonblocking
+ * allreduces.  The data carries the agreed states only (the others' are
+ * discarded at the completion anyway), each in its group's slice: what
+ * crosses the network is then about 2 ncand + 2 doubles per agreed state
+ * and process, which matters where the MPI library's nonblocking reduce
+ * and broadcast are linear (SimGrid SMPI 3.32: the root receives and sends
+ * p - 1 messages). */
 int pc_adapt_post_agreement(adapt_group_t *g, MPI_Comm comm)
 {
     double *chk = g->check_send;
@@ -33,24 +50,27 @@ int pc_adapt_post_agreement(adapt_group_t *g, MPI_Comm comm)
     for (int i = 0; i < CHECK_N; i++) chk[CHECK_N + i] = -chk[i];
     g->seq_hash = PC_FNV_START;
     g->snap_nstates = g->nstates;
+    g->snap_sent = agreed_prefix(g);
     g->agreements++;
-    memset(g->data_send, 0, sizeof g->data_send);
+    int slice = pc_adapt_slice(g);
     for (int i = 0; i < g->nstates; i++) {
         adapt_state_t *s = g->state[i];
-        double *d = &g->data_send[i * PER_STATE];
         double sum = 0;
         long n = 0;
-        s->snap_agreed = s->agreed;
         for (int c = 0; c < g->ncand; c++) {
-            d[c] = s->win_cost[c];
-            d[CALL_AT + c] = s->win_sum[c];
             s->snap_n[c] = s->win_n[c];
             sum += s->win_sum[c];
             n += s->win_n[c];
         }
-        double mean = n ? sum / (double)n : 0;
-        d[MEAN_AT] = mean;
-        d[MEAN_AT + 1] = mean * mean;
+        if (i < g->snap_sent) {
+            double *d = &g->data_send[i * slice], mean = n ? sum / (double)n : 0;
+            for (int c = 0; c < g->ncand; c++) {
+                d[c] = s->win_cost[c];
+                d[g->ncand + c] = s->win_sum[c];
+            }
+            d[2 * g->ncand] = mean;
+            d[2 * g->ncand + 1] = mean * mean;
+        }
         memset(s->win_sum, 0, sizeof s->win_sum);
         memset(s->win_cost, 0, sizeof s->win_cost);
         memset(s->win_n, 0, sizeof s->win_n);
@@ -59,7 +79,8 @@ int pc_adapt_post_agreement(adapt_group_t *g, MPI_Comm comm)
      * SMPI 3.32's MPI_Iallreduce sends p (p - 1) */
     int rc = PMPI_Ireduce(g->check_send, g->agreed, 2 * CHECK_N, MPI_DOUBLE, MPI_MAX, 0, comm, &g->req[0]);
     if (rc == MPI_SUCCESS)
-        rc = PMPI_Ireduce(g->data_send, g->agreed + 2 * CHECK_N, MAX_STATES * PER_STATE, MPI_DOUBLE, MPI_SUM, 0, comm, &g->req[1]);
+        rc = PMPI_Ireduce(g->data_send, g->agreed + 2 * CHECK_N, g->snap_sent * slice, MPI_DOUBLE, MPI_SUM, 0, comm,
+                          &g->req[1]);
     else g->req[1] = MPI_REQUEST_NULL;
     g->pending = rc == MPI_SUCCESS ? REDUCING : IDLE;
     return rc;
@@ -80,12 +101,12 @@ static void update_state(adapt_state_t *s, const double *d, int p, int log)
     long period_calls = 0;
     for (int c = 0; c < g->ncand; c++) {
         s->tot_sum[c] += d[c];
-        s->tot_call[c] += d[CALL_AT + c];
+        s->tot_call[c] += d[g->ncand + c];
         s->tot_n[c] += s->snap_n[c];
         period_calls += s->snap_n[c];
     }
-    double mean = d[MEAN_AT] / p;
-    double spread = sqrt(fmax(0.0, d[MEAN_AT + 1] / p - mean * mean));
+    double mean = d[2 * g->ncand] / p;
+    double spread = sqrt(fmax(0.0, d[2 * g->ncand + 1] / p - mean * mean));
     if (period_calls) s->last_spread = spread;
     char what[160], means[512];
     if (s->phase == WAIT) {
@@ -164,7 +185,7 @@ int pc_adapt_broadcast_agreement(adapt_group_t *g, MPI_Comm comm)
     MPI_Status statuses[2];
     int rc = pc_waitall(2, g->req, statuses);
     if (rc == MPI_SUCCESS)
-        rc = PMPI_Ibcast(g->agreed, 2 * CHECK_N + MAX_STATES * PER_STATE, MPI_DOUBLE, 0, comm, &g->req[0]);
+        rc = PMPI_Ibcast(g->agreed, 2 * CHECK_N + g->snap_sent * pc_adapt_slice(g), MPI_DOUBLE, 0, comm, &g->req[0]);
     g->req[1] = MPI_REQUEST_NULL;
     g->pending = rc == MPI_SUCCESS ? BROADCASTING : IDLE;
     return rc;
@@ -228,8 +249,8 @@ int pc_adapt_complete_agreement(adapt_group_t *g)
         g->sites = SITES_OFF;
         return MPI_SUCCESS;
     }
-    for (int i = 0; i < g->snap_nstates; i++)
-        if (g->state[i]->snap_agreed) update_state(g->state[i], &g->agreed[2 * CHECK_N + i * PER_STATE], t->size, log);
+    for (int i = 0; i < g->snap_sent; i++)
+        update_state(g->state[i], &g->agreed[2 * CHECK_N + i * pc_adapt_slice(g)], t->size, log);
     backoff(g);
     if (g->sites != SITES_OFF) {
         if (g->sites == SITES_PENDING && g->snap_nstates == 2) {

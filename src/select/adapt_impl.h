@@ -24,8 +24,8 @@ enum { WAIT, EXPLORE, EXPLOIT };                /* a state's phase: WAIT runs pc
 enum { IDLE, REDUCING, BROADCASTING };          /* a group's agreement in flight */
 enum { PROBE_OFF, PROBE_RUNNING, PROBE_REDUCING, PROBE_DONE }; /* a group's early probe (adapt_probe.c) */
 enum { CHECK_N = 5 };                           /* group key hi/lo, site sequence hi/lo, sites */
-/* per state: cost sums per candidate, time-in-call sums per candidate, mean e_i, mean e_i^2 */
-enum { CALL_AT = NCAND, MEAN_AT = 2 * NCAND, PER_STATE = 2 * NCAND + 2 };
+/* The most an agreement carries per state (pc_adapt_slice: a group's own is 2 ncand + 2) */
+enum { PER_STATE = 2 * NCAND + 2 };
 #define SIZE_CLASS_VARY 255
 
 typedef struct adapt_state {
@@ -53,7 +53,6 @@ typedef struct adapt_state {
     int last_cand;                  /* that call's candidate */
     /* the snapshot in flight */
     long snap_n[NCAND];
-    int snap_agreed;
     /* agreed: sums over the processes since the exploration began */
     double tot_sum[NCAND];          /* of the costs */
     double tot_call[NCAND];         /* of the times in the call */
@@ -78,6 +77,8 @@ typedef struct adapt_group {
     int sites, disabled;
     uint64_t seq_hash;              /* call sites since the last snapshot */
     int nstates, snap_nstates;
+    int snap_sent;                  /* states whose data the agreement in flight carries: the agreed ones, a
+                                       prefix of state[] of the same length on every process */
     adapt_state_t *state[MAX_STATES];
     int pending;                    /* agreement in flight: REDUCING, then BROADCASTING */
     unsigned long complete_at;      /* the call that completes the current stage */
@@ -105,6 +106,12 @@ typedef struct adapt_table {
     adapt_group_t *groups;
     adapt_group_t *last;            /* the group of the last call */
 } adapt_table_t;
+
+/* One state's slice of an agreement's data (the same length on every
+ * process: the candidates are part of the group): the cost sums per
+ * candidate, then the time-in-call sums per candidate, then the mean e_i and
+ * the mean e_i^2 over the process's calls. */
+static inline int pc_adapt_slice(const adapt_group_t *g) { return 2 * g->ncand + 2; }
 
 /* Every live table (under pc_lock), for the report at MPI_Finalize. */
 extern adapt_table_t *pc_adapt_live_tables;

@@ -149,7 +149,7 @@ adapt_state_t *pc_adapt_new_state(adapt_group_t *g, uint64_t site, const char *m
     s->site = site;
     snprintf(s->module, sizeof s->module, "%s", module);
     s->offset = offset;
-    s->agreed = site == 0;
+    s->agreed = g->nstates == 0; /* state 0 (no call site); a site waits for an agreement */
     pc_adapt_start_waiting(s);
     g->state[g->nstates++] = s;
     return s;

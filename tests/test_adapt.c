@@ -14,6 +14,11 @@
  *                    the processes disagree on the call site, adaptive
  *                    selection must fall back to keying without it (a hang
  *                    here is the failure; ctest's timeout catches it)
+ *   --late-site      from the middle of the run every process also calls
+ *                    from a third site (every third round, small sizes):
+ *                    a site that appears after the others were agreed on
+ *                    joins the agreements (each carries the agreed sites'
+ *                    data only, so every process must count them alike)
  *   --delays         rank-dependent arrival delays (busy waits) that change
  *                    every 50 rounds, so the arrival spread changes
  *   --expect-report=site|any|unagreed   after MPI_Finalize rank 0 reads the
@@ -130,12 +135,17 @@ __attribute__((noinline)) static void site_b(int round, int count, MPI_Op op, ch
     collectives("site B", round, count, op, algos, n);
 }
 
+__attribute__((noinline)) static void site_c(int round, int count, MPI_Op op, char (*algos)[64], int *n)
+{
+    collectives("site C", round, count, op, algos, n);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int calls = 200, split = 0, delays = 0;
+    int calls = 200, split = 0, delays = 0, late_site = 0;
     const char *expect = NULL;
     long period_above = 0;
     int expect_native = 0, expect_waiting = 0, free_every = 0;
@@ -144,6 +154,7 @@ int main(int argc, char **argv)
         if (!strncmp(argv[i], "--calls=", 8)) calls = atoi(argv[i] + 8);
         else if (!strcmp(argv[i], "--split-sites")) split = 1;
         else if (!strcmp(argv[i], "--delays")) delays = 1;
+        else if (!strcmp(argv[i], "--late-site")) late_site = 1;
         else if (!strncmp(argv[i], "--expect-report=", 16)) expect = argv[i] + 16;
         else if (!strncmp(argv[i], "--expect-period-above=", 22)) period_above = atol(argv[i] + 22);
         else if (!strcmp(argv[i], "--expect-native")) expect_native = 1;
@@ -152,7 +163,7 @@ int main(int argc, char **argv)
         else if (!strncmp(argv[i], "--expect-first=", 15)) expect_first = argv[i] + 15;
         else {
             if (rank == 0)
-                fprintf(stderr, "usage: test_adapt [--calls=N] [--split-sites] [--delays] [--expect-report=site|any|unagreed]\n"
+                fprintf(stderr, "usage: test_adapt [--calls=N] [--split-sites] [--late-site] [--delays] [--expect-report=site|any|unagreed]\n"
                                 "       [--expect-period-above=N] [--expect-native] [--expect-waiting] [--expect-first=native|rule]\n"
                                 "       [--free-comm-every=N]\n");
             MPI_Abort(MPI_COMM_WORLD, 2);
@@ -177,7 +188,9 @@ int main(int argc, char **argv)
             /* same sites: small from A, large from B, and every 5th round the
              * other way round; split: by rank parity */
             int use_a = split ? rank % 2 == 0 : (s == 0) != (round % 5 == 4);
-            if (use_a) site_a(round, count, user_op, algos, &nalgos);
+            if (late_site && s == 0 && round >= calls / 2 && round % 3 == 0)
+                site_c(round, count, user_op, algos, &nalgos);
+            else if (use_a) site_a(round, count, user_op, algos, &nalgos);
             else site_b(round, count, user_op, algos, &nalgos);
         }
     }
@@ -199,10 +212,24 @@ int main(int argc, char **argv)
         char line[1024];
         int site = 0, any = 0, lines = 0, native = 0, waiting = 0, first_wrong = 0;
         long longest = 0, agreements = 0;
+        int most_sites = 0, ngroups = 0; /* agreed sites of one group (the text before " site ") */
+        char group[256][160];
+        int group_sites[256];
         FILE *f = report ? fopen(report, "r") : NULL;
         while (f && fgets(line, sizeof line, f)) {
             lines++;
-            site += strstr(line, " site ") != NULL;
+            const char *at = strstr(line, " site ");
+            site += at != NULL;
+            if (at && at - line < 160) {
+                int g = 0;
+                while (g < ngroups && (strlen(group[g]) != (size_t)(at - line) || strncmp(group[g], line, (size_t)(at - line))))
+                    g++;
+                if (g == ngroups && ngroups < 256) {
+                    snprintf(group[g], sizeof group[g], "%.*s", (int)(at - line), line);
+                    group_sites[ngroups++] = 0;
+                }
+                if (g < ngroups && ++group_sites[g] > most_sites) most_sites = group_sites[g];
+            }
             any += strstr(line, " any site") != NULL;
             const char *every = strstr(line, " agreements, the last every ");
             long period = every ? atol(every + strlen(" agreements, the last every ")) : 0;
@@ -237,6 +264,11 @@ int main(int argc, char **argv)
             ok = 0;
         }
         if (first_wrong || (expect_first && !waiting)) ok = 0;
+        if (late_site && most_sites < 3) {
+            fprintf(stderr, "FAIL: PAPCOLL_ADAPT_REPORT %s: at most %d agreed sites per group, expected the late third\n",
+                    report ? report : "(unset)", most_sites);
+            ok = 0;
+        }
         if (period_above > 0 && longest <= period_above) {
             fprintf(stderr, "FAIL: PAPCOLL_ADAPT_REPORT %s: longest agreement period %ld calls, expected above %ld\n",
                     report ? report : "(unset)", longest, period_above);

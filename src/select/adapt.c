@@ -40,6 +40,28 @@ static int explored(const adapt_group_t *g, const adapt_state_t *s)
     return 1;
 }
 
+/* Measured calls per agreement period of a decided state (at least one call
+ * in every few: see exploit_measured). */
+enum { EXPLOIT_SAMPLES = 16 };
+
+/* Whether a decided state's call is measured: about EXPLOIT_SAMPLES per
+ * period, the first call due that moves no agreement message.  Enough for
+ * the spread's check (a period's mean time in the call per process), and a
+ * settled site then reads no clock on most calls: each read costs (SMPI
+ * charges it; a sub-microsecond reduce paid 5% for two reads per call, 16
+ * simulated ranks).  The same calls on every process (the count and the
+ * agreement calls are).  PAPCOLL_ADAPT_COST=iteration measures every call:
+ * its cost runs from the previous call's exit. */
+static int exploit_measured(const adapt_group_t *g, adapt_state_t *s, int agreement_call)
+{
+    if (pc_params()->adapt_cost[0] == 'i') return 1;
+    if (s->until_sample > 0) s->until_sample--;
+    if (s->until_sample > 0 || agreement_call) return 0;
+    unsigned long every = g->period / EXPLOIT_SAMPLES;
+    s->until_sample = every > 1 ? every : 1;
+    return 1;
+}
+
 /* ---- the entry points ---- */
 
 int pc_adapt_applies(const pc_comm_t *ctx, const pc_selection_t *sel)
@@ -104,7 +126,7 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
         if (!found) found = pc_adapt_new_state(g, site, module, offset); /* NULL when full: state 0 */
         if (found && found->agreed && g->sites == SITES_ON) s = found;
     }
-    int c, block_start = 0, idle = 0, probe = pc_adapt_probe_call(g, call);
+    int c, block_start = 0, idle = 0, skip = 0, probe = pc_adapt_probe_call(g, call);
     if (probe) {
         /* calls 1-4 of a probing group (every state waits then): `native`,
          * then the rule's first, each a warm-up call then a measured one */
@@ -119,6 +141,7 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
     } else if (s->phase == EXPLOIT) {
         c = s->chosen;
         s->since_decision++;
+        skip = !exploit_measured(g, s, agreement_call);
         if (whylen) snprintf(why + used, whylen - used, "exploit %s", g->cand[c]);
     } else if (explored(g, s)) {
         /* every candidate has its measured calls: the reference, unmeasured,
@@ -150,7 +173,7 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
         ticket->weight = 1;
         return MPI_SUCCESS;
     }
-    if (s->phase == WAIT || probe) return MPI_SUCCESS;
+    if (s->phase == WAIT || probe || skip) return MPI_SUCCESS;
     ticket->state = s;
     /* a candidate's first call here always starts a block: first-use costs are never measured */
     ticket->measured = !idle && !block_start && !agreement_call;

@@ -146,6 +146,7 @@ static void update_state(adapt_state_t *s, const double *d, int p, int log)
         s->phase = EXPLOIT;
         s->chosen = best;
         s->since_decision = 0;
+        s->until_sample = 0;
         s->exploit_periods = 0;
         s->decided_cost = s->tot_sum[best] / ((double)s->tot_n[best] * p);
         if (log) {

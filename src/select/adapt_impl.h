@@ -43,6 +43,7 @@ typedef struct adapt_state {
     unsigned long reexplore_after;  /* since_decision that explores again: PAPCOLL_ADAPT_REEXPLORE, doubled
                                        each time such an exploration confirmed the choice */
     int by_count;                   /* the exploration in progress came from reexplore_after */
+    unsigned long until_sample;     /* EXPLOIT: calls until the next measured one (adapt.c, exploit_measured) */
     unsigned long calls;            /* all calls routed here */
     unsigned explorations;          /* explorations begun */
     /* this process, since the last snapshot */

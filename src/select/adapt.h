@@ -104,6 +104,13 @@
  * collective from different sites may run different algorithms before the
  * next agreement detects it; PAPCOLL_ADAPT_SITES=0 rules that out.
  *
+ * The agreed data are each agreed site's candidate sums and mean time (2
+ * ncand + 2 doubles per agreed state), not a fixed table: SMPI 3.32's
+ * nonblocking reduce and broadcast are linear, so every byte crosses rank
+ * 0's link p - 1 times (with room for 9 states of 8 candidates, 1.3 KiB per
+ * process, the agreements made a 4 KiB allreduce 1.15x slower over 64 calls
+ * at 64 simulated ranks; 1.04x with the agreed slices).
+ *
  * Exploration: the candidates in turn, each for a block of consecutive
  * calls: a warm-up call (not measured: first-use costs such as shared
  * segments, and what the previous candidate's call spills into this one:
@@ -121,7 +128,9 @@
  * time that confirms the choice), or when (spread + cost) of a period differs
  * by more than PAPCOLL_ADAPT_SPREAD_FACTOR from the one after the decision
  * (spread: standard deviation over processes of their mean time in the call,
- * which grows with the arrival imbalance).  Nothing but MPI_Wtime enters a
+ * which grows with the arrival imbalance).  A decided state measures about
+ * 16 calls per period for it (adapt.c, exploit_measured), the rest read no
+ * clock.  Nothing but MPI_Wtime enters a
  * decision: under SMPI (simulated time) the same run makes the same choices.
  * Decisions (the probe's included) are logged at PAPCOLL_LOG=debug by the
  * communicator's rank 0; PAPCOLL_ADAPT_REPORT writes every state at

@@ -8,7 +8,8 @@ size, each cell "e_root / e_bar / after" in microseconds (medians over the repet
     python3 tools/sweeps/reduce_table.py --summary OUTDIR   # docs/performance.md's rows:
         the --order algorithms and the SMPI reduce of the lowest e_bar, at --sizes
     python3 tools/sweeps/reduce_table.py --fold OUTDIR      # per-run CSVs -> OUTDIR/runs.csv
-Options: --order=a,b,... the algorithms first (and the summary's columns; default clairvoyant's
+Options: --coll=NAME the per-run files' collective (default reduce: reduce_*.csv; allreduce_*.csv for an
+allreduce sweep, whose e_root is nan); --order=a,b,... the algorithms first (and the summary's columns; default clairvoyant's
 comparison: clairvoyant,binomial,dynleader_flat,dynleader_onesided); --sizes=n,n,... the summary's sizes
 in bytes (default 8,4096,65536); --fold merges OUTDIR's per-run files (reduce_<pattern>_<sizes>_<who>.csv)
 into runs.csv, one row per benchmark row with its file's name (`run`) first, and removes them; the tables
@@ -27,9 +28,12 @@ def size_label(b):
     return f"{b // 1024} KiB" if b >= 1024 else f"{b} B"
 
 
+COLL = "reduce"  # --coll: the per-run files are COLL_<pattern>_<sizes>_<who>.csv
+
+
 def runs(out):
     """(run, row) of every benchmark row in out: the per-run files' (run = the file's name) and runs.csv's."""
-    for path in sorted(glob.glob(os.path.join(out, "reduce_*.csv"))):
+    for path in sorted(glob.glob(os.path.join(out, f"{COLL}_*.csv"))):
         with open(path) as f:
             for row in csv.DictReader(line for line in f if not line.startswith("#")):
                 yield os.path.basename(path)[:-4], row
@@ -50,7 +54,7 @@ def fold(out):
         w.writeheader()
         for run, row in sorted(rows, key=lambda r: r[0]):
             w.writerow({"run": run, **row})
-    for path in glob.glob(os.path.join(out, "reduce_*.csv")):
+    for path in glob.glob(os.path.join(out, f"{COLL}_*.csv")):
         os.remove(path)
     os.replace(os.path.join(out, "runs.csv.tmp"), os.path.join(out, "runs.csv"))
 
@@ -104,10 +108,11 @@ if __name__ == "__main__":
     if "--help" in args or not args:
         print(__doc__)
         sys.exit(0 if args else 2)
+    opts = dict(a[2:].split("=", 1) for a in args[:-1] if a.startswith("--") and "=" in a)
+    COLL = opts.get("coll", COLL)
     if "--fold" in args:
         fold(args[-1])
         sys.exit(0)
-    opts = dict(a[2:].split("=", 1) for a in args[:-1] if a.startswith("--") and "=" in a)
     main(args[-1], summary="--summary" in args,
          order=opts["order"].split(",") if "order" in opts else ORDER,
          summary_sizes=[int(x) for x in opts["sizes"].split(",")] if "sizes" in opts else SUMMARY_SIZES)

@@ -90,7 +90,7 @@ static void part_range(long count, int nparts, int j, long *first, long *n)
     *n = (long)pc_blocks_len((size_t)count, nparts, j, 1);
 }
 
-/* Node j's owner of part j: its mailbox (node_dynleader.h). */
+/* Node j's owner of part j: its mailbox (ctx/comm.h). */
 static int owner_of(const pc_call_t *a, int node)
 {
     return pc_node_mailbox(a->ctx, a->root, node);

@@ -50,11 +50,12 @@ enum { EXPLOIT_SAMPLES = 16 };
  * settled site then reads no clock on most calls: each read costs (SMPI
  * charges 10 ns; SIMULATED, a 0.40 us reduce on 16 ranks took 0.418 us over
  * calls 200-264 with two reads per decided call, 0.406 with this sampling).
- * The same calls on every process (the count and the agreement calls are).  PAPCOLL_ADAPT_COST=iteration measures every call:
- * its cost runs from the previous call's exit. */
+ * The same calls on every process (the count and the agreement calls are).
+ * PAPCOLL_ADAPT_COST=iteration measures every call: its cost runs from the
+ * previous call's exit. */
 static int exploit_measured(const adapt_group_t *g, adapt_state_t *s, int agreement_call)
 {
-    if (pc_params()->adapt_cost[0] == 'i') return 1;
+    if (pc_adapt_iteration_cost()) return 1;
     if (s->until_sample > 0) s->until_sample--;
     if (s->until_sample > 0 || agreement_call) return 0;
     unsigned long every = g->period / EXPLOIT_SAMPLES;
@@ -178,7 +179,7 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
     /* a candidate's first call here always starts a block: first-use costs are never measured */
     ticket->measured = !idle && !block_start && !agreement_call;
     ticket->weight = 1;
-    ticket->iteration_cost = pc_params()->adapt_cost[0] == 'i'; /* "iteration" (params.c checks the choices) */
+    ticket->iteration_cost = pc_adapt_iteration_cost();
     return MPI_SUCCESS;
 }
 

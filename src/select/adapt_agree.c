@@ -136,7 +136,7 @@ static void update_state(adapt_state_t *s, const double *d, int p, int log)
         int ref = pc_adapt_reference(g);
         double margin = prm->adapt_margin; /* >= 0 (params.c); >= 1: the reference always stays */
         double ref_cost = s->tot_sum[ref] / (double)s->tot_n[ref];
-        double margin_of = prm->adapt_cost[0] == 'i' ? s->tot_call[ref] / (double)s->tot_n[ref] : ref_cost;
+        double margin_of = pc_adapt_iteration_cost() ? s->tot_call[ref] / (double)s->tot_n[ref] : ref_cost;
         if (best != ref && s->tot_sum[best] / (double)s->tot_n[best] > ref_cost - margin * margin_of) best = ref;
         /* re-explorations by count that confirm the choice come less and less often */
         unsigned long every = prm->adapt_reexplore > 0 ? (unsigned long)prm->adapt_reexplore : 0;

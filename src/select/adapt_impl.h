@@ -14,6 +14,7 @@
 #define PC_ADAPT_IMPL_H
 
 #include "select/adapt.h"
+#include "core/params.h"
 
 #include <mpi.h>
 #include <stdint.h>
@@ -113,6 +114,10 @@ typedef struct adapt_table {
  * candidate, then the time-in-call sums per candidate, then the mean e_i and
  * the mean e_i^2 over the process's calls. */
 static inline int pc_adapt_slice(const adapt_group_t *g) { return 2 * g->ncand + 2; }
+
+/* PAPCOLL_ADAPT_COST=iteration (params.c checks the choices: "call" or
+ * "iteration"): a call's cost runs from the previous call's exit. */
+static inline int pc_adapt_iteration_cost(void) { return pc_params()->adapt_cost[0] == 'i'; }
 
 /* Every live table (under pc_lock), for the report at MPI_Finalize. */
 extern adapt_table_t *pc_adapt_live_tables;

@@ -28,12 +28,10 @@ def size_label(b):
     return f"{b // 1024} KiB" if b >= 1024 else f"{b} B"
 
 
-COLL = "reduce"  # --coll: the per-run files are COLL_<pattern>_<sizes>_<who>.csv
-
-
-def runs(out):
-    """(run, row) of every benchmark row in out: the per-run files' (run = the file's name) and runs.csv's."""
-    for path in sorted(glob.glob(os.path.join(out, f"{COLL}_*.csv"))):
+def runs(out, coll="reduce"):
+    """(run, row) of every benchmark row in out: the per-run files' (<coll>_<pattern>_<sizes>_<who>.csv, run = the
+    file's name) and runs.csv's."""
+    for path in sorted(glob.glob(os.path.join(out, f"{coll}_*.csv"))):
         with open(path) as f:
             for row in csv.DictReader(line for line in f if not line.startswith("#")):
                 yield os.path.basename(path)[:-4], row
@@ -44,8 +42,8 @@ def runs(out):
                 yield row.pop("run"), row
 
 
-def fold(out):
-    rows = list(runs(out))
+def fold(out, coll="reduce"):
+    rows = list(runs(out, coll))
     if not rows:
         return
     columns = ["run"] + [k for k in rows[0][1]]
@@ -54,15 +52,15 @@ def fold(out):
         w.writeheader()
         for run, row in sorted(rows, key=lambda r: r[0]):
             w.writerow({"run": run, **row})
-    for path in glob.glob(os.path.join(out, f"{COLL}_*.csv")):
+    for path in glob.glob(os.path.join(out, f"{coll}_*.csv")):
         os.remove(path)
     os.replace(os.path.join(out, "runs.csv.tmp"), os.path.join(out, "runs.csv"))
 
 
-def main(out, summary=False, order=ORDER, summary_sizes=SUMMARY_SIZES):
+def main(out, summary=False, order=ORDER, summary_sizes=SUMMARY_SIZES, coll="reduce"):
     cells, patterns, sizes, algos, p = {}, [], set(), [], None
     ebar = {}
-    for run, row in runs(out):
+    for run, row in runs(out, coll):
         who = run.rsplit("_", 1)[1]
         algo = row["algo"] if who.startswith("papcoll") else "smpi:" + who[len("smpi-"):]
         if algo == "auto":
@@ -109,10 +107,10 @@ if __name__ == "__main__":
         print(__doc__)
         sys.exit(0 if args else 2)
     opts = dict(a[2:].split("=", 1) for a in args[:-1] if a.startswith("--") and "=" in a)
-    COLL = opts.get("coll", COLL)
+    coll = opts.get("coll", "reduce")
     if "--fold" in args:
-        fold(args[-1])
+        fold(args[-1], coll)
         sys.exit(0)
     main(args[-1], summary="--summary" in args,
          order=opts["order"].split(",") if "order" in opts else ORDER,
-         summary_sizes=[int(x) for x in opts["sizes"].split(",")] if "sizes" in opts else SUMMARY_SIZES)
+         summary_sizes=[int(x) for x in opts["sizes"].split(",")] if "sizes" in opts else SUMMARY_SIZES, coll=coll)

@@ -491,8 +491,10 @@ def planned(args):
                 diff = left
             med_a = statistics.median(diff)
             worst_a = max(worst_a, abs(med_a))
+            quartiles = ", ".join(f"{q:+.1f}" for q in statistics.quantiles(diff, n=4))
             check(abs(med_a) <= res + 20, f"rank {r}: traced arrivals differ from the program's own by {med_a:+.2f} us "
-                  f"(median over {n_calls} calls), beyond the clock residuals {res:.2f} us + 20 us")
+                  f"(median over {n_calls} calls, quartiles {quartiles}), beyond the clock residuals {res:.2f} us "
+                  f"+ 20 us")
             if r == 0:
                 continue
             res = (residual(header, r) + residual(header, 0)) / 1e3

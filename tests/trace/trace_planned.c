@@ -5,7 +5,7 @@
  * (tests/trace/check_trace.py): every iteration runs every collective of
  * MPI-3, blocking then nonblocking (posted, then waited for), call k of
  * rank r starting at T0 + k x PERIOD + r x DELAY on CLOCK_MONOTONIC (rank
- * r busy-waits for its time), so rank r reaches each call r x DELAY after
+ * r sleeps, then spins, until its time), so rank r reaches each call r x DELAY after
  * rank 0.  CLOCK_MONOTONIC is one clock for every process of a machine:
  * the plan holds on one node (the tests' setting).  T0 comes from rank 0
  * in the first call, an MPI_Bcast.  Then a few calls on other communicators
@@ -23,6 +23,7 @@
  */
 #include <mpi.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,8 +43,17 @@ static long long now_ns(void)
     return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-static void busy_wait_until(long long t)
+/* Sleeps until 200 us before t, then spins to t: a process that spun through the whole period would keep
+ * every core busy when the test oversubscribes them (4 ranks on 2 cores), and the scheduler would then
+ * deschedule ranks at random points, between the program's clock read and the call among them. */
+static void wait_until(long long t)
 {
+    long long wake = t - 200000;
+    if (now_ns() < wake) {
+        struct timespec ts = {.tv_sec = wake / 1000000000LL, .tv_nsec = wake % 1000000000LL};
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {
+        }
+    }
     while (now_ns() < t) {
     }
 }
@@ -183,7 +193,7 @@ int main(int argc, char **argv)
     for (int it = 0; it < iterations; it++)
         for (int nb = 0; nb < 2; nb++)
             for (int k = 0; k < nselected; k++, call_index++) {
-                busy_wait_until(t0 + call_index * period + (long long)(rank * delay_us * 1e3));
+                wait_until(t0 + call_index * period + (long long)(rank * delay_us * 1e3));
                 arrived[call_index] = now_ns();
                 call(selected[k], nb, it % size, MPI_COMM_WORLD);
             }

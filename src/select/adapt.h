@@ -89,8 +89,8 @@
  * fades once a site has settled) each process posts a nonblocking allreduce (a reduce to rank 0, completed a quarter
  * period later, then a broadcast, completed another quarter later; natively
  * the MPI library's MPI_Ireduce and MPI_Ibcast, under SMPI papcoll's own
- * binomial schedules, advanced at the group's calls, since SMPI's are
- * linear: adapt_agree.c) on papcoll's
+ * in two levels through the node leaders, since SMPI's are linear:
+ * adapt_messages.c) on papcoll's
  * private communicator of (a) the
  * group key and a hash of the sequence of call-site keys (site.h) since the last
  * agreement (MAX of x and -x: equal everywhere iff min == max) and (b) every

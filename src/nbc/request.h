@@ -24,7 +24,7 @@
 int pc_nbc_next(MPI_Comm comm, MPI_Comm *priv, int *tag, unsigned long *seq);
 /* The same for papcoll's context of the communicator (papcoll's own
  * nonblocking traffic started inside a collective call on it: the adaptive
- * selection's agreements under SMPI, select/adapt_agree.c). */
+ * selection's agreements under SMPI, select/adapt_messages.c). */
 struct pc_comm;
 int pc_nbc_next_of(struct pc_comm *ctx, MPI_Comm *priv, int *tag, unsigned long *seq);
 

@@ -85,8 +85,8 @@ static int two_level_bcast(pc_nbc_sched_t *s, const pc_comm_t *c, double *buf, i
     return s->rc;
 }
 
-/* One stage of the agreement as *req: at a leader the schedule `build` makes (reduce: op, send -> recv;
- * broadcast: buf = recv), elsewhere one message to or from the node's leader. */
+/* One stage of the agreement as *req (is_reduce: the reduce, op, send -> recv; else the broadcast of recv):
+ * at a leader its schedule, elsewhere one message to or from the node's leader. */
 static int start(pc_comm_t *ctx, int is_reduce, const double *send, double *recv, int n, MPI_Op op,
                  MPI_Request *req)
 {

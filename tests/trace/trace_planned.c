@@ -14,8 +14,12 @@
  *   trace_planned [--delay-us=D] [--iterations=K] [--only=bcast,allreduce,...] [--arrivals=PREFIX]
  *
  * --arrivals: each rank writes PREFIX.RANK, one line "CALL T_NS" per planned
- * call, its CLOCK_MONOTONIC just before calling MPI (what a busy machine
- * made of the plan: a process descheduled after its wait arrives late).
+ * call, its CLOCK_MONOTONIC just before calling MPI, the call's arguments
+ * already allocated (what a busy machine made of the plan: a process
+ * descheduled after its wait arrives late).  Allocating them after the
+ * clock read put 4-6 us of the program's own work between this clock and
+ * the tracer's on an idle machine (1-2 us now), more under load: the resync
+ * test's margin is 20 us.
  *
  * Rank 0 prints the plan as one line "PLAN {json}" (T0 and PERIOD in ns,
  * the collectives in order, the calls on other communicators), and
@@ -58,8 +62,9 @@ static void wait_until(long long t)
     }
 }
 
-/* One call of collective c (nonblocking if nb) on comm with root. */
-static void call(int c, int nb, int root, MPI_Comm comm)
+/* One call of collective c (nonblocking if nb) on comm with root; *arrived (if not null): the clock just before
+ * the MPI call, its arguments ready. */
+static void call(int c, int nb, int root, MPI_Comm comm, long long *arrived)
 {
     int p, rank;
     MPI_Comm_size(comm, &p);
@@ -78,6 +83,7 @@ static void call(int c, int nb, int root, MPI_Comm comm)
     MPI_Request q = MPI_REQUEST_NULL;
     MPI_Request *req = nb ? &q : NULL;
 #define RUN(blocking, nonblocking) ((void)(nb ? nonblocking : blocking))
+    if (arrived) *arrived = now_ns();
     switch (c) {
     case 0: RUN(MPI_Barrier(comm), MPI_Ibarrier(comm, req)); break;
     case 1: RUN(MPI_Bcast(s, BLOCK, MPI_INT, root, comm), MPI_Ibcast(s, BLOCK, MPI_INT, root, comm, req)); break;
@@ -194,8 +200,7 @@ int main(int argc, char **argv)
         for (int nb = 0; nb < 2; nb++)
             for (int k = 0; k < nselected; k++, call_index++) {
                 wait_until(t0 + call_index * period + (long long)(rank * delay_us * 1e3));
-                arrived[call_index] = now_ns();
-                call(selected[k], nb, it % size, MPI_COMM_WORLD);
+                call(selected[k], nb, it % size, MPI_COMM_WORLD, &arrived[call_index]);
             }
     if (arrivals) {
         char path[4096];
@@ -212,9 +217,9 @@ int main(int argc, char **argv)
     MPI_Comm half, dup;
     MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
-    call(3, 0, 0, half);
-    call(3, 0, 0, half);
-    call(1, 0, size - 1, dup);
+    call(3, 0, 0, half, NULL);
+    call(3, 0, 0, half, NULL);
+    call(1, 0, size - 1, dup, NULL);
     MPI_Comm_free(&half);
     MPI_Comm_free(&dup);
     MPI_Finalize();

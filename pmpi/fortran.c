@@ -264,6 +264,17 @@ PC_FORTRAN_NAMES(fortran_exscan, MPI_EXSCAN, mpi_exscan,
                  (void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm,
                   MPI_Fint *ierror));
 
+#ifdef PAPCOLL_SMPI
+/* libsimgrid's mpi_finalize_ calls its own MPI_Finalize; this one calls the program's: papcoll's, which ends
+ * papcoll's messages in flight before SMPI refuses them (src/select/finalize_smpi.c). */
+static void fortran_finalize(MPI_Fint *ierror)
+{
+    int rc = MPI_Finalize();
+    if (ierror) *ierror = rc;
+}
+PC_FORTRAN_NAMES(fortran_finalize, MPI_FINALIZE, mpi_finalize, (MPI_Fint * ierror));
+#endif
+
 #endif /* OPEN_MPI || PAPCOLL_SMPI */
 
 #if defined(MPICH_VERSION) && !defined(PAPCOLL_SMPI)

@@ -97,9 +97,15 @@ void pc_nbc_comm_release(MPI_Comm priv)
 int pc_nbc_next(MPI_Comm comm, MPI_Comm *priv, int *tag, unsigned long *seq)
 {
     pc_comm_t *ctx;
-    int rc = pc_comm_get(comm, &ctx), found = 0;
+    int rc = pc_comm_get(comm, &ctx);
+    return rc == MPI_SUCCESS ? pc_nbc_next_of(ctx, priv, tag, seq) : rc;
+}
+
+int pc_nbc_next_of(pc_comm_t *ctx, MPI_Comm *priv, int *tag, unsigned long *seq)
+{
+    int found = 0;
     pc_nbc_counter_t *counter = NULL;
-    if (rc == MPI_SUCCESS) rc = pc_comm_cache_get(ctx->comm, &seq_keyval, delete_seq, &counter, &found);
+    int rc = pc_comm_cache_get(ctx->comm, &seq_keyval, delete_seq, &counter, &found);
     if (rc != MPI_SUCCESS) return rc;
     if (!found) {
         if (!(counter = calloc(1, sizeof *counter))) return MPI_ERR_NO_MEM;

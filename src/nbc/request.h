@@ -22,6 +22,11 @@
 /* The private communicator and the tag of the next request on comm (an
  * intracommunicator): papcoll's context (collective on its first use). */
 int pc_nbc_next(MPI_Comm comm, MPI_Comm *priv, int *tag, unsigned long *seq);
+/* The same for papcoll's context of the communicator (papcoll's own
+ * nonblocking traffic started inside a collective call on it: the adaptive
+ * selection's agreements under SMPI, select/adapt_messages.c). */
+struct pc_comm;
+int pc_nbc_next_of(struct pc_comm *ctx, MPI_Comm *priv, int *tag, unsigned long *seq);
 
 /* Runs the requests still active on papcoll's private communicator priv to
  * their end (those the program freed with MPI_Request_free): called before

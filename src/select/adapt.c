@@ -88,17 +88,18 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
     /* a call that moves agreement messages is not measured: they share the
      * network with the algorithm (the same calls on every process) */
     int agreement_call = g->pending && call == g->complete_at;
+    if (g->pending && !agreement_call) pc_adapt_agreement_progress(ctx);
     if (g->pending == BROADCASTING && call == g->complete_at) {
         rc = pc_adapt_complete_agreement(g);
         unsigned long next = g->posted_at + g->period; /* the period backoff() just set */
         g->next_post = next > call ? next : call + 1;
     }
     if (g->pending == REDUCING && call == g->complete_at) {
-        rc = pc_adapt_broadcast_agreement(g, ctx->comm);
+        rc = pc_adapt_broadcast_agreement(g, ctx);
         g->complete_at = call + g->stage;
     }
     if (rc == MPI_SUCCESS && !g->pending && !g->disabled && call == g->next_post) {
-        rc = pc_adapt_post_agreement(g, ctx->comm);
+        rc = pc_adapt_post_agreement(g, ctx);
         g->stage = g->period / 4 ? g->period / 4 : 1;
         g->posted_at = call;
         g->complete_at = call + g->stage;

@@ -86,9 +86,11 @@
  * at each agreement once every state of the group has settled, up to
  * PAPCOLL_ADAPT_PERIOD_MAX, back to PAPCOLL_ADAPT_PERIOD when one explores:
  * the agreements' cost, a large share of small calls at a period of 16,
- * fades once a site has settled) each process posts a nonblocking allreduce (MPI_Ireduce to rank 0, completed a quarter
- * period later, then MPI_Ibcast, completed another quarter later: 3 (p - 1)
- * messages, where SMPI's MPI_Iallreduce sends p (p - 1)) on papcoll's
+ * fades once a site has settled) each process posts a nonblocking allreduce (a reduce to rank 0, completed a quarter
+ * period later, then a broadcast, completed another quarter later; natively
+ * the MPI library's MPI_Ireduce and MPI_Ibcast, under SMPI papcoll's own
+ * in two levels through the node leaders, since SMPI's are linear:
+ * adapt_messages.c) on papcoll's
  * private communicator of (a) the
  * group key and a hash of the sequence of call-site keys (site.h) since the last
  * agreement (MAX of x and -x: equal everywhere iff min == max) and (b) every
@@ -105,11 +107,11 @@
  * next agreement detects it; PAPCOLL_ADAPT_SITES=0 rules that out.
  *
  * The agreed data are each agreed site's candidate sums and mean time (2
- * ncand + 2 doubles per agreed state), not a fixed table: SMPI 3.32's
- * nonblocking reduce and broadcast are linear, so every byte crosses rank
- * 0's link p - 1 times (with room for 9 states of 8 candidates, 1.3 KiB per
- * process, the agreements made a 4 KiB allreduce 1.15x slower over 64 calls
- * at 64 simulated ranks; 1.04x with the agreed slices).
+ * ncand + 2 doubles per agreed state), not a fixed table: with room for 9
+ * states of 8 candidates (1.3 KiB per process) and SMPI's linear
+ * nonblocking reduce and broadcast, the agreements made a 4 KiB allreduce
+ * 1.15x slower over 64 calls at 64 simulated ranks (1.04x with the agreed
+ * slices).
  *
  * Exploration: the candidates in turn, each for a block of consecutive
  * calls: a warm-up call (not measured: first-use costs such as shared

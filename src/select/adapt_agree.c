@@ -41,7 +41,7 @@ static int agreed_prefix(const adapt_group_t *g)
  * and process, which matters where the MPI library's nonblocking reduce
  * and broadcast are linear (SimGrid SMPI 3.32: the root receives and sends
  * p - 1 messages). */
-int pc_adapt_post_agreement(adapt_group_t *g, MPI_Comm comm)
+int pc_adapt_post_agreement(adapt_group_t *g, pc_comm_t *ctx)
 {
     double *chk = g->check_send;
     split_hash(g->key, &chk[0], &chk[1]);
@@ -75,13 +75,11 @@ int pc_adapt_post_agreement(adapt_group_t *g, MPI_Comm comm)
         memset(s->win_cost, 0, sizeof s->win_cost);
         memset(s->win_n, 0, sizeof s->win_n);
     }
-    /* reduce to rank 0, then broadcast (next stage): 3 (p - 1) messages where
-     * SMPI 3.32's MPI_Iallreduce sends p (p - 1) */
-    int rc = PMPI_Ireduce(g->check_send, g->agreed, 2 * CHECK_N, MPI_DOUBLE, MPI_MAX, 0, comm, &g->req[0]);
+    /* reduce to rank 0, then broadcast (next stage) */
+    g->req[1] = MPI_REQUEST_NULL;
+    int rc = pc_adapt_start_reduce(ctx, g->check_send, g->agreed, 2 * CHECK_N, MPI_MAX, &g->req[0]);
     if (rc == MPI_SUCCESS)
-        rc = PMPI_Ireduce(g->data_send, g->agreed + 2 * CHECK_N, g->snap_sent * slice, MPI_DOUBLE, MPI_SUM, 0, comm,
-                          &g->req[1]);
-    else g->req[1] = MPI_REQUEST_NULL;
+        rc = pc_adapt_start_reduce(ctx, g->data_send, g->agreed + 2 * CHECK_N, g->snap_sent * slice, MPI_SUM, &g->req[1]);
     g->pending = rc == MPI_SUCCESS ? REDUCING : IDLE;
     return rc;
 }
@@ -181,13 +179,11 @@ static void update_state(adapt_state_t *s, const double *d, int p, int log)
 }
 
 /* Completes the reduction of the group's agreement and broadcasts its result. */
-int pc_adapt_broadcast_agreement(adapt_group_t *g, MPI_Comm comm)
+int pc_adapt_broadcast_agreement(adapt_group_t *g, pc_comm_t *ctx)
 {
-    MPI_Status statuses[2];
-    int rc = pc_waitall(2, g->req, statuses);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Ibcast(g->agreed, 2 * CHECK_N + g->snap_sent * pc_adapt_slice(g), MPI_DOUBLE, 0, comm, &g->req[0]);
+    int rc = pc_adapt_agreement_wait(g);
     g->req[1] = MPI_REQUEST_NULL;
+    if (rc == MPI_SUCCESS) rc = pc_adapt_start_bcast(ctx, g->agreed, 2 * CHECK_N + g->snap_sent * pc_adapt_slice(g), &g->req[0]);
     g->pending = rc == MPI_SUCCESS ? BROADCASTING : IDLE;
     return rc;
 }
@@ -216,8 +212,7 @@ static void backoff(adapt_group_t *g)
 /* Completes the group's agreement and applies it (same call on every process). */
 int pc_adapt_complete_agreement(adapt_group_t *g)
 {
-    MPI_Status statuses[2];
-    int rc = pc_waitall(2, g->req, statuses);
+    int rc = pc_adapt_agreement_wait(g);
     g->pending = IDLE;
     if (rc != MPI_SUCCESS) return rc;
     const adapt_table_t *t = g->table;

@@ -105,6 +105,7 @@ typedef struct adapt_table {
     struct adapt_table *next;
     int id, rank, size;
     MPI_Comm comm;
+    int leads_node;                 /* this process leads its node (the agreements' forwarding: adapt_messages.c) */
     adapt_group_t *groups;
     adapt_group_t *last;            /* the group of the last call */
 } adapt_table_t;
@@ -154,10 +155,25 @@ void pc_adapt_reset_exploration(adapt_state_t *s);
 
 /* ---- the agreement (adapt_agree.c) ---- */
 
-/* Snapshot of the periods since the last one, and the nonblocking allreduces. */
-int pc_adapt_post_agreement(adapt_group_t *g, MPI_Comm comm);
+/* Snapshot of the periods since the last one, and the nonblocking reduces to rank 0. */
+int pc_adapt_post_agreement(adapt_group_t *g, pc_comm_t *ctx);
 /* Completes the reduction of the group's agreement and broadcasts its result. */
-int pc_adapt_broadcast_agreement(adapt_group_t *g, MPI_Comm comm);
+int pc_adapt_broadcast_agreement(adapt_group_t *g, pc_comm_t *ctx);
+
+/* ---- the agreement's messages (adapt_messages.c) ---- */
+
+/* The nonblocking reduce (op) of n doubles to rank 0 of ctx->comm (*req: MPI_REQUEST_NULL when n is 0). */
+int pc_adapt_start_reduce(pc_comm_t *ctx, const double *send, double *recv, int n, MPI_Op op, MPI_Request *req);
+/* The nonblocking broadcast of n doubles from rank 0 of ctx->comm. */
+int pc_adapt_start_bcast(pc_comm_t *ctx, double *buf, int n, MPI_Request *req);
+/* Advances the agreements in flight where this process must forward (under SMPI; natively the MPI library does). */
+void pc_adapt_agreement_progress(const pc_comm_t *ctx);
+/* Waits for the group's agreement stage in flight (g->req). */
+int pc_adapt_agreement_wait(adapt_group_t *g);
+#ifdef PAPCOLL_SMPI
+/* Waits for every agreement stage in flight on this process (finalize_smpi.c, before SMPI's MPI_Finalize). */
+void pc_adapt_finish_agreements(void);
+#endif
 /* Completes the group's agreement and applies it (same call on every process). */
 int pc_adapt_complete_agreement(adapt_group_t *g);
 

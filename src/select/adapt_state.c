@@ -35,9 +35,8 @@ static int delete_table(MPI_Comm comm, int keyval, void *value, void *extra)
             break;
         }
     pc_unlock();
-    MPI_Status statuses[2]; /* not MPI_STATUSES_IGNORE: GCC 12 misreads MPICH's access attributes */
     for (adapt_group_t *g = t->groups; g; g = g->next) {
-        if (g->pending) pc_waitall(2, g->req, statuses);
+        if (g->pending) pc_adapt_agreement_wait(g);
         pc_adapt_probe_finish(g); /* a reduce posted at call 4 of a group with no call 5 */
     }
     pc_adapt_retire(t);
@@ -74,6 +73,7 @@ int pc_adapt_table_of(pc_comm_t *ctx, adapt_table_t **out)
     t->rank = ctx->rank;
     t->size = ctx->size;
     t->comm = ctx->comm;
+    t->leads_node = ctx->rank == pc_node_leader(ctx, ctx->my_node);
     rc = PMPI_Comm_set_attr(ctx->comm, table_keyval, t);
     if (rc != MPI_SUCCESS) {
         free(t);

@@ -11,6 +11,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#ifdef PAPCOLL_SMPI
+/* Links papcoll's MPI_Finalize (finalize_smpi.c) into every program that selects an algorithm: nothing calls it
+ * by name, and a program linked with the arrival tracer has the tracer's MPI_Finalize already. */
+int pc_MPI_Finalize(void);
+__attribute__((used)) static int (*const link_finalize)(void) = pc_MPI_Finalize;
+#endif
+
 /* Compiled rules, cached by the address of their text: parameter strings are
  * replaced (new address) when they change, built-in rules are constants. */
 typedef struct { const char *text; pc_tune_rules_t *rules; } rules_cache_t;

@@ -91,6 +91,16 @@ static int agreed_part(const double *recv, int from, int to)
     return 1;
 }
 
+/* Whether candidate a's mean cost in s is below b's by PAPCOLL_ADAPT_MARGIN of b's time in the call (its cost,
+ * unless the cost is the iteration's).  A margin >= 1 (params.c: >= 0) is never met. */
+static int clearly_faster(const adapt_state_t *s, int a, int b)
+{
+    double margin = pc_params()->adapt_margin;
+    double cost_b = s->tot_sum[b] / (double)s->tot_n[b];
+    double margin_of = pc_adapt_iteration_cost() ? s->tot_call[b] / (double)s->tot_n[b] : cost_b;
+    return s->tot_sum[a] / (double)s->tot_n[a] <= cost_b - margin * margin_of;
+}
+
 /* One state's agreed period: sums, decision or re-exploration. */
 static void update_state(adapt_state_t *s, const double *d, int p, int log)
 {
@@ -128,14 +138,13 @@ static void update_state(adapt_state_t *s, const double *d, int p, int log)
         /* the reference (the MPI library's own collective, else the rule's
          * first) stays unless another is clearly faster: a few calls under
          * random arrival measure mostly noise, and in a tie doing what the
-         * MPI library does is no harm.  "Clearly": by PAPCOLL_ADAPT_MARGIN of
-         * the reference's time in the call (its cost, unless the cost is the
-         * iteration's) */
+         * MPI library does is no harm.  Before that, the rule's first
+         * candidate (the static choice, chosen on e_bar over whole sweeps)
+         * is kept the same way against the others: where the cost weighs the
+         * root, two algorithms can tie on it at very different e_bar. */
         int ref = pc_adapt_reference(g);
-        double margin = prm->adapt_margin; /* >= 0 (params.c); >= 1: the reference always stays */
-        double ref_cost = s->tot_sum[ref] / (double)s->tot_n[ref];
-        double margin_of = pc_adapt_iteration_cost() ? s->tot_call[ref] / (double)s->tot_n[ref] : ref_cost;
-        if (best != ref && s->tot_sum[best] / (double)s->tot_n[best] > ref_cost - margin * margin_of) best = ref;
+        if (best != 0 && best != ref && !clearly_faster(s, best, 0)) best = 0;
+        if (best != ref && !clearly_faster(s, best, ref)) best = ref;
         /* re-explorations by count that confirm the choice come less and less often */
         unsigned long every = prm->adapt_reexplore > 0 ? (unsigned long)prm->adapt_reexplore : 0;
         int confirmed = s->by_count && best == s->chosen && s->reexplore_after < 1024 * every;

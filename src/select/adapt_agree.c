@@ -34,16 +34,14 @@ static int agreed_prefix(const adapt_group_t *g)
     return n;
 }
 
-/* Snapshot of the periods since the last one, and the nonblocking
- * allreduces.  The data carries the agreed states only (the others' are
- * discarded at the completion anyway), each in its group's slice: what
- * crosses the network is then about 2 ncand + 2 doubles per agreed state
- * and process, which matters where the MPI library's nonblocking reduce
- * and broadcast are linear (SimGrid SMPI 3.32: the root receives and sends
- * p - 1 messages). */
+/* Snapshot of the periods since the last one, and the nonblocking reduce
+ * to rank 0 (adapt_messages.c).  The data carries the agreed states only
+ * (the others' are discarded at the completion anyway), each in its
+ * group's slice: what crosses the network is then about 2 ncand + 2
+ * doubles per agreed state and process, after the checks. */
 int pc_adapt_post_agreement(adapt_group_t *g, pc_comm_t *ctx)
 {
-    double *chk = g->check_send;
+    double *chk = g->send;
     split_hash(g->key, &chk[0], &chk[1]);
     split_hash(g->sites == SITES_OFF ? 0 : g->seq_hash, &chk[2], &chk[3]);
     chk[4] = g->sites == SITES_OFF ? 0 : g->nstates;
@@ -63,7 +61,7 @@ int pc_adapt_post_agreement(adapt_group_t *g, pc_comm_t *ctx)
             n += s->win_n[c];
         }
         if (i < g->snap_sent) {
-            double *d = &g->data_send[i * slice], mean = n ? sum / (double)n : 0;
+            double *d = &g->send[2 * CHECK_N + i * slice], mean = n ? sum / (double)n : 0;
             for (int c = 0; c < g->ncand; c++) {
                 d[c] = s->win_cost[c];
                 d[g->ncand + c] = s->win_sum[c];
@@ -76,10 +74,7 @@ int pc_adapt_post_agreement(adapt_group_t *g, pc_comm_t *ctx)
         memset(s->win_n, 0, sizeof s->win_n);
     }
     /* reduce to rank 0, then broadcast (next stage) */
-    g->req[1] = MPI_REQUEST_NULL;
-    int rc = pc_adapt_start_reduce(ctx, g->check_send, g->agreed, 2 * CHECK_N, MPI_MAX, &g->req[0]);
-    if (rc == MPI_SUCCESS)
-        rc = pc_adapt_start_reduce(ctx, g->data_send, g->agreed + 2 * CHECK_N, g->snap_sent * slice, MPI_SUM, &g->req[1]);
+    int rc = pc_adapt_start_reduce(ctx, g->send, g->agreed, 2 * CHECK_N, 2 * CHECK_N + g->snap_sent * slice, g->req);
     g->pending = rc == MPI_SUCCESS ? REDUCING : IDLE;
     return rc;
 }

@@ -89,7 +89,7 @@ typedef struct adapt_group {
     unsigned long posted_at, next_post; /* the call that posted the last agreement; that of the next */
     unsigned long agreements;       /* posted so far */
     MPI_Request req[2];
-    double check_send[2 * CHECK_N], data_send[MAX_STATES * PER_STATE];
+    double send[2 * CHECK_N + MAX_STATES * PER_STATE]; /* the checks (combined by MPI_MAX), then the data (MPI_SUM) */
     /* the agreed values: reduced at rank 0, then broadcast (one message) */
     double agreed[2 * CHECK_N + MAX_STATES * PER_STATE]; /* the checks, then the data */
     /* the early probe (adapt_probe.c) */
@@ -162,8 +162,9 @@ int pc_adapt_broadcast_agreement(adapt_group_t *g, pc_comm_t *ctx);
 
 /* ---- the agreement's messages (adapt_messages.c) ---- */
 
-/* The nonblocking reduce (op) of n doubles to rank 0 of ctx->comm (*req: MPI_REQUEST_NULL when n is 0). */
-int pc_adapt_start_reduce(pc_comm_t *ctx, const double *send, double *recv, int n, MPI_Op op, MPI_Request *req);
+/* The nonblocking reduce of n doubles to rank 0 of ctx->comm, MPI_MAX over the first n_max, MPI_SUM over the
+ * rest: natively two MPI_Ireduce (req[1] null when n == n_max), under SMPI one message per process (req[1] null). */
+int pc_adapt_start_reduce(pc_comm_t *ctx, const double *send, double *recv, int n_max, int n, MPI_Request req[2]);
 /* The nonblocking broadcast of n doubles from rank 0 of ctx->comm. */
 int pc_adapt_start_bcast(pc_comm_t *ctx, double *buf, int n, MPI_Request *req);
 /* Advances the agreements in flight where this process must forward (under SMPI; natively the MPI library does). */

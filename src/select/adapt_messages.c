@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * adapt_messages.c - the messages of the adaptive selection's agreements
- * (adapt_agree.c): a nonblocking reduce of doubles to rank 0 and a
- * nonblocking broadcast from it, on papcoll's private communicator.
+ * (adapt_agree.c): a nonblocking reduce of doubles to rank 0 (the checks
+ * by MPI_MAX, then the data by MPI_SUM) and a nonblocking broadcast from it,
+ * on papcoll's private communicator.
  *
- * Natively they are the MPI library's MPI_Ireduce and MPI_Ibcast (trees in
- * Open MPI's libnbc and in MPICH, advanced inside the program's MPI calls).
+ * Natively they are the MPI library's MPI_Ireduce (one per op) and
+ * MPI_Ibcast (trees in Open MPI's libnbc and in MPICH, advanced inside the
+ * program's MPI calls).
  * SimGrid SMPI's (3.32) are linear: rank 0 receives, or sends, p - 1
  * messages, a cost no real library charges, which at 256 simulated ranks
  * made the agreements' stages a visible share of a small collective's time.
@@ -29,8 +31,12 @@
  * 36.5 binomial, 35.6 two-level.
  * The schedules take the tags of the communicator's nonblocking collectives
  * (pc_nbc_next_of): agreements start at the same call on every process, so
- * their sequence numbers agree.  MPI_MAX and MPI_SUM on doubles combine in
- * node order at rank 0 alone, whose result everybody receives.
+ * their sequence numbers agree.  Both parts of the reduce travel in one
+ * message (under SMPI 3.32 a sender pays about one link latency per message
+ * in the call that posts it: two messages cost a leader 3.0 us in its
+ * forwarding call on the dragonfly);
+ * MPI_MAX and MPI_SUM on doubles combine in node order at rank 0 alone,
+ * whose result everybody receives.
  */
 #include "select/adapt_impl.h"
 #include "core/progress.h"
@@ -54,8 +60,8 @@ static int recv_children(pc_nbc_sched_t *s, const pc_comm_t *c, double *tmp, int
     return k;
 }
 
-/* A leader's part of the reduce. */
-static int two_level_reduce(pc_nbc_sched_t *s, const pc_comm_t *c, const double *send, double *recv, int n, MPI_Op op)
+/* A leader's part of the reduce: MPI_MAX over the first n_max doubles, MPI_SUM over the rest. */
+static int two_level_reduce(pc_nbc_sched_t *s, const pc_comm_t *c, const double *send, double *recv, int n_max, int n)
 {
     int children = c->node_first[c->my_node + 1] - c->node_first[c->my_node] - 1 + (c->rank == 0 ? c->nnodes - 1 : 0);
     double *acc = c->rank == 0 ? recv : pc_nbc_alloc(s, n, MPI_DOUBLE);
@@ -64,7 +70,10 @@ static int two_level_reduce(pc_nbc_sched_t *s, const pc_comm_t *c, const double 
     pc_nbc_copy(s, send, acc, n, MPI_DOUBLE);
     int k = recv_children(s, c, tmp, n);
     pc_nbc_round(s);
-    for (int i = 0; i < k; i++) pc_nbc_reduce(s, tmp + (long)i * n, acc, n, MPI_DOUBLE, op);
+    for (int i = 0; i < k; i++) {
+        pc_nbc_reduce(s, tmp + (long)i * n, acc, n_max, MPI_DOUBLE, MPI_MAX);
+        pc_nbc_reduce(s, tmp + (long)i * n + n_max, acc + n_max, n - n_max, MPI_DOUBLE, MPI_SUM);
+    }
     if (c->rank != 0) pc_nbc_send(s, acc, n, MPI_DOUBLE, 0);
     pc_nbc_round(s);
     return s->rc;
@@ -85,9 +94,9 @@ static int two_level_bcast(pc_nbc_sched_t *s, const pc_comm_t *c, double *buf, i
     return s->rc;
 }
 
-/* One stage of the agreement as *req (is_reduce: the reduce, op, send -> recv; else the broadcast of recv):
- * at a leader its schedule, elsewhere one message to or from the node's leader. */
-static int start(pc_comm_t *ctx, int is_reduce, const double *send, double *recv, int n, MPI_Op op,
+/* One stage of the agreement as *req (is_reduce: the reduce, send -> recv, n_max as two_level_reduce; else the
+ * broadcast of recv): at a leader its schedule, elsewhere one message to or from the node's leader. */
+static int start(pc_comm_t *ctx, int is_reduce, const double *send, double *recv, int n_max, int n,
                  MPI_Request *req)
 {
     MPI_Comm priv;
@@ -101,7 +110,7 @@ static int start(pc_comm_t *ctx, int is_reduce, const double *send, double *recv
                          : PMPI_Irecv(recv, n, MPI_DOUBLE, leader, tag, priv, req);
     }
     pc_nbc_sched_t s = {0};
-    rc = is_reduce ? two_level_reduce(&s, ctx, send, recv, n, op) : two_level_bcast(&s, ctx, recv, n);
+    rc = is_reduce ? two_level_reduce(&s, ctx, send, recv, n_max, n) : two_level_bcast(&s, ctx, recv, n);
     if (rc != MPI_SUCCESS) {
         pc_nbc_sched_free(&s);
         return rc;
@@ -110,21 +119,22 @@ static int start(pc_comm_t *ctx, int is_reduce, const double *send, double *recv
 }
 #endif
 
-int pc_adapt_start_reduce(pc_comm_t *ctx, const double *send, double *recv, int n, MPI_Op op, MPI_Request *req)
+int pc_adapt_start_reduce(pc_comm_t *ctx, const double *send, double *recv, int n_max, int n, MPI_Request req[2])
 {
-    *req = MPI_REQUEST_NULL;
-    if (n == 0) return MPI_SUCCESS; /* no agreed state yet: the same on every process */
+    req[0] = req[1] = MPI_REQUEST_NULL;
 #ifdef PAPCOLL_SMPI
-    return start(ctx, 1, send, recv, n, op, req);
+    return start(ctx, 1, send, recv, n_max, n, &req[0]);
 #else
-    return PMPI_Ireduce(send, recv, n, MPI_DOUBLE, op, 0, ctx->comm, req);
+    int rc = PMPI_Ireduce(send, recv, n_max, MPI_DOUBLE, MPI_MAX, 0, ctx->comm, &req[0]);
+    if (rc != MPI_SUCCESS || n == n_max) return rc; /* no agreed state yet: the same on every process */
+    return PMPI_Ireduce(send + n_max, recv + n_max, n - n_max, MPI_DOUBLE, MPI_SUM, 0, ctx->comm, &req[1]);
 #endif
 }
 
 int pc_adapt_start_bcast(pc_comm_t *ctx, double *buf, int n, MPI_Request *req)
 {
 #ifdef PAPCOLL_SMPI
-    return start(ctx, 0, NULL, buf, n, MPI_OP_NULL, req);
+    return start(ctx, 0, NULL, buf, 0, n, req);
 #else
     return PMPI_Ibcast(buf, n, MPI_DOUBLE, 0, ctx->comm, req);
 #endif

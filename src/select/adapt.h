@@ -123,12 +123,12 @@
  * unmeasured, until the next agreement (rather than more rounds: the decision
  * can be up to a period and a half away, and the candidates may cost twice
  * the reference); at the first agreement where
- * every candidate has them, the lowest mean wins if it is more than
- * PAPCOLL_ADAPT_MARGIN (5%) below the mean of the rule's first candidate,
- * which wins otherwise, and then if it is as much below the reference's
- * (`native` where the rule counts it, else the rule's first), which wins
- * otherwise: on a tie of the cost (for reduce, root-weighted) the static
- * choice beats a third candidate, whose e_bar may be twice its.  Explore
+ * every candidate has them, of the candidates within PAPCOLL_ADAPT_MARGIN
+ * (5%) of the lowest mean cost the one of the lowest mean time in the call
+ * is chosen (for reduce, whose cost weighs the root, two algorithms can tie
+ * on the cost at twice each other's e_bar), if its cost is more than the
+ * margin below the reference's (`native` where the rule counts it, else the
+ * rule's first), which wins otherwise.  Explore
  * again after PAPCOLL_ADAPT_REEXPLORE calls (doubled, up to 1024 times, each
  * time that confirms the choice), or when (spread + cost) of a period differs
  * by more than PAPCOLL_ADAPT_SPREAD_FACTOR from the one after the decision

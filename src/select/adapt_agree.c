@@ -86,13 +86,16 @@ static int agreed_part(const double *recv, int from, int to)
     return 1;
 }
 
+/* Candidate c's mean time in the call in s (summed over the processes). */
+static double call_mean(const adapt_state_t *s, int c) { return s->tot_call[c] / (double)s->tot_n[c]; }
+
 /* Whether candidate a's mean cost in s is below b's by PAPCOLL_ADAPT_MARGIN of b's time in the call (its cost,
  * unless the cost is the iteration's).  A margin >= 1 (params.c: >= 0) is never met. */
 static int clearly_faster(const adapt_state_t *s, int a, int b)
 {
     double margin = pc_params()->adapt_margin;
     double cost_b = s->tot_sum[b] / (double)s->tot_n[b];
-    double margin_of = pc_adapt_iteration_cost() ? s->tot_call[b] / (double)s->tot_n[b] : cost_b;
+    double margin_of = pc_adapt_iteration_cost() ? call_mean(s, b) : cost_b;
     return s->tot_sum[a] / (double)s->tot_n[a] <= cost_b - margin * margin_of;
 }
 
@@ -130,15 +133,19 @@ static void update_state(adapt_state_t *s, const double *d, int p, int log)
             double m = s->tot_sum[c] / (double)s->tot_n[c];
             if (best < 0 || m < s->tot_sum[best] / (double)s->tot_n[best]) best = c;
         }
+        /* of the candidates the cheapest is not clearly faster than, the
+         * one of the lowest mean time in the call (e_bar): where the cost
+         * weighs the root (reduce, gather), two algorithms can tie on it at
+         * very different e_bar; elsewhere the cost is that time */
+        int pick = best;
+        for (int c = 0; c < g->ncand; c++)
+            if (!clearly_faster(s, best, c) && call_mean(s, c) < call_mean(s, pick)) pick = c;
+        best = pick;
         /* the reference (the MPI library's own collective, else the rule's
-         * first) stays unless another is clearly faster: a few calls under
+         * first) stays unless the choice is clearly faster: a few calls under
          * random arrival measure mostly noise, and in a tie doing what the
-         * MPI library does is no harm.  Before that, the rule's first
-         * candidate (the static choice, chosen on e_bar over whole sweeps)
-         * is kept the same way against the others: where the cost weighs the
-         * root, two algorithms can tie on it at very different e_bar. */
+         * MPI library does is no harm */
         int ref = pc_adapt_reference(g);
-        if (best != 0 && best != ref && !clearly_faster(s, best, 0)) best = 0;
         if (best != ref && !clearly_faster(s, best, ref)) best = ref;
         /* re-explorations by count that confirm the choice come less and less often */
         unsigned long every = prm->adapt_reexplore > 0 ? (unsigned long)prm->adapt_reexplore : 0;

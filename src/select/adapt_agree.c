@@ -194,7 +194,8 @@ int pc_adapt_broadcast_agreement(adapt_group_t *g, pc_comm_t *ctx)
 {
     int rc = pc_adapt_agreement_wait(g);
     g->req[1] = MPI_REQUEST_NULL;
-    if (rc == MPI_SUCCESS) rc = pc_adapt_start_bcast(ctx, g->agreed, 2 * CHECK_N + g->snap_sent * pc_adapt_slice(g), &g->req[0]);
+    if (rc == MPI_SUCCESS)
+        rc = pc_adapt_start_bcast(ctx, g->agreed, 2 * CHECK_N + g->snap_sent * pc_adapt_slice(g), &g->req[0]);
     g->pending = rc == MPI_SUCCESS ? BROADCASTING : IDLE;
     return rc;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * finalize_smpi.c - under SimGrid SMPI only (built there alone): papcoll's MPI_Finalize, which
- * ends papcoll's messages in flight before SMPI's MPI_Finalize begins.
+ * finalize_smpi.c - under SimGrid SMPI only (built there alone):
+ * papcoll's MPI_Finalize, which ends papcoll's messages in flight before
+ * SMPI's MPI_Finalize begins.
  *
  * Natively papcoll does this from the deletion of MPI_COMM_SELF's
  * attributes, the first thing MPI_Finalize does (nbc/request.c drains the

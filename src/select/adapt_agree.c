@@ -86,17 +86,16 @@ static int agreed_part(const double *recv, int from, int to)
     return 1;
 }
 
-/* Candidate c's mean time in the call in s (summed over the processes). */
+/* Candidate c's mean cost and mean time in the call in s (each summed over the processes). */
+static double cost_mean(const adapt_state_t *s, int c) { return s->tot_sum[c] / (double)s->tot_n[c]; }
 static double call_mean(const adapt_state_t *s, int c) { return s->tot_call[c] / (double)s->tot_n[c]; }
 
 /* Whether candidate a's mean cost in s is below b's by PAPCOLL_ADAPT_MARGIN of b's time in the call (its cost,
  * unless the cost is the iteration's).  A margin >= 1 (params.c: >= 0) is never met. */
 static int clearly_faster(const adapt_state_t *s, int a, int b)
 {
-    double margin = pc_params()->adapt_margin;
-    double cost_b = s->tot_sum[b] / (double)s->tot_n[b];
-    double margin_of = pc_adapt_iteration_cost() ? call_mean(s, b) : cost_b;
-    return s->tot_sum[a] / (double)s->tot_n[a] <= cost_b - margin * margin_of;
+    double margin_of = pc_adapt_iteration_cost() ? call_mean(s, b) : cost_mean(s, b);
+    return cost_mean(s, a) <= cost_mean(s, b) - pc_params()->adapt_margin * margin_of;
 }
 
 /* One state's agreed period: sums, decision or re-exploration. */
@@ -130,8 +129,7 @@ static void update_state(adapt_state_t *s, const double *d, int p, int log)
         int best = -1;
         for (int c = 0; c < g->ncand; c++) {
             if (s->tot_n[c] < need) return;
-            double m = s->tot_sum[c] / (double)s->tot_n[c];
-            if (best < 0 || m < s->tot_sum[best] / (double)s->tot_n[best]) best = c;
+            if (best < 0 || cost_mean(s, c) < cost_mean(s, best)) best = c;
         }
         /* of the candidates the cheapest is not clearly faster than, the
          * one of the lowest mean time in the call (e_bar): where the cost

@@ -32,11 +32,10 @@
  * The schedules take the tags of the communicator's nonblocking collectives
  * (pc_nbc_next_of): agreements start at the same call on every process, so
  * their sequence numbers agree.  Both parts of the reduce travel in one
- * message (under SMPI 3.32 a sender pays about one link latency per message
- * in the call that posts it: two messages cost a leader 3.0 us in its
- * forwarding call on the dragonfly);
- * MPI_MAX and MPI_SUM on doubles combine in node order at rank 0 alone,
- * whose result everybody receives.
+ * message: under SMPI 3.32 a sender pays about one link latency per message
+ * in the call that posts it (two messages cost a leader 3.0 us in its
+ * forwarding call on the dragonfly).  MPI_MAX and MPI_SUM on doubles
+ * combine in node order at rank 0 alone, whose result everybody receives.
  */
 #include "select/adapt_impl.h"
 #include "core/progress.h"

@@ -16,10 +16,10 @@
  * --arrivals: each rank writes PREFIX.RANK, one line "CALL T_NS" per planned
  * call, its CLOCK_MONOTONIC just before calling MPI, the call's arguments
  * already allocated (what a busy machine made of the plan: a process
- * descheduled after its wait arrives late).  Allocating them after the
- * clock read put 4-6 us of the program's own work between this clock and
- * the tracer's on an idle machine (1-2 us now), more under load: the resync
- * test's margin is 20 us.
+ * descheduled after its wait arrives late).  Allocated after the clock
+ * read, they put 4-6 us of the program's own work between this clock and
+ * the tracer's on an idle machine, more under load, against the resync
+ * test's margin of 20 us.
  *
  * Rank 0 prints the plan as one line "PLAN {json}" (T0 and PERIOD in ns,
  * the collectives in order, the calls on other communicators), and

@@ -46,6 +46,7 @@ typedef struct pc_reduce_params {
     char *leader;             /* PAPCOLL_REDUCE_LEADER: last (dynamic, default) | fixed */
     long clairvoyant_period;  /* PAPCOLL_REDUCE_CLAIRVOYANT_PERIOD: calls between observations */
     long clairvoyant_late;    /* PAPCOLL_REDUCE_CLAIRVOYANT_LATE: most ranks predicted late */
+    long knomial_radix;       /* PAPCOLL_REDUCE_KNOMIAL_RADIX: radix of two_level's tree of nodes */
 } pc_reduce_params_t;
 
 typedef struct pc_allreduce_params {

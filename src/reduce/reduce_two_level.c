@@ -49,19 +49,14 @@
 
 #include <stdlib.h>
 
-/* The leader of node n: the root on its own node, else the node's lowest rank. */
-static int leader_of_node(const pc_comm_t *c, int n, int root)
-{
-    return c->node_of[root] == n ? root : c->node_members[c->node_first[n]];
-}
-
-/* My place in the two-level tree: a member's parent is its node's leader; a
+/* My place in the two-level tree: a member's parent is its node's leader
+ * (pc_node_mailbox: the root on its own node, else the node's lowest rank); a
  * leader's children are its node's members (rank order), then the leaders
  * of its child nodes in the k-nomial tree of nodes (smallest subtree
  * first), its parent the leader of its parent node. */
 static int build_two_level_tree(pc_tree_t *t, const pc_comm_t *c, int root, int radix)
 {
-    int me = c->rank, my_node = c->my_node, leader = leader_of_node(c, my_node, root);
+    int me = c->rank, my_node = c->my_node, leader = pc_node_mailbox(c, root, my_node);
     pc_tree_t nodes;
 
     *t = (pc_tree_t){.parent = leader, .nchildren = 0, .children = NULL, .height = 0};
@@ -75,8 +70,8 @@ static int build_two_level_tree(pc_tree_t *t, const pc_comm_t *c, int root, int 
     for (int i = c->node_first[my_node]; i < c->node_first[my_node + 1]; i++)
         if (c->node_members[i] != me) t->children[t->nchildren++] = c->node_members[i];
     for (int i = nodes.nchildren - 1; i >= 0; i--) /* pc_tree_build lists the largest subtree first */
-        t->children[t->nchildren++] = leader_of_node(c, nodes.children[i], root);
-    t->parent = nodes.parent < 0 ? -1 : leader_of_node(c, nodes.parent, root);
+        t->children[t->nchildren++] = pc_node_mailbox(c, root, nodes.children[i]);
+    t->parent = nodes.parent < 0 ? -1 : pc_node_mailbox(c, root, nodes.parent);
     t->height = nodes.height + 1;
     pc_tree_free(&nodes);
     return 0;

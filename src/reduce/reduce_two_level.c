@@ -62,6 +62,7 @@ static int build_two_level_tree(pc_tree_t *t, const pc_comm_t *c, int root, int 
     *t = (pc_tree_t){.parent = leader, .nchildren = 0, .children = NULL, .height = 0};
     if (me != leader) return 0;
     if (pc_tree_build(&nodes, PC_TREE_KNOMIAL, radix, my_node, c->nnodes, c->node_of[root])) return -1;
+    /* + 1: a leader alone with no child node would otherwise ask malloc for 0 bytes, which may give NULL */
     t->children = malloc((size_t)(c->node_size - 1 + nodes.nchildren + 1) * sizeof *t->children);
     if (!t->children) {
         pc_tree_free(&nodes);

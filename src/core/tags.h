@@ -78,8 +78,10 @@ enum {
 
 enum {
     PC_TAG_REDUCE_DATA = 400,      /* tree reductions: partial results towards the root */
-    PC_TAG_REDUCE_SCATTER = 401,   /* reduce_scatter_gather: recursive halving */
-    PC_TAG_REDUCE_GATHER = 402,    /* reduce_scatter_gather: binomial gather of the blocks */
+    PC_TAG_REDUCE_SCATTER = 401,   /* reduce_scatter_gather: recursive halving; two_level_scatter_gather: a
+                                      leader's part j -> part j's owner */
+    PC_TAG_REDUCE_GATHER = 402,    /* reduce_scatter_gather: binomial gather of the blocks; two_level_scatter_gather:
+                                      a finished part -> the root */
     PC_TAG_REDUCE_TO_ROOT = 403,   /* a stand-in root -> the root: binomial's result for a non-commutative op
                                       (reduced at rank 0), reduce_scatter_gather's block 0 (root left out) */
     PC_TAG_REDUCE_FOLD = 404,      /* reduce_scatter_gather, p not a power of two: a left-out process's data */

@@ -45,6 +45,13 @@ int pc_reduce_dynleader_tree(const pc_call_t *a, pc_tree_shape_t node_tree, cons
  * the fixed node leaders; name is the algorithm's, for its log messages. */
 int pc_reduce_hier_nobarrier_inter(const pc_call_t *a, const char *inter, const char *name);
 
+/* The star of my node (reduce_two_level.c): a member's parent is `leader`;
+ * the leader's parent is -1 and its children are the node's other members
+ * in rank order, with room for extra_children more (the caller appends
+ * them).  -1 when out of memory; pc_tree_free releases it. */
+struct pc_comm;
+int pc_reduce_node_star(pc_tree_t *t, const struct pc_comm *c, int leader, int extra_children);
+
 /* clairvoyant (reduce_clairvoyant.c): the prediction in use on comm for
  * `root` after this process's last call there: its late ranks (up to max,
  * latest first) into late, their number returned (0: binomial tree; -1:

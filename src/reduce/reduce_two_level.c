@@ -49,6 +49,22 @@
 
 #include <stdlib.h>
 
+int pc_reduce_node_star(pc_tree_t *t, const pc_comm_t *c, int leader, int extra_children)
+{
+    int me = c->rank, my_node = c->my_node;
+
+    *t = (pc_tree_t){.parent = leader, .nchildren = 0, .children = NULL, .height = 0};
+    if (me != leader) return 0;
+    /* + 1: a leader alone with no other child would otherwise ask malloc for 0 bytes, which may give NULL */
+    t->children = malloc((size_t)(c->node_size - 1 + extra_children + 1) * sizeof *t->children);
+    if (!t->children) return -1;
+    for (int i = c->node_first[my_node]; i < c->node_first[my_node + 1]; i++)
+        if (c->node_members[i] != me) t->children[t->nchildren++] = c->node_members[i];
+    t->parent = -1;
+    t->height = 1;
+    return 0;
+}
+
 /* My place in the two-level tree: a member's parent is its node's leader
  * (pc_node_mailbox: the root on its own node, else the node's lowest rank); a
  * leader's children are its node's members (rank order), then the leaders
@@ -59,17 +75,12 @@ static int build_two_level_tree(pc_tree_t *t, const pc_comm_t *c, int root, int 
     int me = c->rank, my_node = c->my_node, leader = pc_node_mailbox(c, root, my_node);
     pc_tree_t nodes;
 
-    *t = (pc_tree_t){.parent = leader, .nchildren = 0, .children = NULL, .height = 0};
-    if (me != leader) return 0;
+    if (me != leader) return pc_reduce_node_star(t, c, leader, 0);
     if (pc_tree_build(&nodes, PC_TREE_KNOMIAL, radix, my_node, c->nnodes, c->node_of[root])) return -1;
-    /* + 1: a leader alone with no child node would otherwise ask malloc for 0 bytes, which may give NULL */
-    t->children = malloc((size_t)(c->node_size - 1 + nodes.nchildren + 1) * sizeof *t->children);
-    if (!t->children) {
+    if (pc_reduce_node_star(t, c, leader, nodes.nchildren)) {
         pc_tree_free(&nodes);
         return -1;
     }
-    for (int i = c->node_first[my_node]; i < c->node_first[my_node + 1]; i++)
-        if (c->node_members[i] != me) t->children[t->nchildren++] = c->node_members[i];
     for (int i = nodes.nchildren - 1; i >= 0; i--) /* pc_tree_build lists the largest subtree first */
         t->children[t->nchildren++] = pc_node_mailbox(c, root, nodes.children[i]);
     t->parent = nodes.parent < 0 ? -1 : pc_node_mailbox(c, root, nodes.parent);

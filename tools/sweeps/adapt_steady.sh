@@ -8,7 +8,8 @@
 # on the same draws, and balanced the regret of both against REGRET_DIR's best algorithm).
 #   BENCH=.../papcoll-bench-smpi tools/sweeps/adapt_steady.sh COLL PLATFORM OUTDIR [REGRET_DIR]
 # PLATFORM: a papcoll sim spec (cluster:16x16); PATTERNS default "balanced late:0.2:p uniform:p"; SIZES default
-# 8:256K:8; REGRET_DIR: a regret_sweep.sh directory with this platform's family (e.g. docs/results/regret_16x16).
+# 8:256K:8; REGRET_DIR: a regret_sweep.sh directory with this platform's family (e.g. docs/results/regret_16x16);
+# SIM_ARGS: further `papcoll sim run` options (e.g. --stack-size=1024 at 2048 ranks).
 # Exploration starts at a site's ADAPT_START-th call (PAPCOLL_ADAPT_START; default here 100, so that 200 untimed
 # calls reach steady state). A run already in OUTDIR (its own CSV or folded) is kept: rerun to resume.
 set -euo pipefail
@@ -31,7 +32,7 @@ for pattern in $patterns; do
     report=; [ "$adapt" = 1 ] && report=$(realpath -m "$f.adapt")
     raw=$(mktemp)
     PAPCOLL_ADAPT=$adapt PAPCOLL_ADAPT_START=${ADAPT_START:-100} PAPCOLL_ADAPT_REPORT=$report PYTHONPATH=tools nice -n 5 timeout "${SIM_TIMEOUT:-1800}" \
-      python3 -m papcoll_tools.cli sim run --platform="$platform" --bench="${BENCH:?give BENCH}" -- --coll="$coll" \
+      python3 -m papcoll_tools.cli sim run ${SIM_ARGS:-} --platform="$platform" --bench="${BENCH:?give BENCH}" -- --coll="$coll" \
       --algo=auto -m "${SIZES:-8:256K:8}" -i "${TIMED:-64}" -x "${UNTIMED:-200}" --seed=1 --format=csv \
       --pattern="$pattern" --raw="$raw" > "$f.csv.tmp"
     PYTHONPATH=tools python3 tools/sweeps/adapt_summary.py --per-call "$raw" > "${f}_per_call.csv"

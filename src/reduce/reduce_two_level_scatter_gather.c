@@ -42,7 +42,8 @@
  * never arrival order (PAPCOLL_REPRODUCIBLE holds by construction), but not
  * rank order: commutative ops only.
  * Memory: a leader holds an accumulator of count elements (the root's is
- * its receive buffer) and N - 1 parts of about count / N elements.
+ * its receive buffer) and room for the other nodes' parts of its index (N slots of
+ * about count / N elements), about 2 count in all.
  * Parameters: PAPCOLL_REDUCE_SEGSIZE and PAPCOLL_MAX_INFLIGHT (the node
  * step).
  * Source: MVAPICH2's two-level reduce (src/mpi/coll/reduce_osu.c, the node

@@ -206,4 +206,5 @@ void pc_adapt_record(const pc_adapt_ticket_t *ticket, double start, double end)
 void pc_adapt_weigh_root(pc_adapt_ticket_t *ticket, int is_root, int p)
 {
     if (p > 1) ticket->weight = is_root ? p / 2.0 : p / (2.0 * (p - 1));
+    if (ticket->state) ticket->state->group->weighs_root = 1; /* the same on every process: the collective's */
 }

@@ -125,10 +125,13 @@
  * the reference); at the first agreement where
  * every candidate has them, of the candidates within PAPCOLL_ADAPT_MARGIN
  * (5%) of the lowest mean cost the one of the lowest mean time in the call
- * is chosen (for reduce, whose cost weighs the root, two algorithms can tie
- * on the cost at twice each other's e_bar), if its cost is more than the
- * margin below the reference's (`native` where the rule counts it, else the
- * rule's first), which wins otherwise.  Explore
+ * is chosen, if its cost is more than the margin below the reference's
+ * (`native` where the rule counts it, else the rule's first), which wins
+ * otherwise.  Reduce and gather (more than two processes) score instead the
+ * larger of a candidate's root time and e_bar, each over the best
+ * candidate's, both taken from the two sums (adapt_decide.c): the root's
+ * result soon and the others free soon, where one algorithm may have the
+ * fastest root and another the lowest e_bar.  Explore
  * again after PAPCOLL_ADAPT_REEXPLORE calls (doubled, up to 1024 times, each
  * time that confirms the choice), or when (spread + cost) of a period differs
  * by more than PAPCOLL_ADAPT_SPREAD_FACTOR from the one after the decision

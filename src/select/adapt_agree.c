@@ -86,18 +86,6 @@ static int agreed_part(const double *recv, int from, int to)
     return 1;
 }
 
-/* Candidate c's mean cost and mean time in the call in s (each summed over the processes). */
-static double cost_mean(const adapt_state_t *s, int c) { return s->tot_sum[c] / (double)s->tot_n[c]; }
-static double call_mean(const adapt_state_t *s, int c) { return s->tot_call[c] / (double)s->tot_n[c]; }
-
-/* Whether candidate a's mean cost in s is below b's by PAPCOLL_ADAPT_MARGIN of b's time in the call (its cost,
- * unless the cost is the iteration's).  A margin >= 1 (params.c: >= 0) is never met. */
-static int clearly_faster(const adapt_state_t *s, int a, int b)
-{
-    double margin_of = pc_adapt_iteration_cost() ? call_mean(s, b) : cost_mean(s, b);
-    return cost_mean(s, a) <= cost_mean(s, b) - pc_params()->adapt_margin * margin_of;
-}
-
 /* One state's agreed period: sums, decision or re-exploration. */
 static void update_state(adapt_state_t *s, const double *d, int p, int log)
 {
@@ -126,25 +114,9 @@ static void update_state(adapt_state_t *s, const double *d, int p, int log)
     }
     if (s->phase == EXPLORE) {
         long need = prm->adapt_explore > 0 ? prm->adapt_explore : 1;
-        int best = -1;
-        for (int c = 0; c < g->ncand; c++) {
-            if (s->tot_n[c] < need) return;
-            if (best < 0 || cost_mean(s, c) < cost_mean(s, best)) best = c;
-        }
-        /* of the candidates the cheapest is not clearly faster than, the
-         * one of the lowest mean time in the call (e_bar): where the cost
-         * weighs the root (reduce, gather), two algorithms can tie on it at
-         * very different e_bar; elsewhere the cost is that time */
-        int pick = best;
         for (int c = 0; c < g->ncand; c++)
-            if (!clearly_faster(s, best, c) && call_mean(s, c) < call_mean(s, pick)) pick = c;
-        best = pick;
-        /* the reference (the MPI library's own collective, else the rule's
-         * first) stays unless the choice is clearly faster: a few calls under
-         * random arrival measure mostly noise, and in a tie doing what the
-         * MPI library does is no harm */
-        int ref = pc_adapt_reference(g);
-        if (best != ref && !clearly_faster(s, best, ref)) best = ref;
+            if (s->tot_n[c] < need) return;
+        int best = pc_adapt_decide(s, p);
         /* re-explorations by count that confirm the choice come less and less often */
         unsigned long every = prm->adapt_reexplore > 0 ? (unsigned long)prm->adapt_reexplore : 0;
         int confirmed = s->by_count && best == s->chosen && s->reexplore_after < 1024 * every;

@@ -7,6 +7,7 @@
  *   adapt.c         the entry points: pc_adapt_choose(), pc_adapt_record()
  *   adapt_state.c   tables (one per communicator), groups, states
  *   adapt_agree.c   the agreement: snapshot, nonblocking reductions, decisions
+ *   adapt_decide.c  the decision at the end of an exploration
  *   adapt_probe.c   the early probe: the static choice against `native`, once per group
  *   adapt_report.c  PAPCOLL_ADAPT_REPORT at MPI_Finalize
  */
@@ -77,6 +78,7 @@ typedef struct adapt_group {
     const char *cand_name[NCAND];   /* the last selection's pointers to those names (group_of's cache) */
     unsigned long calls;
     int sites, disabled;
+    int weighs_root;                /* the cost weighs the root's time (pc_adapt_weigh_root): reduce, gather */
     uint64_t seq_hash;              /* call sites since the last snapshot */
     int nstates, snap_nstates;
     int snap_sent;                  /* states whose data the agreement in flight carries: the agreed ones, a
@@ -140,6 +142,8 @@ void pc_adapt_start_waiting(adapt_state_t *s);
 /* The candidate another must beat by PAPCOLL_ADAPT_MARGIN: `native` where
  * the rule counts it, else the rule's first. */
 int pc_adapt_reference(const adapt_group_t *g);
+/* The candidate an exploration of s decides on (adapt_decide.c), from its agreed sums over p processes. */
+int pc_adapt_decide(const adapt_state_t *s, int p);
 /* What a state runs before PAPCOLL_ADAPT_START calls (PAPCOLL_ADAPT_FIRST):
  * the reference, or the rule's first candidate. */
 int pc_adapt_first_choice(const adapt_group_t *g);

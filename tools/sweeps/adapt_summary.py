@@ -48,6 +48,19 @@ def means(out_dir, run):
         return {int(r["size"]): (float(r["mean"]), float(r["max"])) for r in csv.DictReader(f) if r["run"] == run}
 
 
+def root_times(out_dir, run):
+    """{size: e_root} of run (the benchmark's median over the timed calls): from its own file, or from the folded
+    runs.csv."""
+    path = os.path.join(out_dir, f"{run}.csv")
+    if os.path.exists(path):
+        with open(path) as f:
+            rows = list(csv.DictReader(l for l in f if not l.startswith("#")))
+    else:
+        with open(os.path.join(out_dir, "runs.csv")) as f:
+            rows = [r for r in csv.DictReader(f) if r["run"] == run]
+    return {int(r["size"]): float(r["e_root"]) for r in rows if r.get("e_root") not in (None, "", "nan")}
+
+
 def _merge(path, new_rows, header):
     """path's rows (a `run` column first) with new_rows' runs replaced; header: the columns after `run`."""
     rows = []
@@ -105,29 +118,50 @@ def regret_files(regret_dir, coll, family):
     return [f for f in glob.glob(pattern) if not f.endswith("-auto2.csv")]
 
 
+ROOT_COLLECTS = ("reduce", "gather", "gatherv")  # the root's time is a target of its own (select/adapt.h)
+
+
+def regrets(best, size, platform, pattern, static, adaptive):
+    """'static | adaptive' over the best of any algorithm in the cell (balanced only), or '- | -'."""
+    cell = best.get(size, {}).get(f"{platform}@{pattern}", {})
+    b = min((t for a, t in cell.items() if a != "auto"), default=None)
+    if pattern != "balanced" or not b or static is None or adaptive is None:
+        return "- | -"
+    return f"{static / b:.2f} | {adaptive / b:.2f}"
+
+
 def summary(out_dir, coll, platform, patterns, regret_dir=None):
     family = platform.split(":")[0]
     p = sim_platform.generate(platform).slots
-    best = {}
+    best, best_root = {}, {}
+    rooted = coll in ROOT_COLLECTS
     if regret_dir:
-        best = tune.read_times(regret_files(regret_dir, coll, family), coll, with_library=True).get(p, {})
+        files = regret_files(regret_dir, coll, family)
+        best = tune.read_times(files, coll, with_library=True).get(p, {})
+        if rooted:
+            best_root = tune.read_times(files, coll, with_library=True, metric="e_root").get(p, {})
     lines = [f"# {coll}: auto with and without PAPCOLL_ADAPT=1, steady state (SIMULATED, {p} ranks, {platform})", "",
              "Made by tools/sweeps/adapt_steady.sh (untimed calls per size, then timed ones; e_bar per call = mean "
              "over the processes of arrival-to-exit time). Regret: the mean over the timed calls / the best median "
              "e_bar of any algorithm in the regret sweep" + (f" ({regret_dir})" if regret_dir else " (none given)") +
              " (balanced only: under the random patterns each call draws other late processes, so a many-call mean "
-             "and a 3-call median are not comparable; the ADAPT / no-ADAPT ratio, same draws, is).", "",
+             "and a 3-call median are not comparable; the ADAPT / no-ADAPT ratio, same draws, is)." +
+             (" Root regret: the root's time (the benchmark's median e_root over the timed calls) / the best median "
+              "e_root of any algorithm in the regret sweep." if rooted else ""), "",
              "| pattern | size | auto, us | auto + ADAPT, us | ADAPT / auto | balanced: auto regret | "
-             "balanced: ADAPT regret | ADAPT's slowest call / its mean |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+             "balanced: ADAPT regret | " + ("balanced: auto root regret | balanced: ADAPT root regret | " if rooted else "")
+             + "ADAPT's slowest call / its mean |",
+             "|---|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if rooted else "") + "---:|"]
     for pattern in patterns:
         tag = pattern.replace(":", "-")
         a0 = means(out_dir, f"{coll}_{tag}_adapt0")
         a1 = means(out_dir, f"{coll}_{tag}_adapt1")
+        r0 = root_times(out_dir, f"{coll}_{tag}_adapt0") if rooted else {}
+        r1 = root_times(out_dir, f"{coll}_{tag}_adapt1") if rooted else {}
         for size in sorted(a0):
-            cell = best.get(size, {}).get(f"{platform}@{pattern}", {})
-            b = min((t for a, t in cell.items() if a != "auto"), default=None)
-            reg = (f"{a0[size][0] / b:.2f} | {a1[size][0] / b:.2f}" if pattern == "balanced" and b else "- | -")
+            reg = regrets(best, size, platform, pattern, a0[size][0], a1[size][0])
+            if rooted:
+                reg += " | " + regrets(best_root, size, platform, pattern, r0.get(size), r1.get(size))
             lines.append(f"| {pattern} | {tune.size_text(size)} | {a0[size][0] * 1e6:.2f} | {a1[size][0] * 1e6:.2f} | "
                          f"{a1[size][0] / a0[size][0]:.3f} | {reg} | {a1[size][1] / a1[size][0]:.2f} |")
     return "\n".join(lines) + "\n"

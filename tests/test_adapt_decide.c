@@ -9,6 +9,7 @@
  *     one nearest to both (the larger of its two ratios the lowest), where
  *     a cost summed with the root weighed as all the others took the fastest
  *     root at 3.7x the best e_bar;
+ *   - of scores within the margin, the cheaper by the root-weighted cost;
  *   - `native` stays within the margin of the choice's score;
  *   - an unrooted collective (or two processes) decides by the cost.
  * Unit test: no communication (the reference is found as adapt_state.c does).
@@ -72,6 +73,17 @@ int main(void)
     cand_t unrooted_tie[] = {{"native", 10, 10}, {"close", 9.8, 9.8}};
     got = decide(unrooted_tie, 2, p, 0);
     CHECK(!strcmp(got, "native"), "unrooted, within the margin of native: chose %s", got);
+
+    /* SIMULATED, 2048 ranks, 32 KiB: two_level (root 263, e_bar 1.47) and two_level_scatter_gather (147.2, 2.92)
+     * score 1.96 and 1.99 against dynleader_scatter_gather's root (134.1) and two_level's e_bar: within the
+     * margin, the cheaper by the root-weighted cost, two_level_scatter_gather */
+    const int q = 2048;
+    cand_t scale[] = {{"native", 230.1, (5.9 * q - 230.1) / (q - 1.0)},
+                      {"dynleader_scatter_gather", 134.1, (8.42 * q - 134.1) / (q - 1.0)},
+                      {"two_level_scatter_gather", 147.2, (2.92 * q - 147.2) / (q - 1.0)},
+                      {"two_level", 263.0, (1.47 * q - 263.0) / (q - 1.0)}};
+    got = decide(scale, 4, q, 1);
+    CHECK(!strcmp(got, "two_level_scatter_gather"), "rooted, a tie of scores: chose %s, not the cheaper", got);
 
     /* both ratios of one candidate the lowest: it wins */
     cand_t clear[] = {{"native", 100, 5}, {"fast", 50, 1}, {"slow_root", 200, 0.9}};

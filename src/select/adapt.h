@@ -131,7 +131,8 @@
  * larger of a candidate's root time and e_bar, each over the best
  * candidate's, both taken from the two sums (adapt_decide.c): the root's
  * result soon and the others free soon, where one algorithm may have the
- * fastest root and another the lowest e_bar.  Explore
+ * fastest root and another the lowest e_bar; a tie of scores goes to the
+ * lower cost.  Explore
  * again after PAPCOLL_ADAPT_REEXPLORE calls (doubled, up to 1024 times, each
  * time that confirms the choice), or when (spread + cost) of a period differs
  * by more than PAPCOLL_ADAPT_SPREAD_FACTOR from the one after the decision

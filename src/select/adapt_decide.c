@@ -16,12 +16,14 @@
  * the larger of R / (lowest R) and e_bar / (lowest e_bar), e_bar = (R +
  * (p - 1) O) / p: the two targets a user of a reduce has (the root's result
  * soon, the others free soon), each against the best candidate at it.  Of the
- * candidates within the margin of the lowest score, the lowest e_bar; the
- * reference stays unless the choice scores the margin below it.  Where one
- * candidate has the fastest root and another the lowest e_bar, this takes
- * the one nearest to both: simulated at 256 ranks on a dragonfly, 32 KiB,
- * `two_level` (e_bar 1.00x the best, root 1.15x) over
- * `two_level_scatter_gather` (3.7x, 1.06x), which the summed cost picked.
+ * candidates within the margin of the lowest score, the cheapest by the cost
+ * (the root weighed as all the others together: ratios alone would trade
+ * 130 us at the root for 1.4 us at the others, simulated at 2048 ranks, 32
+ * KiB); the reference stays unless the choice scores the margin below it.
+ * Where one candidate has the fastest root and another the lowest e_bar,
+ * this takes the one nearest to both: simulated at 256 ranks on a
+ * dragonfly, 32 KiB, `two_level` (e_bar 1.00x the best, root 1.15x) over
+ * `two_level_scatter_gather` (3.7x, 1.06x), which the cost alone picked.
  */
 #include "select/adapt_impl.h"
 
@@ -84,7 +86,7 @@ static int decide_rooted(const adapt_state_t *s, int p)
     double margin = pc_params()->adapt_margin;
     int pick = best;
     for (int c = 0; c < g->ncand; c++)
-        if (score[c] <= score[best] * (1 + margin) && e_bar[c] < e_bar[pick]) pick = c;
+        if (score[c] <= score[best] * (1 + margin) && cost_mean(s, c) < cost_mean(s, pick)) pick = c;
     int ref = pc_adapt_reference(g);
     return pick != ref && !(score[pick] <= score[ref] * (1 - margin)) ? ref : pick;
 }

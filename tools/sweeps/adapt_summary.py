@@ -67,8 +67,10 @@ def _merge(path, new_rows, header):
     if os.path.exists(path):
         with open(path) as f:
             r = csv.reader(f)
-            header = header or next(r)[1:]
-            rows = [row for row in r if row[0] not in {n[0] for n in new_rows}]
+            existing = next(r, None)
+            header = header or (existing[1:] if existing else [])
+            # header rows that earlier merges repeated are dropped
+            rows = [row for row in r if row and row[0] != "run" and row[0] not in {n[0] for n in new_rows}]
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["run"] + header)

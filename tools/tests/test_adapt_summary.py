@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""tools/sweeps/adapt_summary.py: the root's time of a run (its own CSV or the folded runs.csv) and the
-balanced regrets against the best algorithm of a cell, '- | -' where none applies."""
+"""tools/sweeps/adapt_summary.py: the root's time of a run (its own CSV or the folded runs.csv), the
+balanced regrets against the best algorithm of a cell ('- | -' where none applies), and a fold that keeps
+one header row."""
 import os
 import sys
 import tempfile
@@ -25,6 +26,16 @@ class AdaptSummaryTest(unittest.TestCase):
                         "reduce_balanced_adapt0,reduce,auto,8,balanced,16,2e-07,9e-06\n"
                         "reduce_late_adapt0,reduce,auto,8,late,16,2e-07,1e-03\n")
             self.assertEqual(adapt_summary.root_times(d, "reduce_balanced_adapt0"), {8: 9e-06})
+
+    def test_merge_keeps_one_header(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "e_bar.csv")
+            with open(path, "w") as f:
+                f.write("run,size,mean\nrun,size,mean\na_adapt0,8,1\na_adapt1,8,2\n")
+            adapt_summary._merge(path, [["a_adapt1", "8", "3"]], ["size", "mean"])
+            adapt_summary._merge(path, [["b_adapt0", "8", "4"]], ["size", "mean"])
+            with open(path) as f:
+                self.assertEqual(f.read().split(), ["run,size,mean", "a_adapt0,8,1", "a_adapt1,8,3", "b_adapt0,8,4"])
 
     def test_regrets(self):
         best = {8: {"cluster:4x4@balanced": {"auto": 1e-06, "two_level": 4e-06, "native[mpich]": 5e-06}}}

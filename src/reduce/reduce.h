@@ -12,6 +12,7 @@
 
 #include "coll/reduction.h"
 #include "core/p2p.h"
+#include "sched/blocks.h"
 #include "sched/tree.h"
 
 #include "reduce_algorithms.h" /* generated from algorithms.list: pc_reduce_<name>() */
@@ -49,8 +50,16 @@ int pc_reduce_hier_nobarrier_inter(const pc_call_t *a, const char *inter, const 
  * the leader's parent is -1 and its children are the node's other members
  * in rank order, with room for extra_children more (the caller appends
  * them).  -1 when out of memory; pc_tree_free releases it. */
-struct pc_comm;
-int pc_reduce_node_star(pc_tree_t *t, const struct pc_comm *c, int leader, int extra_children);
+int pc_reduce_node_star(pc_tree_t *t, const pc_comm_t *c, int leader, int extra_children);
+
+/* Part `node` of a's message cut into one part per node (sched/blocks.h's
+ * cut): elements [*first, *first + *n).  The scatter-gather reduces'
+ * (dynleader_scatter_gather, two_level_scatter_gather). */
+static inline void pc_reduce_node_part(const pc_call_t *a, int node, long *first, long *n)
+{
+    *first = (long)pc_block_offset((size_t)a->count, a->ctx->nnodes, node);
+    *n = (long)pc_blocks_len((size_t)a->count, a->ctx->nnodes, node, 1);
+}
 
 /* clairvoyant (reduce_clairvoyant.c): the prediction in use on comm for
  * `root` after this process's last call there: its late ranks (up to max,

@@ -55,50 +55,38 @@
 #include "reduce/reduce.h"
 #include "core/phase.h"
 #include "ctx/comm.h"
-#include "sched/blocks.h"
 #include "sched/tree_engine.h"
 
 #include <stdlib.h>
 
-/* Part j of N: elements [first, first + n) of the message. */
-typedef struct {
-    long first, n;
-} part_t;
-
-static part_t part_of(const pc_call_t *a, int j)
-{
-    int nparts = a->ctx->nnodes;
-    return (part_t){(long)pc_block_offset((size_t)a->count, nparts, j),
-                    (long)pc_blocks_len((size_t)a->count, nparts, j, 1)};
-}
-
 /* Leaders: send part j of acc to node j's leader for every other node j,
  * combine the parts of my node's index that the others send (posted in
- * `in`, one slot of part_of(me).n elements per node) in node order, and send
+ * `in`, one slot of my part's length per node) in node order, and send
  * the finished part to the root.  req holds 2 N requests. */
 static int exchange_parts(const pc_call_t *a, char *acc, char *in, MPI_Request *recv, MPI_Request *send)
 {
     const pc_comm_t *c = a->ctx;
     int me = c->my_node, n = c->nnodes, rc = MPI_SUCCESS;
-    part_t mine = part_of(a, me);
+    long first, count, mine_first, mine_n;
+    pc_reduce_node_part(a, me, &mine_first, &mine_n);
 
     for (int k = 1; k < n && rc == MPI_SUCCESS; k++) { /* starting with the next node: no common first target */
         int j = (me + k) % n;
-        part_t p = part_of(a, j);
-        if (p.n)
-            rc = PMPI_Isend(pc_red_at(a, acc, p.first), (int)p.n, a->datatype, pc_node_mailbox(c, a->root, j),
+        pc_reduce_node_part(a, j, &first, &count);
+        if (count)
+            rc = PMPI_Isend(pc_red_at(a, acc, first), (int)count, a->datatype, pc_node_mailbox(c, a->root, j),
                             PC_TAG_REDUCE_SCATTER, c->comm, &send[j]);
     }
-    for (int j = 0; j < n && rc == MPI_SUCCESS; j++) {
-        if (j == me || !mine.n) continue;
+    for (int j = 0; j < n && mine_n && rc == MPI_SUCCESS; j++) {
+        if (j == me) continue;
         rc = PMPI_Wait(&recv[j], MPI_STATUS_IGNORE);
         if (rc == MPI_SUCCESS)
-            rc = pc_red_local(a, pc_red_at(a, in, (long)j * mine.n), pc_red_at(a, acc, mine.first), mine.n);
+            rc = pc_red_local(a, pc_red_at(a, in, (long)j * mine_n), pc_red_at(a, acc, mine_first), mine_n);
     }
     int wrc = PMPI_Waitall(n, send, MPI_STATUSES_IGNORE); /* acc's other parts are free again (the root's buffer) */
     if (rc == MPI_SUCCESS) rc = wrc;
-    if (c->rank != a->root && mine.n && rc == MPI_SUCCESS)
-        rc = pc_red_send(a, pc_red_at(a, acc, mine.first), mine.n, a->root, PC_TAG_REDUCE_GATHER);
+    if (c->rank != a->root && mine_n && rc == MPI_SUCCESS)
+        rc = pc_red_send(a, pc_red_at(a, acc, mine_first), mine_n, a->root, PC_TAG_REDUCE_GATHER);
     return rc;
 }
 
@@ -107,10 +95,11 @@ static int gather_parts(const pc_call_t *a, MPI_Request *recv)
 {
     const pc_comm_t *c = a->ctx;
     int rc = MPI_SUCCESS;
+    long first, n;
     for (int j = 0; j < c->nnodes && rc == MPI_SUCCESS; j++) {
-        part_t p = part_of(a, j);
-        if (j != c->my_node && p.n)
-            rc = PMPI_Irecv(pc_red_at(a, a->recvbuf, p.first), (int)p.n, a->datatype, pc_node_mailbox(c, a->root, j),
+        pc_reduce_node_part(a, j, &first, &n);
+        if (j != c->my_node && n)
+            rc = PMPI_Irecv(pc_red_at(a, a->recvbuf, first), (int)n, a->datatype, pc_node_mailbox(c, a->root, j),
                             PC_TAG_REDUCE_GATHER, c->comm, &recv[j]);
     }
     int wrc = PMPI_Waitall(c->nnodes, recv, MPI_STATUSES_IGNORE);
@@ -128,10 +117,11 @@ int pc_reduce_two_level_scatter_gather(const pc_call_t *a)
 
     if (a->count == 0) return MPI_SUCCESS;
     if (is_leader) {
-        part_t mine = part_of(a, c->my_node);
+        long mine_first, mine_n;
+        pc_reduce_node_part(a, c->my_node, &mine_first, &mine_n);
         if (n > 1) pc_phase_mark_leader();
         acc = c->rank == a->root ? a->recvbuf : pc_red_alloc(a, a->count, &acc_base);
-        in = pc_red_alloc(a, (long)n * mine.n, &in_base);
+        in = pc_red_alloc(a, (long)n * mine_n, &in_base);
         req = malloc(2 * (size_t)n * sizeof *req);
         if (!acc || !in || !req) {
             rc = MPI_ERR_NO_MEM;
@@ -139,15 +129,12 @@ int pc_reduce_two_level_scatter_gather(const pc_call_t *a)
         }
         for (int j = 0; j < 2 * n; j++) req[j] = MPI_REQUEST_NULL;
         /* the other nodes' parts may land while my node's members arrive */
-        for (int j = 0, prc = MPI_SUCCESS; j < n && mine.n && prc == MPI_SUCCESS; j++)
-            if (j != c->my_node) {
-                prc = PMPI_Irecv(pc_red_at(a, in, (long)j * mine.n), (int)mine.n, a->datatype,
-                                 pc_node_mailbox(c, a->root, j), PC_TAG_REDUCE_SCATTER, c->comm, &req[j]);
-                if (prc != MPI_SUCCESS) {
-                    rc = prc;
-                    goto out;
-                }
-            }
+        rc = MPI_SUCCESS;
+        for (int j = 0; j < n && mine_n && rc == MPI_SUCCESS; j++)
+            if (j != c->my_node)
+                rc = PMPI_Irecv(pc_red_at(a, in, (long)j * mine_n), (int)mine_n, a->datatype,
+                                pc_node_mailbox(c, a->root, j), PC_TAG_REDUCE_SCATTER, c->comm, &req[j]);
+        if (rc != MPI_SUCCESS) goto out;
     }
     if (pc_reduce_node_star(&star, c, leader, 0)) {
         rc = MPI_ERR_NO_MEM;

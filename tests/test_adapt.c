@@ -21,11 +21,12 @@
  *                    data only, so every process must count them alike)
  *   --delays         rank-dependent arrival delays (busy waits) that change
  *                    every 50 rounds, so the arrival spread changes
- *   --expect-report=site|any|unagreed   after MPI_Finalize rank 0 reads the
- *                    report PAPCOLL_ADAPT_REPORT names (a file, removed
+ *   --expect-report=site|any|unagreed|mixed   after MPI_Finalize rank 0 reads
+ *                    the report PAPCOLL_ADAPT_REPORT names (a file, removed
  *                    first) and checks that decisions were keyed by call site
- *                    (site), had fallen back to no call site (any), or that
- *                    no agreement on sites took place (unagreed)
+ *                    (site), had fallen back to no call site (any), that no
+ *                    agreement on sites took place (unagreed), or only that
+ *                    it has states (mixed: the checks below say the rest)
  *   --expect-period-above=N    and that some group, settled, had stretched
  *                    its agreement period beyond N calls (PAPCOLL_ADAPT_PERIOD_MAX)
  *   --free-comm-every=N   the collectives run on a duplicate of
@@ -34,10 +35,13 @@
  *   --expect-native  and that some state measured `native`, the MPI
  *                    library's own collective (a candidate of every built-in
  *                    rule), and more than one broadcast algorithm ran
- *   --expect-waiting and that no state measured anything and no agreement was
- *                    posted (fewer calls per site than PAPCOLL_ADAPT_START:
+ *   --expect-waiting[=COLL,...]  and that no state (of those collectives;
+ *                    default every one) measured anything and no agreement
+ *                    was posted (fewer calls per site than PAPCOLL_ADAPT_START:
  *                    the static choice, at no cost), and one broadcast
  *                    algorithm ran per size
+ *   --expect-explored=COLL,...  and that some state of each of those
+ *                    collectives explored (its PAPCOLL_ADAPT_START was reached)
  *   --expect-first=native|rule   and that every waiting state ran the MPI
  *                    library's own collective (native: PAPCOLL_ADAPT_FIRST's
  *                    default; every broadcast then ran `native`) or the
@@ -140,6 +144,32 @@ __attribute__((noinline)) static void site_c(int round, int count, MPI_Op op, ch
     collectives("site C", round, count, op, algos, n);
 }
 
+/* Whether the report line is of a collective in the comma-separated list
+ * (NULL: every one).  A line reads "papcoll adapt: comm 0 (p=4) reduce bytes ...". */
+static int line_in(const char *line, const char *colls)
+{
+    if (!colls) return 1;
+    const char *c = strstr(line, ") ");
+    if (!c) return 0;
+    c += 2;
+    size_t n = strcspn(c, " ");
+    for (const char *l = colls; *l; l += strcspn(l, ",") + (l[strcspn(l, ",")] == ',')) {
+        size_t m = strcspn(l, ",");
+        if (m == n && !strncmp(l, c, n)) return 1;
+    }
+    return 0;
+}
+
+/* Whether every collective of the list has a line in `seen` (one flag per
+ * list entry, set by the report loop). */
+static int all_seen(const char *colls, const int *seen)
+{
+    int k = 0;
+    for (const char *l = colls; *l; l += strcspn(l, ",") + (l[strcspn(l, ",")] == ','), k++)
+        if (!seen[k]) return 0;
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -149,6 +179,7 @@ int main(int argc, char **argv)
     const char *expect = NULL;
     long period_above = 0;
     int expect_native = 0, expect_waiting = 0, free_every = 0;
+    const char *waiting_colls = NULL, *explored_colls = NULL; /* "bcast,allreduce": NULL = every collective */
     const char *expect_first = NULL; /* --expect-first: native or rule */
     for (int i = 1; i < argc; i++) {
         if (!strncmp(argv[i], "--calls=", 8)) calls = atoi(argv[i] + 8);
@@ -160,12 +191,14 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--expect-native")) expect_native = 1;
         else if (!strncmp(argv[i], "--free-comm-every=", 18)) free_every = atoi(argv[i] + 18);
         else if (!strcmp(argv[i], "--expect-waiting")) expect_waiting = 1;
+        else if (!strncmp(argv[i], "--expect-waiting=", 17)) expect_waiting = 1, waiting_colls = argv[i] + 17;
+        else if (!strncmp(argv[i], "--expect-explored=", 18)) explored_colls = argv[i] + 18;
         else if (!strncmp(argv[i], "--expect-first=", 15)) expect_first = argv[i] + 15;
         else {
             if (rank == 0)
-                fprintf(stderr, "usage: test_adapt [--calls=N] [--split-sites] [--late-site] [--delays] [--expect-report=site|any|unagreed]\n"
-                                "       [--expect-period-above=N] [--expect-native] [--expect-waiting] [--expect-first=native|rule]\n"
-                                "       [--free-comm-every=N]\n");
+                fprintf(stderr, "usage: test_adapt [--calls=N] [--split-sites] [--late-site] [--delays] [--expect-report=site|any|unagreed|mixed]\n"
+                                "       [--expect-period-above=N] [--expect-native] [--expect-waiting[=COLL,...]]\n"
+                                "       [--expect-explored=COLL,...] [--expect-first=native|rule] [--free-comm-every=N]\n");
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
     }
@@ -211,7 +244,8 @@ int main(int argc, char **argv)
     if (expect && rank == 0) { /* the report is written in MPI_Finalize */
         char line[1024];
         int site = 0, any = 0, lines = 0, native = 0, waiting = 0, first_wrong = 0;
-        long longest = 0, agreements = 0;
+        int waiting_lines = 0, waiting_states = 0, explored_seen[16] = {0};
+        long longest = 0, agreements = 0, waiting_agreements = 0;
         int most_sites = 0, ngroups = 0; /* agreed sites of one group (the text before " site ") */
         char group[256][160];
         int group_sites[256];
@@ -239,6 +273,20 @@ int main(int argc, char **argv)
             agreements += every ? atol(tail) : 0;
             const char *run = strstr(line, "waiting, running ");
             waiting += run != NULL;
+            if (line_in(line, waiting_colls)) {
+                waiting_lines++;
+                waiting_states += run != NULL;
+                waiting_agreements += every ? atol(tail) : 0;
+            }
+            const char *explorations = strstr(line, " explorations ");
+            if (explored_colls && explorations && atol(explorations + 14) > 0) {
+                int k = 0;
+                for (const char *l = explored_colls; *l && k < 16; l += strcspn(l, ",") + (l[strcspn(l, ",")] == ','), k++) {
+                    char one[64];
+                    snprintf(one, sizeof one, "%.*s", (int)strcspn(l, ","), l);
+                    explored_seen[k] |= line_in(line, one);
+                }
+            }
             if (run && expect_first) { /* the name run, against native or the first of the means' list "us: NAME -" */
                 const char *name = run + strlen("waiting, running "), *first = strstr(line, " us: ");
                 size_t len = strcspn(name, ",");
@@ -253,14 +301,21 @@ int main(int argc, char **argv)
         if (f) fclose(f);
         int ok = lines > 0 && (!strcmp(expect, "any")        ? any > 0 && site == 0
                                : !strcmp(expect, "unagreed") ? any == 0 && site == 0
+                               : !strcmp(expect, "mixed")    ? 1
                                                              : site > 0 && any == 0);
         if (expect_native && !native) {
             fprintf(stderr, "FAIL: PAPCOLL_ADAPT_REPORT %s: no state measured native\n", report ? report : "(unset)");
             ok = 0;
         }
-        if (expect_waiting && (waiting != lines || agreements)) {
-            fprintf(stderr, "FAIL: PAPCOLL_ADAPT_REPORT %s: %d of %d states waiting, %ld agreements (expected all, 0)\n",
-                    report ? report : "(unset)", waiting, lines, agreements);
+        if (expect_waiting && (!waiting_lines || waiting_states != waiting_lines || waiting_agreements)) {
+            fprintf(stderr, "FAIL: PAPCOLL_ADAPT_REPORT %s: %d of %d states (%s) waiting, %ld agreements (expected all, 0)\n",
+                    report ? report : "(unset)", waiting_states, waiting_lines, waiting_colls ? waiting_colls : "all",
+                    waiting_agreements);
+            ok = 0;
+        }
+        if (explored_colls && !all_seen(explored_colls, explored_seen)) {
+            fprintf(stderr, "FAIL: PAPCOLL_ADAPT_REPORT %s: not every one of %s has a state that explored\n",
+                    report ? report : "(unset)", explored_colls);
             ok = 0;
         }
         if (first_wrong || (expect_first && !waiting)) ok = 0;

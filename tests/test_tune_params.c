@@ -107,6 +107,20 @@ int main(void)
     CHECK(pc_params_set("PAPCOLL_ALPHA", "abc") == -1 && pc_params_set("PAPCOLL_NOPE", "1") == -1, "rejects");
     CHECK(pc_params_set("PAPCOLL_LOG", "debug") == 0 && pc_params()->log_level == PC_LOG_DEBUG, "log level");
     CHECK(pc_params_set("PAPCOLL_PPN", "-2") == -1, "negative rejected");
+    /* PAPCOLL_ADAPT_START: one count, or one per collective */
+    unsigned long n = 0;
+    CHECK(pc_parse_count_list(d.adapt_start, "bcast", &n) == 0 && n == 1000, "default start, bcast: %lu", n);
+    CHECK(pc_parse_count_list(d.adapt_start, "reduce", &n) == 0 && n == 100, "default start, reduce: %lu", n);
+    CHECK(pc_parse_count_list("0", "reduce", &n) == 0 && n == 0, "one count for every collective");
+    CHECK(pc_parse_count_list("50,reduce_scatter=7,reduce=9", "reduce", &n) == 0 && n == 9, "the name, not a prefix: %lu", n);
+    CHECK(pc_parse_count_list("50,reduce_scatter=7,reduce=9", "scan", &n) == 0 && n == 50, "unnamed: the first count");
+    CHECK(pc_parse_count_list("reduce=9", NULL, NULL) && pc_parse_count_list("5,reduce", NULL, NULL) &&
+              pc_parse_count_list("5,Reduce=1", NULL, NULL) && pc_parse_count_list("5,reduce=-1", NULL, NULL) &&
+              pc_parse_count_list("5,", NULL, NULL) && pc_parse_count_list("5 ", NULL, NULL),
+          "malformed counts rejected");
+    CHECK(pc_params_set("PAPCOLL_ADAPT_START", "5,reduce=x") == -1 && pc_params_set("PAPCOLL_ADAPT_START", "2000,bcast=10") == 0 &&
+              !strcmp(pc_params()->adapt_start, "2000,bcast=10"),
+          "set PAPCOLL_ADAPT_START");
     pc_params_format("PAPCOLL_BCAST_SEGSIZE", buf, sizeof buf);
     CHECK(!strcmp(buf, "32K"), "format param: %s", buf);
     for (int i = 0; i < pc_param_table_size; i++)

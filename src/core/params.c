@@ -22,8 +22,8 @@ const pc_param_def_t pc_param_table[] = {
      "Selection rules tried before the built-in ones, e.g. `bcast[bytes<=8K]=binomial; bcast=scatter_ring_allgather` (docs/tuning.md)."},
     {"PAPCOLL_ADAPT", NULL, PC_PARAM_LONG, "1", FIELD(adapt), "0|1",
      "1 (default): adaptive selection (STAR-MPI): where the matching rule names several candidates (`bcast[bytes<=32K]=hier|dynleader|cp_binomial`; built-in and PAPCOLL_TUNE_FILE rules always count the MPI library's own collective, `native`, among them), a call site that has made PAPCOLL_ADAPT_START calls measures each candidate online per communicator, collective and size class, keeps the one with the lowest mean time in the call (reduce and gather: the root's time weighs as much as all the others'), and explores again when the arrival spread changes; 0: the rule's first usable candidate, always (the off switch)."},
-    {"PAPCOLL_ADAPT_START", NULL, PC_PARAM_LONG, "1000", FIELD(adapt_start), NULL,
-     "PAPCOLL_ADAPT: calls a call site (of a collective and size class) makes at PAPCOLL_ADAPT_FIRST's choice before its candidates are measured; until then it costs nothing (no measurement, no agreement message), so programs with few calls per site pay no exploration. An exploration costs about as much as 100-200 of the site's calls (it disturbs the arrival pattern the program has settled into: docs/tuning.md), so it can pay back only over many more calls. 0: measure from the first call."},
+    {"PAPCOLL_ADAPT_START", NULL, PC_PARAM_STRING, "1000,reduce=100", FIELD(adapt_start), NULL,
+     "PAPCOLL_ADAPT: calls a call site (of a collective and size class) makes at PAPCOLL_ADAPT_FIRST's choice before its candidates are measured, `N` for every collective or `N,COLL=N,...` per collective (COLL as in PAPCOLL_TUNE: bcast, reduce, allreduce, ...); until then a site costs nothing (no measurement, no agreement message), so programs with few calls per site pay no exploration. Default 1000, reduce 100: a broadcast's exploration can cost a program as much as 100-200 of its calls (it disturbs the arrival wave the program has settled into), a reduce's about its own 30 calls, which its candidates' faster root wins back within a few hundred calls (docs/tuning.md). 0: measure from the first call."},
     {"PAPCOLL_ADAPT_FIRST", NULL, PC_PARAM_STRING, "native", FIELD(adapt_first), "native|rule",
      "PAPCOLL_ADAPT: what a call site runs for its first PAPCOLL_ADAPT_START calls, unmeasured: native (default) = the MPI library's own collective where the rule counts it (built-in and PAPCOLL_TUNE_FILE rules do), so a program with few calls per site runs exactly what it would without papcoll; rule = the rule's first candidate, the static choice (PAPCOLL_ADAPT=0's), which gains under imbalanced arrival from the first call but may lose where nobody is late."},
     {"PAPCOLL_ADAPT_PROBE", NULL, PC_PARAM_LONG, "0", FIELD(adapt_probe), "0|1",
@@ -256,6 +256,40 @@ int pc_parse_size(const char *text, size_t *out)
     return 0;
 }
 
+/* One decimal count at *s; advances *s past it.  -1 if none or too large. */
+static int parse_count(const char **s, unsigned long *out)
+{
+    if (!isdigit((unsigned char)**s)) return -1;
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(*s, &end, 10);
+    if (errno) return -1;
+    *s = end;
+    *out = v;
+    return 0;
+}
+
+int pc_parse_count_list(const char *text, const char *name, unsigned long *out)
+{
+    unsigned long all, v, found = 0;
+    int have = 0;
+    const char *s = text ? text : "";
+    if (parse_count(&s, &all)) return -1;
+    while (*s == ',') {
+        const char *key = ++s;
+        while (islower((unsigned char)*s) || *s == '_') s++;
+        size_t len = (size_t)(s - key);
+        if (!len || *s++ != '=' || parse_count(&s, &v)) return -1;
+        if (!have && name && strlen(name) == len && !strncmp(key, name, len)) {
+            found = v;
+            have = 1;
+        }
+    }
+    if (*s) return -1;
+    if (out) *out = have ? found : all;
+    return 0;
+}
+
 void pc_format_size(size_t v, char *buf, size_t buflen)
 {
     static const char suffix[] = "GMK";
@@ -325,6 +359,7 @@ static int assign(pc_params_t *p, const pc_param_def_t *d, const char *value)
     }
     case PC_PARAM_STRING: {
         if (!choice_allowed(d->choices, value)) return -1;
+        if (d->offset == FIELD(adapt_start) && pc_parse_count_list(value, NULL, NULL)) return -1;
         char *copy = strdup(value);
         if (!copy) return -1;
         free(*(char **)field);

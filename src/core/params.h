@@ -100,7 +100,8 @@ typedef struct pc_scan_params {
 typedef struct pc_params {
     char *tune;             /* PAPCOLL_TUNE: selection rules (tune grammar) */
     long adapt;             /* PAPCOLL_ADAPT: 1 (default) = measure a rule's candidates online and keep the best (adapt.h) */
-    long adapt_start;       /* PAPCOLL_ADAPT_START: calls of a call site at PAPCOLL_ADAPT_FIRST's choice before measuring */
+    char *adapt_start;      /* PAPCOLL_ADAPT_START: "N[,COLL=N]...": calls of a call site at PAPCOLL_ADAPT_FIRST's choice
+                               before measuring, per collective (pc_parse_count_list) */
     char *adapt_first;      /* PAPCOLL_ADAPT_FIRST: "native" or "rule": what a site runs before PAPCOLL_ADAPT_START calls */
     long adapt_probe;       /* PAPCOLL_ADAPT_PROBE: 1 = a group's first calls compare its static choice with native (adapt_probe.c) */
     double adapt_probe_ratio; /* PAPCOLL_ADAPT_PROBE_RATIO: how many times faster than native the static choice must be */
@@ -178,6 +179,11 @@ const char *pc_param_type_name(pc_param_type_t t);
 /* "64K" -> 65536; accepts K, M, G (powers of 1024), optional trailing 'B'
  * or "iB".  Returns 0 on success, -1 on malformed input. */
 int pc_parse_size(const char *text, size_t *out);
+/* A count per name: "N[,NAME=N]..." (e.g. PAPCOLL_ADAPT_START's "1000,reduce=100").
+ * Writes into *out the count of `name` (the first NAME=N that names it, else the
+ * leading N); name NULL only checks the syntax.  Returns 0, or -1 on malformed
+ * text (a NAME is lower-case letters and '_'; counts are decimal, >= 0). */
+int pc_parse_count_list(const char *text, const char *name, unsigned long *out);
 /* Writes a size as "64K"/"1M"/"1234" (exact), for printing. */
 void pc_format_size(size_t v, char *buf, size_t buflen);
 

@@ -22,7 +22,11 @@
  * costs"): an exploration there cost as much as 90 (128 ranks) to 185 (512)
  * of the site's calls, mostly because the candidates resynchronise processes
  * that `native` had let drift into a pipelined wave, so a site must make
- * several times that many calls for a 20% gain to pay it back.
+ * several times that many calls for a 20% gain to pay it back.  The reduce's
+ * default is 100 (PAPCOLL_ADAPT_START=1000,reduce=100): its exploration costs
+ * about its own 30 calls (the non-roots leave early whatever runs next) and
+ * its candidates' faster root wins that back within a few hundred calls
+ * (matvec, 512 calls per site: 1.03-1.12x `native`'s run time).
  * With PAPCOLL_ADAPT_PROBE=1 (off by default: the probe's calls of a losing
  * candidate cost a program with few calls 1% of NAS FT's run, adapt_probe.c)
  * one exception, cheap and once per group: for the collectives nobody leaves before the last

@@ -103,7 +103,7 @@ static void update_state(adapt_state_t *s, const double *d, int p, int log)
     if (period_calls) s->last_spread = spread;
     char what[160], means[512];
     if (s->phase == WAIT) {
-        if (s->calls < pc_adapt_start_calls()) return;
+        if (s->calls < pc_adapt_start_calls(g)) return;
         pc_adapt_reset_exploration(s); /* at an agreement, so on every process at the same call */
         if (log) {
             pc_adapt_describe_state(s, what, sizeof what);

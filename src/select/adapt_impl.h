@@ -134,8 +134,8 @@ adapt_group_t *pc_adapt_group_of(adapt_table_t *t, int coll_id, const char *coll
                                  const pc_selection_t *sel);
 /* A new state of g for a call site (NULL when g is full). */
 adapt_state_t *pc_adapt_new_state(adapt_group_t *g, uint64_t site, const char *module, uintptr_t offset);
-/* PAPCOLL_ADAPT_START */
-unsigned long pc_adapt_start_calls(void);
+/* PAPCOLL_ADAPT_START's count for g's collective */
+unsigned long pc_adapt_start_calls(const adapt_group_t *g);
 /* A new or reset state runs pc_adapt_first_choice() until it has made
  * PAPCOLL_ADAPT_START calls (explores at once when that is 0). */
 void pc_adapt_start_waiting(adapt_state_t *s);

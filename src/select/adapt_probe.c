@@ -108,7 +108,7 @@ void pc_adapt_probe_init(adapt_group_t *g, int p, int waits_for_all)
     int ref = pc_adapt_reference(g);
     g->probe = PROBE_OFF;
     g->probe_req = MPI_REQUEST_NULL;
-    if (!prm->adapt_probe || !waits_for_all || prm->adapt_first[0] != 'n' || pc_adapt_start_calls() <= 5 || p < 2 ||
+    if (!prm->adapt_probe || !waits_for_all || prm->adapt_first[0] != 'n' || pc_adapt_start_calls(g) <= 5 || p < 2 ||
         g->size_class == SIZE_CLASS_VARY || g->rule_id >> 16 == PC_RULES_TUNE)
         return;
     if (ref == 0 || strcmp(g->cand[ref], "native")) return; /* the first is native, or no native */

@@ -107,17 +107,17 @@ static void format_class(int c, char *buf, size_t len)
         snprintf(buf, len, "(%s,%s]", lo, hi);
     }
 }
-/* PAPCOLL_ADAPT_START */
-unsigned long pc_adapt_start_calls(void)
+/* PAPCOLL_ADAPT_START, g's collective's count (params.c checked the syntax) */
+unsigned long pc_adapt_start_calls(const adapt_group_t *g)
 {
-    long n = pc_params()->adapt_start;
-    return n > 0 ? (unsigned long)n : 0;
+    unsigned long n = 0;
+    return pc_parse_count_list(pc_params()->adapt_start, g->coll, &n) ? 0 : n;
 }
 
 void pc_adapt_start_waiting(adapt_state_t *s)
 {
     s->phase = WAIT;
-    if (!pc_adapt_start_calls()) pc_adapt_reset_exploration(s);
+    if (!pc_adapt_start_calls(s->group)) pc_adapt_reset_exploration(s);
 }
 
 /* `native` (select.c adds it to built-in and file rules) is the reference:
@@ -206,7 +206,8 @@ adapt_group_t *pc_adapt_group_of(adapt_table_t *t, int coll_id, const char *coll
     g->seq_hash = PC_FNV_START;
     g->period = pc_adapt_base_period();
     /* nothing to agree on before a site can have made PAPCOLL_ADAPT_START calls */
-    g->next_post = (pc_adapt_start_calls() > g->period ? pc_adapt_start_calls() : g->period) + 1;
+    unsigned long start = pc_adapt_start_calls(g);
+    g->next_post = (start > g->period ? start : g->period) + 1;
     pc_adapt_probe_init(g, t->size, waits_for_all);
     if (!pc_adapt_new_state(g, 0, "", 0)) {
         free(g);

@@ -26,7 +26,7 @@
  * default is 100 (PAPCOLL_ADAPT_START=1000,reduce=100): its exploration costs
  * about its own 30 calls (the non-roots leave early whatever runs next) and
  * its candidates' faster root wins that back within a few hundred calls
- * (matvec, 512 calls per site: 1.03-1.12x `native`'s run time).
+ * (matvec, 512 calls per site: 1.03-1.18x `native`'s run time).
  * With PAPCOLL_ADAPT_PROBE=1 (off by default: the probe's calls of a losing
  * candidate cost a program with few calls 1% of NAS FT's run, adapt_probe.c)
  * one exception, cheap and once per group: for the collectives nobody leaves before the last

@@ -31,10 +31,17 @@ for pattern in $patterns; do
     grep -q "^$(basename "$f")," "$out/runs.csv" 2>/dev/null && continue # folded by an earlier run
     report=; [ "$adapt" = 1 ] && report=$(realpath -m "$f.adapt")
     raw=$(mktemp)
+    rc=0
     PAPCOLL_ADAPT=$adapt PAPCOLL_ADAPT_START=${ADAPT_START:-100} PAPCOLL_ADAPT_REPORT=$report PYTHONPATH=tools nice -n 5 timeout "${SIM_TIMEOUT:-1800}" \
       python3 -m papcoll_tools.cli sim run ${SIM_ARGS:-} --platform="$platform" --bench="${BENCH:?give BENCH}" -- --coll="$coll" \
       --algo=auto -m "${SIZES:-8:256K:8}" -i "${TIMED:-64}" -x "${UNTIMED:-200}" --seed=1 --format=csv \
-      --pattern="$pattern" --raw="$raw" > "$f.csv.tmp"
+      --pattern="$pattern" --raw="$raw" > "$f.csv.tmp" || rc=$?
+    if [ "$rc" != 0 ]; then
+      why="failed"; [ "$rc" = 124 ] && why="ran past SIM_TIMEOUT=${SIM_TIMEOUT:-1800} s (2048 ranks take longer: set it)"
+      echo "adapt_steady: $(basename "$f"): the simulation $why (rc $rc); $f.csv.tmp has its output" >&2
+      rm -f "$raw"
+      exit 1
+    fi
     PYTHONPATH=tools python3 tools/sweeps/adapt_summary.py --per-call "$raw" > "${f}_per_call.csv"
     rm -f "$raw"
     mv "$f.csv.tmp" "$f.csv"

@@ -144,19 +144,28 @@ __attribute__((noinline)) static void site_c(int round, int count, MPI_Op op, ch
     collectives("site C", round, count, op, algos, n);
 }
 
+/* The item after l in a comma-separated list ("" at its end). */
+static const char *next_item(const char *l)
+{
+    l += strcspn(l, ",");
+    return *l ? l + 1 : l;
+}
+
+/* Whether the report line is of the collective `coll` (its first n bytes;
+ * coll NULL: any).  A line reads "papcoll adapt: comm 0 (p=4) reduce bytes ...". */
+static int line_of(const char *line, const char *coll, size_t n)
+{
+    const char *c = strstr(line, ") ");
+    return !coll || (c && strcspn(c + 2, " ") == n && !strncmp(c + 2, coll, n));
+}
+
 /* Whether the report line is of a collective in the comma-separated list
- * (NULL: every one).  A line reads "papcoll adapt: comm 0 (p=4) reduce bytes ...". */
+ * (NULL: every one). */
 static int line_in(const char *line, const char *colls)
 {
     if (!colls) return 1;
-    const char *c = strstr(line, ") ");
-    if (!c) return 0;
-    c += 2;
-    size_t n = strcspn(c, " ");
-    for (const char *l = colls; *l; l += strcspn(l, ",") + (l[strcspn(l, ",")] == ',')) {
-        size_t m = strcspn(l, ",");
-        if (m == n && !strncmp(l, c, n)) return 1;
-    }
+    for (const char *l = colls; *l; l = next_item(l))
+        if (line_of(line, l, strcspn(l, ","))) return 1;
     return 0;
 }
 
@@ -165,7 +174,7 @@ static int line_in(const char *line, const char *colls)
 static int all_seen(const char *colls, const int *seen)
 {
     int k = 0;
-    for (const char *l = colls; *l; l += strcspn(l, ",") + (l[strcspn(l, ",")] == ','), k++)
+    for (const char *l = colls; *l && k < 16; l = next_item(l), k++)
         if (!seen[k]) return 0;
     return 1;
 }
@@ -281,11 +290,8 @@ int main(int argc, char **argv)
             const char *explorations = strstr(line, " explorations ");
             if (explored_colls && explorations && atol(explorations + 14) > 0) {
                 int k = 0;
-                for (const char *l = explored_colls; *l && k < 16; l += strcspn(l, ",") + (l[strcspn(l, ",")] == ','), k++) {
-                    char one[64];
-                    snprintf(one, sizeof one, "%.*s", (int)strcspn(l, ","), l);
-                    explored_seen[k] |= line_in(line, one);
-                }
+                for (const char *l = explored_colls; *l && k < 16; l = next_item(l), k++)
+                    explored_seen[k] |= line_of(line, l, strcspn(l, ","));
             }
             if (run && expect_first) { /* the name run, against native or the first of the means' list "us: NAME -" */
                 const char *name = run + strlen("waiting, running "), *first = strstr(line, " us: ");

@@ -128,6 +128,8 @@ const pc_param_def_t pc_param_table[] = {
      "Node leaders of the dynamic-leader reductions: last = the last process to arrive on the node (Parsons 2015 Fig. 3.14); fixed = the lowest rank of each node."},
     {"PAPCOLL_REDUCE_KNOMIAL_RADIX", NULL, PC_PARAM_LONG, "4", FIELD(reduce.knomial_radix), NULL,
      "Radix k >= 2 of two_level's k-nomial tree of node leaders (2: binomial); 4 as MVAPICH2's inter-node reduce. A smaller value makes two_level fail with MPI_ERR_ARG."},
+    {"PAPCOLL_REDUCE_PART_OWNERS", NULL, PC_PARAM_LONG, "0", FIELD(reduce.part_owners), NULL,
+     "two_level_scatter_gather: how many nodes own a part of the result (the root's node and the next ones in node order; 0 or more than the nodes: every node). Every other node's leader sends its node's parts to the owners and leaves, so fewer owners keep fewer leaders waiting (lower e_bar) but give each owner (nodes - 1) / owners parts of count / owners elements to receive (a later root). Same value on every process."},
     {"PAPCOLL_REDUCE_CLAIRVOYANT_PERIOD", NULL, PC_PARAM_LONG, "16", FIELD(reduce.clairvoyant_period), NULL,
      "clairvoyant: the first three calls and every this many on a (communicator, root) observe the arrival order (a stamp message up each tree edge, the root's prediction sent to every process); a prediction is used once two observations agree, so a wrong one lasts at most twice this many calls. 1: every call. Same value on every process."},
     {"PAPCOLL_REDUCE_CLAIRVOYANT_LATE", NULL, PC_PARAM_LONG, "8", FIELD(reduce.clairvoyant_late), NULL,

@@ -47,6 +47,7 @@ typedef struct pc_reduce_params {
     long clairvoyant_period;  /* PAPCOLL_REDUCE_CLAIRVOYANT_PERIOD: calls between observations */
     long clairvoyant_late;    /* PAPCOLL_REDUCE_CLAIRVOYANT_LATE: most ranks predicted late */
     long knomial_radix;       /* PAPCOLL_REDUCE_KNOMIAL_RADIX: radix of two_level's tree of nodes */
+    long part_owners;         /* PAPCOLL_REDUCE_PART_OWNERS: nodes that own a part in two_level_scatter_gather, 0 = all */
 } pc_reduce_params_t;
 
 typedef struct pc_allreduce_params {

@@ -5,13 +5,16 @@
  * receives about one vector.  Every process that does not lead its node
  * sends its contribution to its node's leader (pc_node_mailbox: the root on
  * its own node, the node's lowest rank elsewhere) and leaves.  The message
- * is cut into N parts (N nodes); leader i sends part j of its node's result
- * to leader j, for every other node j, all at once; leader j combines the
- * N - 1 parts it receives with its own and sends the finished part to the
- * root, which receives the N - 1 other parts straight into its buffer.
+ * is cut into K parts, one per owner node (PAPCOLL_REDUCE_PART_OWNERS: K of
+ * the N nodes, the root's first; default every node); every leader sends
+ * part o of its node's result to owner o's leader, for every other owner, all
+ * at once; an owner combines the N - 1 parts it receives with its own and
+ * sends the finished part to the root, which receives the K - 1 other parts
+ * straight into its buffer.  A leader that owns nothing leaves once its parts
+ * are sent.
  *
  *   node step:  r1 r2 r3 --> r0 (root)       r5 r6 r7 --> r4    members leave
- *   scatter:    r0 -part 1-> r4,  r4 -part 0-> r0                (N - 1 parts each, at once)
+ *   scatter:    r0 -part 1-> r4,  r4 -part 0-> r0                (K - 1 or K parts each, at once)
  *   gather:     r4 -finished part 1-> r0
  *
  * Why it exists beside two_level and dynleader_scatter_gather: two_level's
@@ -25,7 +28,7 @@
  * (hier_scatter_gather): N - 1 messages of m/N per leader are cheaper than
  * 2 log2(N) latencies in sequence while m/N is well above the latency's
  * worth of bytes.
- * Cost (Hockney, balanced, m bytes, N nodes of q processes, gamma per byte
+ * Cost (Hockney, balanced, every node an owner, m bytes, N nodes of q processes, gamma per byte
  * reduced): a member alpha + beta m (eager: its overhead only); a leader
  * (q - 1)(beta m + gamma m) for its node (the segmented engine overlaps
  * receiving and combining), then alpha + ((N - 1)/N) m (beta + gamma) for
@@ -41,11 +44,18 @@
  * of a part combines its own node's part with the others' in node order:
  * never arrival order (PAPCOLL_REPRODUCIBLE holds by construction), but not
  * rank order: commutative ops only.
+ * Fewer owners (K < N) trade the root's time for e_bar: N - K leaders leave
+ * after sending, but an owner receives N - 1 parts of m/K.  SIMULATED
+ * (cluster:16x16, 256 ranks, 16 KiB; docs/performance.md): K = 16: e_bar
+ * 2.32 us, root 63.9 us; K = 8: 1.38, 52.9; K = 4: 1.12, 64.9; K = 2: 0.88,
+ * 79.1 (two_level: 1.24, 96.8).  From parts of about 8 KiB every node should
+ * own one (the owners' links saturate).
  * Memory: a leader holds an accumulator of count elements (the root's is
- * its receive buffer) and room for the other nodes' parts of its index (N slots of
- * about count / N elements), about 2 count in all.
+ * its receive buffer), an owner room for the other nodes' parts of its index
+ * (N slots of about count / K elements): about 2 count with every node an
+ * owner, (1 + N / K) count with fewer.
  * Parameters: PAPCOLL_REDUCE_SEGSIZE and PAPCOLL_MAX_INFLIGHT (the node
- * step).
+ * step), PAPCOLL_REDUCE_PART_OWNERS.
  * Source: MVAPICH2's two-level reduce (src/mpi/coll/reduce_osu.c, the node
  * step); Parsons 2015 §3.7.1 and Rabenseifner 2004 ("Optimization of
  * collective reduction operations", ICCS: reduce-scatter then gather, so
@@ -59,31 +69,64 @@
 
 #include <stdlib.h>
 
-/* Leaders: send part j of acc to node j's leader for every other node j,
- * combine the parts of my node's index that the others send (posted in
- * `in`, one slot of my part's length per node) in node order, and send
- * the finished part to the root.  req holds 2 N requests. */
-static int exchange_parts(const pc_call_t *a, char *acc, char *in, MPI_Request *recv, MPI_Request *send)
+/* The part owners (PAPCOLL_REDUCE_PART_OWNERS, k of the n nodes): owner o
+ * is node (root's node + o) mod n and holds part o of k, so the root's node
+ * owns part 0 and never sends it. */
+typedef struct {
+    int k, n, root_node;
+} owners_t;
+
+static owners_t owners_of(const pc_call_t *a)
 {
     const pc_comm_t *c = a->ctx;
-    int me = c->my_node, n = c->nnodes, rc = MPI_SUCCESS;
-    long first, count, mine_first, mine_n;
-    pc_reduce_node_part(a, me, &mine_first, &mine_n);
+    long k = a->params->reduce.part_owners;
+    owners_t w = {k > 0 && k < c->nnodes ? (int)k : c->nnodes, c->nnodes, c->node_of[a->root]};
+    return w;
+}
 
-    for (int k = 1; k < n && rc == MPI_SUCCESS; k++) { /* starting with the next node: no common first target */
-        int j = (me + k) % n;
-        pc_reduce_node_part(a, j, &first, &count);
+static int owner_node(const owners_t *w, int o) { return (w->root_node + o) % w->n; }
+
+/* node's owner index, or -1 for a node that owns no part */
+static int owner_index(const owners_t *w, int node)
+{
+    int o = (node - w->root_node + w->n) % w->n;
+    return o < w->k ? o : -1;
+}
+
+static void owned_part(const pc_call_t *a, const owners_t *w, int o, long *first, long *n)
+{
+    *first = (long)pc_block_offset((size_t)a->count, w->k, o);
+    *n = (long)pc_blocks_len((size_t)a->count, w->k, o, 1);
+}
+
+/* Leaders: send part o of acc to owner o's leader for every other owner o,
+ * and, an owner, combine the parts of its index that the other nodes send
+ * (posted in `in`, one slot of its part's length per node) in node order and
+ * send the finished part to the root.  recv and send hold n requests each. */
+static int exchange_parts(const pc_call_t *a, const owners_t *w, char *acc, char *in, MPI_Request *recv,
+                          MPI_Request *send)
+{
+    const pc_comm_t *c = a->ctx;
+    int me = c->my_node, mine = owner_index(w, me), rc = MPI_SUCCESS;
+    long first, count, mine_first = 0, mine_n = 0;
+    if (mine >= 0) owned_part(a, w, mine, &mine_first, &mine_n);
+
+    /* starting after my own index (owners) or at my node's (the others): no common first target */
+    int start = mine >= 0 ? mine : me % w->k;
+    for (int t = mine >= 0 ? 1 : 0; t < w->k && rc == MPI_SUCCESS; t++) {
+        int o = (start + t) % w->k;
+        owned_part(a, w, o, &first, &count);
         if (count)
-            rc = PMPI_Isend(pc_red_at(a, acc, first), (int)count, a->datatype, pc_node_mailbox(c, a->root, j),
-                            PC_TAG_REDUCE_SCATTER, c->comm, &send[j]);
+            rc = PMPI_Isend(pc_red_at(a, acc, first), (int)count, a->datatype,
+                            pc_node_mailbox(c, a->root, owner_node(w, o)), PC_TAG_REDUCE_SCATTER, c->comm, &send[o]);
     }
-    for (int j = 0; j < n && mine_n && rc == MPI_SUCCESS; j++) {
+    for (int j = 0; j < w->n && mine_n && rc == MPI_SUCCESS; j++) {
         if (j == me) continue;
         rc = PMPI_Wait(&recv[j], MPI_STATUS_IGNORE);
         if (rc == MPI_SUCCESS)
             rc = pc_red_local(a, pc_red_at(a, in, (long)j * mine_n), pc_red_at(a, acc, mine_first), mine_n);
     }
-    int wrc = PMPI_Waitall(n, send, MPI_STATUSES_IGNORE); /* acc's other parts are free again (the root's buffer) */
+    int wrc = PMPI_Waitall(w->k, send, MPI_STATUSES_IGNORE); /* acc's other parts are free again (the root's buffer) */
     if (rc == MPI_SUCCESS) rc = wrc;
     if (c->rank != a->root && mine_n && rc == MPI_SUCCESS)
         rc = pc_red_send(a, pc_red_at(a, acc, mine_first), mine_n, a->root, PC_TAG_REDUCE_GATHER);
@@ -91,18 +134,18 @@ static int exchange_parts(const pc_call_t *a, char *acc, char *in, MPI_Request *
 }
 
 /* The root: the other owners' finished parts, straight into its buffer. */
-static int gather_parts(const pc_call_t *a, MPI_Request *recv)
+static int gather_parts(const pc_call_t *a, const owners_t *w, MPI_Request *recv)
 {
     const pc_comm_t *c = a->ctx;
     int rc = MPI_SUCCESS;
     long first, n;
-    for (int j = 0; j < c->nnodes && rc == MPI_SUCCESS; j++) {
-        pc_reduce_node_part(a, j, &first, &n);
-        if (j != c->my_node && n)
-            rc = PMPI_Irecv(pc_red_at(a, a->recvbuf, first), (int)n, a->datatype, pc_node_mailbox(c, a->root, j),
-                            PC_TAG_REDUCE_GATHER, c->comm, &recv[j]);
+    for (int o = 1; o < w->k && rc == MPI_SUCCESS; o++) {
+        owned_part(a, w, o, &first, &n);
+        if (n)
+            rc = PMPI_Irecv(pc_red_at(a, a->recvbuf, first), (int)n, a->datatype,
+                            pc_node_mailbox(c, a->root, owner_node(w, o)), PC_TAG_REDUCE_GATHER, c->comm, &recv[o]);
     }
-    int wrc = PMPI_Waitall(c->nnodes, recv, MPI_STATUSES_IGNORE);
+    int wrc = PMPI_Waitall(w->k, recv, MPI_STATUSES_IGNORE);
     return rc == MPI_SUCCESS ? wrc : rc;
 }
 
@@ -110,6 +153,7 @@ int pc_reduce_two_level_scatter_gather(const pc_call_t *a)
 {
     const pc_comm_t *c = a->ctx;
     int n = c->nnodes, leader = pc_node_mailbox(c, a->root, c->my_node), is_leader = c->rank == leader, rc;
+    owners_t w = owners_of(a);
     pc_tree_t star;
     char *acc = NULL, *in = NULL;
     void *acc_base = NULL, *in_base = NULL;
@@ -117,8 +161,9 @@ int pc_reduce_two_level_scatter_gather(const pc_call_t *a)
 
     if (a->count == 0) return MPI_SUCCESS;
     if (is_leader) {
-        long mine_first, mine_n;
-        pc_reduce_node_part(a, c->my_node, &mine_first, &mine_n);
+        long mine_first = 0, mine_n = 0;
+        int mine = owner_index(&w, c->my_node);
+        if (mine >= 0) owned_part(a, &w, mine, &mine_first, &mine_n);
         if (n > 1) pc_phase_mark_leader();
         acc = c->rank == a->root ? a->recvbuf : pc_red_alloc(a, a->count, &acc_base);
         in = pc_red_alloc(a, (long)n * mine_n, &in_base);
@@ -145,10 +190,10 @@ int pc_reduce_two_level_scatter_gather(const pc_call_t *a)
     pc_tree_free(&star);
     /* even after an error in the node step: the other leaders and the root must not hang */
     if (is_leader) {
-        int erc = exchange_parts(a, acc, in, req, req + n);
+        int erc = exchange_parts(a, &w, acc, in, req, req + n);
         if (rc == MPI_SUCCESS) rc = erc;
         if (c->rank == a->root && erc == MPI_SUCCESS) {
-            int grc = gather_parts(a, req);
+            int grc = gather_parts(a, &w, req);
             if (rc == MPI_SUCCESS) rc = grc;
         }
     }

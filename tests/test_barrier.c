@@ -53,19 +53,23 @@ static uint64_t mix(uint64_t x)
 
 static void map_words(void)
 {
-    char name[64];
-    if (world_rank == 0) snprintf(name, sizeof name, "/papcoll_test_barrier.%ld", (long)getpid());
-    MPI_Bcast(name, sizeof name, MPI_CHAR, 0, MPI_COMM_WORLD);
+    char name[64] = "";
     size_t len = (size_t)world_size * sizeof *words;
     int fd = -1;
     if (world_rank == 0) {
-        fd = shm_open(name, O_CREAT | O_RDWR | O_TRUNC, 0600);
+        /* a name no other run holds: under SMPI getpid() is the simulated
+         * rank's (smpi_getpid), the same in every simulation, and ctest runs
+         * two at once */
+        for (unsigned k = 0; fd < 0 && k < 1000; k++) {
+            snprintf(name, sizeof name, "/papcoll_test_barrier.%ld.%u", (long)getpid(), k);
+            fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
+        }
         if (fd < 0 || ftruncate(fd, (off_t)len) != 0) {
             perror("test_barrier: shm_open");
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
     }
-    MPI_Barrier(MPI_COMM_WORLD); /* the file exists */
+    MPI_Bcast(name, sizeof name, MPI_CHAR, 0, MPI_COMM_WORLD); /* the file exists */
     if (world_rank != 0) fd = shm_open(name, O_RDWR, 0600);
     void *p = fd < 0 ? MAP_FAILED : mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (p == MAP_FAILED) {

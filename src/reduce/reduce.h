@@ -52,13 +52,14 @@ int pc_reduce_hier_nobarrier_inter(const pc_call_t *a, const char *inter, const 
  * them).  -1 when out of memory; pc_tree_free releases it. */
 int pc_reduce_node_star(pc_tree_t *t, const pc_comm_t *c, int leader, int extra_children);
 
-/* Part `node` of a's message cut into one part per node (sched/blocks.h's
- * cut): elements [*first, *first + *n).  The scatter-gather reduces'
- * (dynleader_scatter_gather, two_level_scatter_gather). */
-static inline void pc_reduce_node_part(const pc_call_t *a, int node, long *first, long *n)
+/* Part j of a's message cut into nparts parts (sched/blocks.h's cut):
+ * elements [*first, *first + *n).  The scatter-gather reduces'
+ * (dynleader_scatter_gather: a part per node; two_level_scatter_gather: a
+ * part per owner node). */
+static inline void pc_reduce_part(const pc_call_t *a, int nparts, int j, long *first, long *n)
 {
-    *first = (long)pc_block_offset((size_t)a->count, a->ctx->nnodes, node);
-    *n = (long)pc_blocks_len((size_t)a->count, a->ctx->nnodes, node, 1);
+    *first = (long)pc_block_offset((size_t)a->count, nparts, j);
+    *n = (long)pc_blocks_len((size_t)a->count, nparts, j, 1);
 }
 
 /* clairvoyant (reduce_clairvoyant.c): the prediction in use on comm for

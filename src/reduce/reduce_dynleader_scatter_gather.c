@@ -101,7 +101,7 @@ static int send_parts(const pc_call_t *a, const char *acc, long long *header, MP
     for (int step = 1; step < c->nnodes && rc == MPI_SUCCESS; step++) {
         int j = (c->my_node + step) % c->nnodes;
         long first, n;
-        pc_reduce_node_part(a, j, &first, &n);
+        pc_reduce_part(a, c->nnodes, j, &first, &n);
         if (n == 0) continue;
         MPI_Datatype t;
         rc = pc_header_type(header, 1, pc_red_at(a, acc, first), (int)n, a->datatype, &t);
@@ -250,7 +250,7 @@ static int post_gather(const pc_call_t *a, MPI_Request *req)
     int rc = MPI_SUCCESS;
     for (int j = 0; j < c->nnodes && rc == MPI_SUCCESS; j++) {
         long first, n;
-        pc_reduce_node_part(a, j, &first, &n);
+        pc_reduce_part(a, c->nnodes, j, &first, &n);
         if (j != c->my_node && n > 0)
             rc = PMPI_Irecv(pc_red_at(a, a->recvbuf, first), (int)n, a->datatype, owner_of(a, j),
                             PC_TAG_REDUCE_GATHER, c->comm, &req[j]);
@@ -285,7 +285,7 @@ int pc_reduce_dynleader_scatter_gather(const pc_call_t *a)
         return r.nchunks > 1 ? pc_reduce_hier_scatter_gather(a) : MPI_SUCCESS;
     }
     long first, n;
-    pc_reduce_node_part(a, c->my_node, &first, &n);
+    pc_reduce_part(a, nnodes, c->my_node, &first, &n);
     int owner = c->rank == owner_of(a, c->my_node) && n > 0; /* an empty part (count < N): nobody sends it */
     int fixed = !strcmp(a->params->reduce.leader, "fixed");
     inbox_t in = {0};

@@ -70,34 +70,29 @@
 #include <stdlib.h>
 
 /* The part owners (PAPCOLL_REDUCE_PART_OWNERS, k of the n nodes): owner o
- * is node (root's node + o) mod n and holds part o of k, so the root's node
- * owns part 0 and never sends it. */
+ * is node (root's node + o) mod n and holds part o of k (pc_reduce_part),
+ * so the root's node owns part 0 and never sends it.  mine: this node's
+ * owner index, -1 when it owns no part; [mine_first, mine_first + mine_n)
+ * its part's elements (mine_n 0 then). */
 typedef struct {
-    int k, n, root_node;
+    int k, n, root_node, mine;
+    long mine_first, mine_n;
 } owners_t;
 
 static owners_t owners_of(const pc_call_t *a)
 {
     const pc_comm_t *c = a->ctx;
     long k = a->params->reduce.part_owners;
-    owners_t w = {k > 0 && k < c->nnodes ? (int)k : c->nnodes, c->nnodes, c->node_of[a->root]};
+    owners_t w = {k > 0 && k < c->nnodes ? (int)k : c->nnodes, c->nnodes, c->node_of[a->root], -1, 0, 0};
+    int o = (c->my_node - w.root_node + w.n) % w.n;
+    if (o < w.k) {
+        w.mine = o;
+        pc_reduce_part(a, w.k, o, &w.mine_first, &w.mine_n);
+    }
     return w;
 }
 
 static int owner_node(const owners_t *w, int o) { return (w->root_node + o) % w->n; }
-
-/* node's owner index, or -1 for a node that owns no part */
-static int owner_index(const owners_t *w, int node)
-{
-    int o = (node - w->root_node + w->n) % w->n;
-    return o < w->k ? o : -1;
-}
-
-static void owned_part(const pc_call_t *a, const owners_t *w, int o, long *first, long *n)
-{
-    *first = (long)pc_block_offset((size_t)a->count, w->k, o);
-    *n = (long)pc_blocks_len((size_t)a->count, w->k, o, 1);
-}
 
 /* Leaders: send part o of acc to owner o's leader for every other owner o,
  * and, an owner, combine the parts of its index that the other nodes send
@@ -107,15 +102,14 @@ static int exchange_parts(const pc_call_t *a, const owners_t *w, char *acc, char
                           MPI_Request *send)
 {
     const pc_comm_t *c = a->ctx;
-    int me = c->my_node, mine = owner_index(w, me), rc = MPI_SUCCESS;
-    long first, count, mine_first = 0, mine_n = 0;
-    if (mine >= 0) owned_part(a, w, mine, &mine_first, &mine_n);
+    int me = c->my_node, rc = MPI_SUCCESS;
+    long first, count, mine_first = w->mine_first, mine_n = w->mine_n;
 
     /* starting after my own index (owners) or at my node's (the others): no common first target */
-    int start = mine >= 0 ? mine : me % w->k;
-    for (int t = mine >= 0 ? 1 : 0; t < w->k && rc == MPI_SUCCESS; t++) {
+    int start = w->mine >= 0 ? w->mine : me % w->k;
+    for (int t = w->mine >= 0 ? 1 : 0; t < w->k && rc == MPI_SUCCESS; t++) {
         int o = (start + t) % w->k;
-        owned_part(a, w, o, &first, &count);
+        pc_reduce_part(a, w->k, o, &first, &count);
         if (count)
             rc = PMPI_Isend(pc_red_at(a, acc, first), (int)count, a->datatype,
                             pc_node_mailbox(c, a->root, owner_node(w, o)), PC_TAG_REDUCE_SCATTER, c->comm, &send[o]);
@@ -140,7 +134,7 @@ static int gather_parts(const pc_call_t *a, const owners_t *w, MPI_Request *recv
     int rc = MPI_SUCCESS;
     long first, n;
     for (int o = 1; o < w->k && rc == MPI_SUCCESS; o++) {
-        owned_part(a, w, o, &first, &n);
+        pc_reduce_part(a, w->k, o, &first, &n);
         if (n)
             rc = PMPI_Irecv(pc_red_at(a, a->recvbuf, first), (int)n, a->datatype,
                             pc_node_mailbox(c, a->root, owner_node(w, o)), PC_TAG_REDUCE_GATHER, c->comm, &recv[o]);
@@ -161,9 +155,7 @@ int pc_reduce_two_level_scatter_gather(const pc_call_t *a)
 
     if (a->count == 0) return MPI_SUCCESS;
     if (is_leader) {
-        long mine_first = 0, mine_n = 0;
-        int mine = owner_index(&w, c->my_node);
-        if (mine >= 0) owned_part(a, &w, mine, &mine_first, &mine_n);
+        long mine_n = w.mine_n;
         if (n > 1) pc_phase_mark_leader();
         acc = c->rank == a->root ? a->recvbuf : pc_red_alloc(a, a->count, &acc_base);
         in = pc_red_alloc(a, (long)n * mine_n, &in_base);

@@ -26,17 +26,24 @@ static void world(int *rank, int *size)
 
 int harness_bcast_context(MPI_Comm comm) { return papcoll_bcast(NULL, 0, MPI_BYTE, 0, comm); }
 
+/* The test's own PAPCOLL_PPN (its environment), "0" (real nodes) unset. */
+static const char *environment_ppn(void)
+{
+    const char *v = getenv("PAPCOLL_PPN");
+    return v && *v ? v : "0";
+}
+
 MPI_Comm harness_matrix_shape(int s, harness_context_fn create_context)
 {
     MPI_Comm c;
     int rank, size;
     world(&rank, &size);
-    papcoll_set_param("PAPCOLL_PPN", s >= 3 ? "3" : "0");
+    papcoll_set_param("PAPCOLL_PPN", s >= 3 ? "3" : environment_ppn());
     if (s == 0 || s == 3) MPI_Comm_dup(MPI_COMM_WORLD, &c);
     else if (s == 1 || s == 4) MPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &c);
     else MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &c);
     (create_context ? create_context : harness_bcast_context)(c);
-    papcoll_set_param("PAPCOLL_PPN", "0");
+    papcoll_set_param("PAPCOLL_PPN", environment_ppn());
     return c;
 }
 

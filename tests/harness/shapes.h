@@ -7,6 +7,8 @@
  *   world             MPI_COMM_WORLD's order
  *   reversed          ranks in reverse order
  *   oddeven           two communicators, even and odd world ranks
+ *                     (these three: the nodes of the test's own PAPCOLL_PPN,
+ *                     the real node when it is unset)
  *   vnodes3           world order, virtual nodes of 3 ranks (PAPCOLL_PPN=3)
  *   vnodes3_reversed  reversed order, virtual nodes of 3 world ranks: node
  *                     members are not consecutive in the communicator

@@ -115,6 +115,31 @@ class ReportTest(unittest.TestCase):
                                 os.path.join(self.dir, "sweep"))
         self.assertIn("| 4096 ranks, levels 10000, 40000, 160000 | 3 of 3 |  |", text)
 
+    def test_fresh_clone(self):
+        """A clone has the merged CSV but not the per-point pieces (not kept in git): its points are done,
+        and running one new tier keeps the other tiers' rows."""
+        _, merged, _, _ = self.run_budget(1e9)
+        with open(merged) as f:
+            before = list(csv.DictReader(f))
+        sweep_dir = os.path.join(self.dir, "sweep")
+        shutil.rmtree(os.path.join(sweep_dir, "points"))
+        stand, merged, skipped, failures = self.run_budget(0)
+        self.assertEqual((stand.calls, skipped, failures), ([], [], []))
+        status = parsons2015.status(sweep_dir)
+        self.assertEqual([(n, tot) for _, n, tot, _ in status], [(tot, tot) for _, _, tot, _ in status])
+        last_label, last_points = parsons2015.tier_points()[-1]
+        new = {p.key for p in last_points}
+        with open(merged, "w", newline="") as f:  # as if the last tier were new
+            w = csv.DictWriter(f, fieldnames=list(before[0]))
+            w.writeheader()
+            w.writerows(r for r in before if r["point"] not in new)
+        stand, merged, skipped, failures = self.run_budget(1e9)
+        self.assertEqual((sorted(stand.calls), skipped, failures), (sorted(new), [], []))
+        with open(merged) as f:
+            after = list(csv.DictReader(f))
+        key = lambda r: (r["point"], r["algo"], r["size"])  # noqa: E731
+        self.assertEqual(sorted(map(key, after)), sorted(map(key, before)))
+
 
 if __name__ == "__main__":
     unittest.main()

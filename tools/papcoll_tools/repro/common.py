@@ -76,8 +76,7 @@ def reproduce(mod, name, points, out, jobs, bench, timeout):
 
 def tier_status(tiers, sweep_dir):
     """[(label, points done, points)] of TIERS ([(label, points)]) in SWEEP_DIR."""
-    return [(label, sum(1 for p in pts if sweep.is_done(sweep.point_path(sweep_dir, p), p)), len(pts))
-            for label, pts in tiers]
+    return [(label, len(sweep.recorded(sweep_dir, pts)), len(pts)) for label, pts in tiers]
 
 
 def run_tiers(mod, out, bench=None, budget=3600, log=sys.stderr, runner=None, jobs=1):
@@ -89,16 +88,17 @@ def run_tiers(mod, out, bench=None, budget=3600, log=sys.stderr, runner=None, jo
     t0, skipped, failures = time.monotonic(), [], []
     os.makedirs(os.path.join(sweep_dir, "points"), exist_ok=True)
     tiers = mod.tier_points()
+    every = [p for _, pts in tiers for p in pts]
     for label, pts in tiers:
-        if all(sweep.is_done(sweep.point_path(sweep_dir, p), p) for p in pts):
+        if len(sweep.recorded(sweep_dir, pts)) == len(pts):
             continue
         if time.monotonic() - t0 >= budget:
             skipped.append(label)
             continue
         print(f"{mod.NAME}: {label} ({len(pts)} runs)", file=log)
-        _, _, fails = runner(pts, sweep_dir, jobs, bench, timeout=mod.TIMEOUT)
+        _, _, fails = runner(pts, sweep_dir, jobs, bench, timeout=mod.TIMEOUT, merge_points=every)
         failures += fails
-    return sweep.merge([p for _, pts in tiers for p in pts], sweep_dir), skipped, failures
+    return sweep.merge(every, sweep_dir), skipped, failures
 
 
 def tiered_report(mod, out, md_path, cmd):

@@ -354,7 +354,7 @@ def status(sweep_dir):
     """Per tier of SWEEP_DIR: done or not (for the report's list of what was skipped)."""
     out = []
     for label, pts in tier_points():
-        n = sum(1 for p in pts if sweep.is_done(sweep.point_path(sweep_dir, p), p))
+        n = len(sweep.recorded(sweep_dir, pts))
         notes = []
         for p in pts:
             err = sweep.point_path(sweep_dir, p)[:-4] + ".err"
@@ -598,14 +598,13 @@ def run_tiers(out, bench=None, budget=BUDGET, log=sys.stderr, runner=None, jobs=
     t0, skipped, failures = time.monotonic(), [], []
     os.makedirs(os.path.join(out, "sweep", "points"), exist_ok=True)
     for label, pts in tier_points():
-        todo = [p for p in pts if not sweep.is_done(sweep.point_path(os.path.join(out, "sweep"), p), p)]
-        if not todo:
+        if len(sweep.recorded(os.path.join(out, "sweep"), pts)) == len(pts):
             continue
         if time.monotonic() - t0 >= budget:
             skipped.append(label)
             continue
         print(f"parsons2015: {label} ({len(pts)} runs)", file=log)
-        _, _, fails = runner(pts, os.path.join(out, "sweep"), jobs, bench, timeout=TIMEOUT)
+        _, _, fails = runner(pts, os.path.join(out, "sweep"), jobs, bench, timeout=TIMEOUT, merge_points=all_points())
         failures += fails
     return sweep.merge(all_points(), os.path.join(out, "sweep")), skipped, failures
 

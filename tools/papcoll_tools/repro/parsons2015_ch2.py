@@ -322,8 +322,9 @@ def not_run_markdown(sweep_dir):
     from ..sim import sweep
     L = []
     for label, pts in tier_points():
+        done = sweep.recorded(sweep_dir, pts)
         for p in pts:
-            if not sweep.is_done(sweep.point_path(sweep_dir, p), p):
+            if p.key not in done:
                 L.append(f"- {_describe(p)}: {_failure(sweep_dir, p) or 'not started (time)'}")
     return "\n".join(L) + "\n" if L else "Every point of the tiers above ran.\n"
 

@@ -407,10 +407,10 @@ def figures(res, out, onesided):
 def status(sweep_dir, onesided):
     out = []
     for label, pts in tier_points(onesided):
-        n = sum(1 for p in pts if sweep.is_done(sweep.point_path(sweep_dir, p), p))
+        done = sweep.recorded(sweep_dir, pts)
         failed = [p.pattern for p in pts if os.path.exists(sweep.point_path(sweep_dir, p)[:-4] + ".err")
-                  and not sweep.is_done(sweep.point_path(sweep_dir, p), p)]
-        out.append((label, n, len(pts), f"failed: {', '.join(failed)}" if failed else ""))
+                  and p.key not in done]
+        out.append((label, len(done), len(pts), f"failed: {', '.join(failed)}" if failed else ""))
     return out
 
 
@@ -603,14 +603,13 @@ def run_tiers(out, bench=None, budget=1500, log=sys.stderr, runner=None, jobs=1,
     t0, skipped, failures = time.monotonic(), [], []
     os.makedirs(os.path.join(sweep_dir, "points"), exist_ok=True)
     for label, pts in tier_points(onesided):
-        todo = [p for p in pts if not sweep.is_done(sweep.point_path(sweep_dir, p), p)]
-        if not todo:
+        if len(sweep.recorded(sweep_dir, pts)) == len(pts):
             continue
         if time.monotonic() - t0 >= budget:
             skipped.append(label)
             continue
         print(f"parsons2015 reduce: {label} ({len(pts)} runs)", file=log)
-        _, _, fails = runner(pts, sweep_dir, jobs, bench, timeout=TIMEOUT)
+        _, _, fails = runner(pts, sweep_dir, jobs, bench, timeout=TIMEOUT, merge_points=all_points(onesided))
         failures += fails
     return sweep.merge(all_points(onesided), sweep_dir), skipped, failures
 

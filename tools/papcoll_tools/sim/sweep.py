@@ -96,14 +96,14 @@ def _progress(total, initial, file):
         return Plain()
 
 
-def sweep(points, out, jobs=2, bench=None, log=sys.stderr, timeout=None):
+def sweep(points, out, jobs=2, bench=None, log=sys.stderr, timeout=None, merge_points=None):
     """Runs the unfinished points (JOBS at a time, each killed after TIMEOUT seconds if given), merges
-    everything into OUT/sweep.csv.
+    everything into OUT/sweep.csv: POINTS, or MERGE_POINTS when POINTS are a part of the CSV's points (a
+    tier), so that the rows of the others are kept where their pieces are not.
     Returns (path of the merged CSV, number skipped, list of failures)."""
     os.makedirs(os.path.join(out, "points"), exist_ok=True)
-    kept = _merged(out)
-    todo = [p for p in points if not is_done(point_path(out, p), p)
-            and not (p.key in kept and not os.path.exists(point_path(out, p)))]  # merged, piece not kept
+    done = recorded(out, points)
+    todo = [p for p in points if p.key not in done]
     skipped = len(points) - len(todo)
     print(f"papcoll sim sweep: {len(points)} points, {skipped} already done (skipped), {len(todo)} to run, "
           f"{jobs} at a time -> {out}", file=log)
@@ -120,7 +120,7 @@ def sweep(points, out, jobs=2, bench=None, log=sys.stderr, timeout=None):
     bar.close()
     for err in failures:
         print(f"papcoll sim sweep: FAILED {err}", file=log)
-    return merge(points, out), skipped, failures
+    return merge(merge_points or points, out), skipped, failures
 
 
 def merge(points, out, name="sweep.csv"):
@@ -160,6 +160,14 @@ def merge(points, out, name="sweep.csv"):
         w.writerows(rows)
     os.replace(path + ".tmp", path)
     return path
+
+
+def recorded(out, points, name="sweep.csv"):
+    """The keys of POINTS done in OUT: a finished piece, or rows of the merged OUT/NAME for a point
+    without a piece (a fresh clone: the pieces are not kept in git)."""
+    kept = _merged(out, name)
+    return {p.key for p in points if is_done(point_path(out, p), p)
+            or (p.key in kept and not os.path.exists(point_path(out, p)))}
 
 
 def _merged(out, name="sweep.csv"):

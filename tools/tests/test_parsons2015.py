@@ -127,7 +127,7 @@ class ReportTest(unittest.TestCase):
         self.assertEqual((stand.calls, skipped, failures), ([], [], []))
         status = parsons2015.status(sweep_dir)
         self.assertEqual([(n, tot) for _, n, tot, _ in status], [(tot, tot) for _, _, tot, _ in status])
-        last_label, last_points = parsons2015.tier_points()[-1]
+        _, last_points = parsons2015.tier_points()[-1]
         new = {p.key for p in last_points}
         with open(merged, "w", newline="") as f:  # as if the last tier were new
             w = csv.DictWriter(f, fieldnames=list(before[0]))

@@ -48,11 +48,11 @@
  * after sending, but an owner receives N - 1 parts of m/K.  SIMULATED
  * (cluster:16x16, 256 ranks, 16 KiB; docs/performance.md): K = 16: e_bar
  * 2.32 us, root 63.9 us; K = 8: 1.38, 52.9; K = 4: 1.12, 64.9; K = 2: 0.88,
- * 79.1 (two_level: 1.24, 96.8).  From parts of about 8 KiB every node should
- * own one (the owners' links saturate).  Those gains come from SimGrid's
- * message-size model (every node's parts, 1 KiB here, fall in its slow
- * bands): with a flat model fewer owners only delay the root (K = 8: e_bar
- * 0.86, root 32.6 us; every node: 0.97, 25.5), so every node is the default.
+ * 79.1 (two_level: 1.24, 96.8); from parts of about 8 KiB every node should
+ * own one.  Those gains come from SimGrid's message-size model (every
+ * node's parts, 1 KiB here, fall in its slow bands): with a flat model fewer
+ * owners only delay the root (K = 8: e_bar 0.86, root 32.6 us; every node:
+ * 0.97, 25.5), so every node is the default.
  * Memory: a leader holds an accumulator of count elements (the root's is
  * its receive buffer), an owner room for the other nodes' parts of its index
  * (N slots of about count / K elements): about 2 count with every node an

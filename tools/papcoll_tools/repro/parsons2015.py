@@ -62,6 +62,7 @@ ITERS = {512: 4, 1024: 4, 2048: 3, 4096: 2, 8192: 2}
 # 4.7 GB resident; an earlier attempt was killed at a 2400-s limit on a busier machine); 4096 ranks (60
 # calls) took 317 s of CPU.
 TIMEOUT = 5400
+NAME = "parsons2015"  # the tiers' progress lines (common.run_tiers)
 
 # Table 3.7: broadcast mean latency speedups over MPICH (Hier., Intra-Opt., Dyn. Leader)
 PAPER_TABLE = {512: (0.49, 1.66, 7.53), 1024: (0.49, 1.53, 7.12), 2048: (0.51, 1.43, 6.15), 4096: (0.50, 1.35, 5.34),
@@ -594,19 +595,7 @@ BUDGET = 1500  # seconds: no new tier starts after this much wall time of one ca
 def run_tiers(out, bench=None, budget=BUDGET, log=sys.stderr, runner=None, jobs=1):
     """Runs TIERS in order until BUDGET seconds have passed (a started tier finishes); returns
     (merged CSV path, labels of the tiers not started, failures).  RUNNER: sweep.sweep or a stand-in."""
-    runner = runner or sweep.sweep
-    t0, skipped, failures = time.monotonic(), [], []
-    os.makedirs(os.path.join(out, "sweep", "points"), exist_ok=True)
-    for label, pts in tier_points():
-        if len(sweep.recorded(os.path.join(out, "sweep"), pts)) == len(pts):
-            continue
-        if time.monotonic() - t0 >= budget:
-            skipped.append(label)
-            continue
-        print(f"parsons2015: {label} ({len(pts)} runs)", file=log)
-        _, _, fails = runner(pts, os.path.join(out, "sweep"), jobs, bench, timeout=TIMEOUT, merge_points=all_points())
-        failures += fails
-    return sweep.merge(all_points(), os.path.join(out, "sweep")), skipped, failures
+    return common.run_tiers(sys.modules[__name__], out, bench, budget, log, runner, jobs)
 
 
 def main(out=None, jobs=1, bench=None, budget=BUDGET):

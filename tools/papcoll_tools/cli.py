@@ -99,6 +99,10 @@ def main(argv=None):
     r.add_argument("--smpi-cfg", action="append", default=[], metavar="KEY:VALUE",
                    help="a further SimGrid setting (repeatable), replacing the runner's own for that key, e.g. "
                    "smpi/grow-injected-times:no; the benchmark's output header lists every setting used")
+    r.add_argument("--mpi-copies", action="store_true",
+                   help="charge the MPI library's own copies as papcoll's shared-memory copies are charged: a message "
+                   "below SMPI's eager limit (64 KiB) costs its sender and its receiver one copy each at PAPCOLL_SIM_MEMBW "
+                   "(smpi/os, smpi/ois, smpi/or; without it SMPI charges MPI's copies nothing; docs/simulation.md)")
     pl = sim.add_parser("platform", help="write a platform's XML and hostfile")
     pl.add_argument("spec")
     pl.add_argument("-o", "--output", required=True, help="prefix of PREFIX.xml and PREFIX.hosts")
@@ -244,7 +248,7 @@ def main(argv=None):
             print(f"{xml}, {hosts}: {p.description} ({p.slots} process slots)")
             return 0
         return run.run(args.platform, args.np, args.baseline, args.bench, bench_args, stack_kib=args.stack_size,
-                       extra_cfg=args.smpi_cfg)
+                       extra_cfg=args.smpi_cfg, mpi_copies=args.mpi_copies)
     except (platform.SpecError, sweep_config.ConfigError) as e:
         sys.exit(f"papcoll sim: {e}")
 

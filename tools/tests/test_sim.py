@@ -164,6 +164,19 @@ class BaselineCollectiveTest(unittest.TestCase):
             with self.assertRaises(platform.SpecError, msg=bad):
                 run.command("/tmp/p", 16, "/bin/bench", [], None, extra_cfg=[bad])
 
+    def test_mpi_copy_settings(self):
+        """One copy per end at PAPCOLL_SIM_MEMBW below SMPI's eager limit (65536: detached below it), none from it."""
+        got = run.mpi_copy_settings("4G")
+        self.assertEqual([s.split(":", 1)[0] for s in got], ["smpi/os", "smpi/ois", "smpi/or"])
+        for s in got:
+            eager, rendezvous = s.split(":", 1)[1].split(";")
+            self.assertEqual(eager.split(":")[:2], ["0", "0"])
+            self.assertAlmostEqual(float(eager.split(":")[2]) * (4 << 30), 1.0, places=4)
+            self.assertEqual(rendezvous, "65535:0:0")
+        for bad in ("fast", "0", "5T"):
+            with self.assertRaises(platform.SpecError, msg=bad):
+                run.mpi_copy_settings(bad)
+
     def test_collective_of_the_bench_arguments(self):
         self.assertEqual(run.bench_coll(["-m", "1K", "--coll=reduce"]), "reduce")
         self.assertEqual(run.bench_coll(["--coll", "allreduce", "-c"]), "allreduce")
@@ -219,6 +232,24 @@ class RunTest(unittest.TestCase):
             self.assertEqual(row["check"], "Pass")
             e_bar[baseline] = float(row["e_bar"])
         self.assertGreater(e_bar["flat_tree"], 1.5 * e_bar["binomial"])
+
+    def test_mpi_copies(self):
+        """--mpi-copies charges SMPI's own reduce its eager copies (32 KiB: slower) and nothing from 64 KiB
+        (rendezvous: the same time); the settings line records it."""
+        e_bar = {}
+        for copies in (False, True):
+            o = run.simulate("cluster:4x4", 16, "binomial", None, ["--coll=reduce", "-m", "32K:64K", "-i", "2", "-x", "0",
+                                                                  "--format=csv"], timeout=120, mpi_copies=copies)
+            self.assertEqual(o.returncode, 0, o.stderr[-500:])
+            self.assertEqual("--cfg=smpi/or:" in o.stdout, copies)
+            lines = o.stdout.splitlines()
+            header = next(l.split(",") for l in lines if l.startswith("coll,algo,"))
+            for l in lines:
+                if l.startswith("reduce,native,"):
+                    row = dict(zip(header, l.split(",")))
+                    e_bar[copies, int(row["size"])] = float(row["e_bar"])
+        self.assertGreater(e_bar[True, 32768], e_bar[False, 32768])
+        self.assertEqual(e_bar[True, 65536], e_bar[False, 65536])
 
 
 if __name__ == "__main__":

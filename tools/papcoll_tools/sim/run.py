@@ -12,6 +12,8 @@ import threading
 import time
 from dataclasses import dataclass
 
+from ..site_tune import TuneError, parse_size
+
 from . import platform
 
 # Settings of every simulated run (recorded in the output's #@smpi_settings):
@@ -42,6 +44,11 @@ from . import platform
 # Intra-node copies through papcoll's shared memory are charged at PAPCOLL_SIM_MEMBW bytes/s (src/ctx/shm_wait.c,
 # default of src/params.c); the value in force is recorded with the settings.
 MEMBW_DEFAULT = "5G"
+# SMPI charges the MPI library's own copies nothing unless smpi/os, smpi/ois and smpi/or say otherwise.  With
+# mpi_copies (--mpi-copies) a message below SMPI's eager limit (smpi/send-is-detached-thresh, 65536: it is
+# detached, sent from a copy) costs its sender and its receiver one copy each at PAPCOLL_SIM_MEMBW, as
+# papcoll's shared-memory copies do; from 65536 bytes (rendezvous: SMPI moves the data itself) none.
+EAGER_LIMIT = 65536
 BCAST_DEFAULT = "binomial_tree"
 REDUCE_DEFAULT = "binomial"
 ALLREDUCE_DEFAULT = "rdb"
@@ -179,6 +186,18 @@ def check_baseline(coll, baseline, np):
                                  f"(fixed-size arrays in SimGrid 3.32's source), not {np}")
 
 
+def mpi_copy_settings(membw_text):
+    """The KEY:VALUE SimGrid settings (for --smpi-cfg) that charge an eager message one copy at each end at
+    MEMBW_TEXT bytes/s (PAPCOLL_SIM_MEMBW's syntax: bytes with an optional K, M or G, powers of 1024).  SMPI's
+    sections are MIN:CONSTANT:PER_BYTE, a section applying above its MIN."""
+    try:
+        per_byte = 1.0 / parse_size(membw_text)
+    except (TuneError, ZeroDivisionError):
+        raise platform.SpecError(f"PAPCOLL_SIM_MEMBW={membw_text!r}: give bytes per second with an optional K, M or G")
+    sections = f"0:0:{per_byte:.6g};{EAGER_LIMIT - 1}:0:0"
+    return [f"smpi/{key}:{sections}" for key in ("os", "ois", "or")]
+
+
 def command(plat_prefix, np, bench, bench_args, baseline=None, stack_kib=None, extra_cfg=()):
     """The smpirun command line and the SMPI settings in it; BASELINE names SMPI's algorithm for the collective
     of BENCH_ARGS (its --coll); STACK_KIB sets each simulated rank's stack (SimGrid's contexts/stack-size,
@@ -277,9 +296,10 @@ def _kill_group(pid):
 
 
 def simulate(spec, np=None, baseline=None, bench=None, bench_args=(), env=None, timeout=None, stack_kib=None,
-             extra_cfg=()) -> Outcome:
+             extra_cfg=(), mpi_copies=False) -> Outcome:
     """Runs papcoll-bench-smpi on the platform of SPEC; ENV adds environment variables (e.g. PAPCOLL_BCAST_CHUNKS);
-    STACK_KIB each simulated rank's stack, EXTRA_CFG further SimGrid settings (command()).
+    STACK_KIB each simulated rank's stack, EXTRA_CFG further SimGrid settings (command()); MPI_COPIES charges the
+    MPI library's eager copies (mpi_copy_settings(), at the run's PAPCOLL_SIM_MEMBW) before EXTRA_CFG applies.
     After TIMEOUT seconds (if given) the simulation (its whole process group) is killed: exit status -9 and
     a note in stderr."""
     plat = platform.generate(spec)
@@ -293,11 +313,13 @@ def simulate(spec, np=None, baseline=None, bench=None, bench_args=(), env=None, 
     args = list(bench_args)
     if baseline and not any(a.startswith("--algo") for a in args):
         args.append("--algo=native")  # native under smpirun is SMPI's --cfg=smpi/<coll> algorithm
+    full_env = dict(os.environ, **(env or {}))
+    if mpi_copies:
+        extra_cfg = [*mpi_copy_settings(full_env.get("PAPCOLL_SIM_MEMBW", MEMBW_DEFAULT)), *extra_cfg]
     with tempfile.TemporaryDirectory(prefix="papcoll-sim-") as d:
         prefix = os.path.join(d, "platform")
         plat.write(prefix)
         cmd, settings = command(prefix, np, bench, args, baseline, stack_kib, extra_cfg)
-        full_env = dict(os.environ, **(env or {}))
         full_env["PAPCOLL_SMPI_SETTINGS"] = (" ".join(settings) + f"; platform {spec}: {plat.description}"
                                              + f"; intra-node copies charged at PAPCOLL_SIM_MEMBW="
                                              + full_env.get("PAPCOLL_SIM_MEMBW", MEMBW_DEFAULT + " (default)") + " B/s"
@@ -334,10 +356,12 @@ def simulate(spec, np=None, baseline=None, bench=None, bench_args=(), env=None, 
                            usage.ru_utime + usage.ru_stime, sampler.peak)
 
 
-def run(spec, np=None, baseline=None, bench=None, bench_args=(), out=sys.stdout, stack_kib=None, extra_cfg=()):
+def run(spec, np=None, baseline=None, bench=None, bench_args=(), out=sys.stdout, stack_kib=None, extra_cfg=(),
+        mpi_copies=False):
     """papcoll sim run: prints the benchmark's output (its errors on stderr), returns its exit status."""
     try:
-        o = simulate(spec, np, baseline, bench, bench_args, stack_kib=stack_kib, extra_cfg=extra_cfg)
+        o = simulate(spec, np, baseline, bench, bench_args, stack_kib=stack_kib, extra_cfg=extra_cfg,
+                     mpi_copies=mpi_copies)
     except platform.SpecError as e:
         sys.exit(f"papcoll sim: {e}")
     out.write(o.stdout)

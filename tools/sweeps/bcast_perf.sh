@@ -10,6 +10,7 @@
 # file is kept: rerun to resume), then OUTDIR/perf.md and OUTDIR/perf_<size>.png.
 # PLATFORM (a `papcoll sim --platform` spec of NODES x CORES slots, default
 # cluster:NODESxCORES; e.g. fattree:16x16:2;4,4;1,2;1,2, torus:16x16:4,4, dragonfly:16x16:2,1;2,1;2,1;2),
+# SIM_ARGS (further `papcoll sim run` options, e.g. --mpi-copies or --stack-size=1024),
 # BUILD (default build), ITERS (default 3), SIM_TIMEOUT (seconds per simulation, default 7200), ALGOS (default all,auto),
 # BASELINES, PATTERNS, SIZES and BASELINE_SIZES (space-separated MIN:MAX; default
 # SIZES) may be set: SMPI's node-aware broadcasts (mpich, ompi, mvapich2) pay a
@@ -35,8 +36,9 @@ fi
 platform=${PLATFORM:-cluster:${nodes}x${cores}}
 common=(-i "$iters" -x 1 --seed=1 --format=csv)
 mkdir -p "$out"
+# shellcheck disable=SC2086  # SIM_ARGS: words on purpose
 sim() { PYTHONPATH=tools${PYTHONPATH:+:$PYTHONPATH} timeout "${SIM_TIMEOUT:-7200}" python3 -m papcoll_tools.cli sim run \
-          --platform="$platform" --bench="$build/smpi/bench/papcoll-bench-smpi" "$@"; }
+          ${SIM_ARGS:-} --platform="$platform" --bench="$build/smpi/bench/papcoll-bench-smpi" "$@"; }
 for pattern in $patterns; do
   for size in $sizes; do
     tag="${pattern//:/-}_${size//:/-}"

@@ -18,7 +18,7 @@
 #                             WHO=papcoll-rerun1 ALGOS=..., whose rows replace the earlier runs')
 # `papcoll tune --simulate=P1 --simulate=P2 ... --baselines=mpich,ompi` (docs/tuning.md, "Tuning a site")
 # does the same runs, rules and report in one resumable command.
-# SIZES, ITERS, BUILD, ALGOS and SIM_TIMEOUT (seconds per simulation, default 7200) are passed on (see
+# SIZES, ITERS, BUILD, ALGOS, SIM_ARGS (e.g. --mpi-copies) and SIM_TIMEOUT (seconds per simulation, default 7200) are passed on (see
 # coll_perf.sh); the default sizes are 8 B .. 1 MiB. CANDIDATES (default 3): candidates per rule.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -12,9 +12,8 @@ import threading
 import time
 from dataclasses import dataclass
 
-from ..site_tune import TuneError, parse_size
-
 from . import platform
+from .sweep_config import ConfigError, size_bytes
 
 # Settings of every simulated run (recorded in the output's #@smpi_settings):
 #  - computation is not benchmarked: only communication advances simulated time;
@@ -191,8 +190,8 @@ def mpi_copy_settings(membw_text):
     MEMBW_TEXT bytes/s (PAPCOLL_SIM_MEMBW's syntax: bytes with an optional K, M or G, powers of 1024).  SMPI's
     sections are MIN:CONSTANT:PER_BYTE, a section applying above its MIN."""
     try:
-        per_byte = 1.0 / parse_size(membw_text)
-    except (TuneError, ZeroDivisionError):
+        per_byte = 1.0 / size_bytes(membw_text)
+    except (ConfigError, ZeroDivisionError):
         raise platform.SpecError(f"PAPCOLL_SIM_MEMBW={membw_text!r}: give bytes per second with an optional K, M or G")
     sections = f"0:0:{per_byte:.6g};{EAGER_LIMIT - 1}:0:0"
     return [f"smpi/{key}:{sections}" for key in ("os", "ois", "or")]

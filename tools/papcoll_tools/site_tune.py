@@ -36,7 +36,9 @@ DEFAULT_SIZES = "8:4K:8,16K:1M:4"  # 8 64 512 4K 16K 64K 256K 1M (tools/sweeps/r
 DEFAULT_PATTERNS = "balanced,uniform:16,late:0.2:16"
 # What a cell's numbers depend on beyond its collective, platform, pattern, size and baseline: a rerun
 # with other values would mix incomparable files in one work directory, so it is refused (config.json).
-KEYED = ("launcher", "np", "bench", "bench_args", "iterations", "warmup", "algos", "seed")
+KEYED = ("launcher", "np", "bench", "bench_args", "iterations", "warmup", "algos", "seed", "mpi_copies")
+# The value of a setting that a work directory made before the setting existed was measured with.
+KEYED_BEFORE = {"mpi_copies": False}
 
 
 class Cell(NamedTuple):
@@ -140,7 +142,8 @@ def run_cell(args, cell, algos=None, env=None):
         from .sim import platform as sim_platform, run as sim_run
         try:
             o = sim_run.simulate(cell.platform, args.np, baseline=cell.baseline or None, bench=args.bench,
-                                 bench_args=bench_args(args, cell, algos), timeout=args.timeout, env=env)
+                                 bench_args=bench_args(args, cell, algos), timeout=args.timeout, env=env,
+                                 mpi_copies=args.mpi_copies)
         except sim_platform.SpecError as e:
             raise TuneError(f"{cell.label()}: {e}")
         rc, out, err = o.returncode, o.stdout, o.stderr
@@ -213,10 +216,10 @@ def check_config(workdir, args):
     if os.path.exists(path):
         with open(path) as f:
             theirs = json.load(f)
-        diff = [k for k in KEYED if theirs.get(k) != mine[k]]
+        diff = [k for k in KEYED if theirs.get(k, KEYED_BEFORE.get(k)) != mine[k]]
         if diff:
             raise TuneError(f"{workdir} holds cells measured with other settings ("
-                            + ", ".join(f"{k}: {theirs.get(k)!r} there, {mine[k]!r} now" for k in diff)
+                            + ", ".join(f"{k}: {theirs.get(k, KEYED_BEFORE.get(k))!r} there, {mine[k]!r} now" for k in diff)
                             + "): give another --workdir, or the same settings to resume")
     else:
         os.makedirs(workdir, exist_ok=True)
@@ -402,6 +405,10 @@ def add_arguments(ap):
                        "bcast, binomial reduce, rdb allreduce, ...); repeat it for several platforms of one size: "
                        "the rules then minimise the worst regret over every platform and pattern")
     ap.add_argument("--np", type=int, help="--simulate: simulated ranks (default every core of each platform)")
+    ap.add_argument("--mpi-copies", action="store_true", help="--simulate: charge the MPI library's eager messages a "
+                    "copy at each end, as papcoll's shared-memory copies are charged (`papcoll sim run --mpi-copies`, "
+                    "docs/simulation.md); without it SMPI charges them nothing, which favours the MPI library's "
+                    "collectives and papcoll's message-based ones")
     ap.add_argument("--baselines", default="", metavar="LIST", help="--simulate: SMPI's own algorithms measured beside "
                     "papcoll's (`papcoll sim run --baseline`, e.g. mpich,ompi): never chosen, they count in the regret's "
                     "best time as native does (default none)")

@@ -5,6 +5,7 @@ natively (PAPCOLL_TUNE_TEST=native: ctest tools.tune, 2 processes) and simulated
 chooses, a rerun skips the finished cells and runs a missing one, other settings are refused."""
 import argparse
 import glob
+import json
 import os
 import shlex
 import subprocess
@@ -63,6 +64,26 @@ class UnitTest(unittest.TestCase):
             site_tune.check_config(d, a)  # the same settings: resumes
             a.iterations = 6
             with self.assertRaisesRegex(site_tune.TuneError, "iterations"):
+                site_tune.check_config(d, a)
+
+    def test_settings_of_an_older_work_directory(self):
+        """A work directory recorded before --mpi-copies existed was measured without it: it resumes without,
+        and is refused with it."""
+        ap = argparse.ArgumentParser()
+        site_tune.add_arguments(ap)
+        with tempfile.TemporaryDirectory() as d:
+            a = ap.parse_args(["--simulate=cluster:4x4", "-i", "5"])
+            a.bench, a.warmup = "/bin/true", 1
+            site_tune.check_config(d, a)
+            path = os.path.join(d, "config.json")
+            with open(path) as f:
+                recorded = json.load(f)
+            del recorded["mpi_copies"]
+            with open(path, "w") as f:
+                json.dump(recorded, f)
+            site_tune.check_config(d, a)
+            a.mpi_copies = True
+            with self.assertRaisesRegex(site_tune.TuneError, "mpi_copies: False there, True now"):
                 site_tune.check_config(d, a)
 
 

@@ -54,13 +54,19 @@ class UnitTest(unittest.TestCase):
                                                       "reduce torus:4x4:2,2 balanced 64", "reduce torus:4x4:2,2 balanced 64 smpi:mpich"])
         self.assertEqual(site_tune.cell_path("W", cells[3]), os.path.join("W", "reduce", "torus_4x4_2_2", "balanced", "64.smpi-mpich.csv"))
 
-    def test_settings_recorded_and_checked(self):
+    @staticmethod
+    def recorded(workdir, argv):
+        """papcoll tune's options ARGV, as main completes them, after check_config recorded them in WORKDIR."""
         ap = argparse.ArgumentParser()
         site_tune.add_arguments(ap)
+        a = ap.parse_args(argv)
+        a.bench, a.warmup = "/bin/true", 1
+        site_tune.check_config(workdir, a)
+        return a
+
+    def test_settings_recorded_and_checked(self):
         with tempfile.TemporaryDirectory() as d:
-            a = ap.parse_args(["--launcher=mpirun -np 4", "-i", "5"])
-            a.bench, a.warmup = "/bin/true", 1
-            site_tune.check_config(d, a)
+            a = self.recorded(d, ["--launcher=mpirun -np 4", "-i", "5"])
             site_tune.check_config(d, a)  # the same settings: resumes
             a.iterations = 6
             with self.assertRaisesRegex(site_tune.TuneError, "iterations"):
@@ -69,12 +75,8 @@ class UnitTest(unittest.TestCase):
     def test_settings_of_an_older_work_directory(self):
         """A work directory recorded before --mpi-copies existed was measured without it: it resumes without,
         and is refused with it."""
-        ap = argparse.ArgumentParser()
-        site_tune.add_arguments(ap)
         with tempfile.TemporaryDirectory() as d:
-            a = ap.parse_args(["--simulate=cluster:4x4", "-i", "5"])
-            a.bench, a.warmup = "/bin/true", 1
-            site_tune.check_config(d, a)
+            a = self.recorded(d, ["--simulate=cluster:4x4", "-i", "5"])
             path = os.path.join(d, "config.json")
             with open(path) as f:
                 recorded = json.load(f)

@@ -215,11 +215,12 @@ def check_config(workdir, args):
     mine = {k: getattr(args, k) for k in KEYED}
     if os.path.exists(path):
         with open(path) as f:
-            theirs = json.load(f)
-        diff = [k for k in KEYED if theirs.get(k, KEYED_BEFORE.get(k)) != mine[k]]
+            stored = json.load(f)
+        theirs = {k: stored.get(k, KEYED_BEFORE.get(k)) for k in KEYED}
+        diff = [k for k in KEYED if theirs[k] != mine[k]]
         if diff:
             raise TuneError(f"{workdir} holds cells measured with other settings ("
-                            + ", ".join(f"{k}: {theirs.get(k, KEYED_BEFORE.get(k))!r} there, {mine[k]!r} now" for k in diff)
+                            + ", ".join(f"{k}: {theirs[k]!r} there, {mine[k]!r} now" for k in diff)
                             + "): give another --workdir, or the same settings to resume")
     else:
         os.makedirs(workdir, exist_ok=True)

@@ -202,6 +202,13 @@ class BaselineCollectiveTest(unittest.TestCase):
             self.assertNotIn("automatic", names)
 
 
+def csv_rows(stdout):
+    """The rows of papcoll-bench's --format=csv output, as dicts by its header (comment lines skipped)."""
+    lines = [l for l in stdout.splitlines() if l and not l.startswith("#")]
+    header = lines[0].split(",")
+    return [dict(zip(header, l.split(","))) for l in lines[1:] if not l.startswith("coll,")]
+
+
 @unittest.skipUnless(shutil.which("smpirun") and os.environ.get("PAPCOLL_BENCH_SMPI"), "needs smpirun and PAPCOLL_BENCH_SMPI")
 class RunTest(unittest.TestCase):
     def test_deterministic(self):
@@ -226,9 +233,7 @@ class RunTest(unittest.TestCase):
             self.assertEqual(o.returncode, 0, o.stderr[-500:])
             self.assertIn(f"--cfg=smpi/{coll}:{baseline}", o.stdout)
             self.assertIn(f"baseline SMPI {coll} {baseline} (reported as algo native)", o.stdout)
-            lines = o.stdout.splitlines()
-            header = next(l.split(",") for l in lines if l.startswith("coll,algo,"))
-            row = dict(zip(header, next(l.split(",") for l in lines if l.startswith(f"{coll},native,1048576,"))))
+            row = next(r for r in csv_rows(o.stdout) if r["coll"] == coll and r["algo"] == "native" and r["size"] == "1048576")
             self.assertEqual(row["check"], "Pass")
             e_bar[baseline] = float(row["e_bar"])
         self.assertGreater(e_bar["flat_tree"], 1.5 * e_bar["binomial"])
@@ -242,11 +247,8 @@ class RunTest(unittest.TestCase):
                                                                   "--format=csv"], timeout=120, mpi_copies=copies)
             self.assertEqual(o.returncode, 0, o.stderr[-500:])
             self.assertEqual("--cfg=smpi/or:" in o.stdout, copies)
-            lines = o.stdout.splitlines()
-            header = next(l.split(",") for l in lines if l.startswith("coll,algo,"))
-            for l in lines:
-                if l.startswith("reduce,native,"):
-                    row = dict(zip(header, l.split(",")))
+            for row in csv_rows(o.stdout):
+                if row["coll"] == "reduce" and row["algo"] == "native":
                     e_bar[copies, int(row["size"])] = float(row["e_bar"])
         self.assertGreater(e_bar[True, 32768], e_bar[False, 32768])
         self.assertEqual(e_bar[True, 65536], e_bar[False, 65536])

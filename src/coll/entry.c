@@ -10,6 +10,7 @@
 #include "core/p2p.h"
 #include "core/phase.h"
 #include "core/state.h"
+#include "core/type_info.h"
 #include "select/adapt.h"
 #include "select/select.h"
 
@@ -143,17 +144,19 @@ void pc_call_describe(pc_call_t *a)
         pc_blocks_describe(a);
         return;
     }
-    MPI_Aint lb;
-    MPI_Count type_size; /* _x: a derived type may be larger than INT_MAX bytes */
-    PMPI_Type_size_x(a->datatype, &type_size);
-    PMPI_Type_get_extent(a->datatype, &lb, &a->extent);
-    PMPI_Type_get_true_extent(a->datatype, &a->true_lb, &a->true_extent);
-    a->bytes = (size_t)type_size * (size_t)a->count;
-    a->contiguous = a->bytes == 0 || ((size_t)a->true_extent == (size_t)type_size &&
+    pc_type_info_t type_scratch; /* size_x: a derived type may be larger than INT_MAX bytes */
+    const pc_type_info_t *t = pc_type_info(a->datatype, &type_scratch);
+    a->extent = t->extent;
+    a->true_lb = t->true_lb;
+    a->true_extent = t->true_extent;
+    a->bytes = (size_t)t->size * (size_t)a->count;
+    a->contiguous = a->bytes == 0 || ((size_t)a->true_extent == (size_t)t->size &&
                                       (a->count == 1 || a->extent == a->true_extent));
     if (a->op != MPI_OP_NULL) {
-        PMPI_Op_commutative(a->op, &a->commutative);
-        a->op_builtin = pc_op_is_predefined(a->op);
+        pc_op_info_t op_scratch;
+        const pc_op_info_t *o = pc_op_info(a->op, &op_scratch);
+        a->commutative = o->commutative;
+        a->op_builtin = o->predefined;
     }
 }
 
@@ -168,7 +171,8 @@ int pc_coll_run(pc_call_t *a, MPI_Comm comm, const char *forced, const char *sou
     const pc_choice_t *choice = choose(a, forced, source, &fresh, &rc);
     if (!choice) return pc_error(comm, rc);
     const pc_algorithm_t *algo = choice->algo[0];
-    char why[192] = "";
+    char why[192];
+    why[0] = '\0';
     if (pc_log_enabled(PC_LOG_DEBUG)) snprintf(why, sizeof why, "%s", choice->why);
     /* PAPCOLL_ADAPT: one of the rule's candidates, measured (select/adapt.h) */
     pc_adapt_ticket_t ticket = {0};

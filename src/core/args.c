@@ -5,6 +5,7 @@
 #include "core/args.h"
 #include "core/lock.h"
 #include "core/log.h"
+#include "core/type_info.h"
 
 #include <limits.h>
 
@@ -31,9 +32,8 @@ MPI_Comm pc_self_comm(void)
 
 static int is_predefined(MPI_Datatype type)
 {
-    int ni, na, nd, combiner;
-    PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner);
-    return combiner == MPI_COMBINER_NAMED;
+    pc_type_info_t scratch;
+    return pc_type_info(type, &scratch)->named;
 }
 
 /* MPI has no query for "committed"; MPI_Pack of zero elements performs the
@@ -57,12 +57,10 @@ int pc_check_type_count(int count, MPI_Datatype type)
 
 int pc_check_buffer(const void *buf, int count, MPI_Datatype type)
 {
-    MPI_Count type_size;
-    MPI_Aint true_lb, true_extent;
-    PMPI_Type_size_x(type, &type_size);
-    PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
-    if (buf == NULL && count > 0 && type_size > 0 && (is_predefined(type) || true_lb == 0)) return MPI_ERR_BUFFER;
-    return MPI_SUCCESS;
+    if (buf != NULL || count <= 0) return MPI_SUCCESS;
+    pc_type_info_t scratch;
+    const pc_type_info_t *t = pc_type_info(type, &scratch);
+    return t->size > 0 && (t->named || t->true_lb == 0) ? MPI_ERR_BUFFER : MPI_SUCCESS;
 }
 
 int pc_check_root(int root, MPI_Comm comm)
@@ -126,6 +124,12 @@ int pc_check_scan_args(const void *sendbuf, const void *recvbuf, int count, MPI_
 }
 
 int pc_op_is_predefined(MPI_Op op)
+{
+    pc_op_info_t scratch;
+    return pc_op_info(op, &scratch)->predefined;
+}
+
+int pc_op_in_list(MPI_Op op)
 {
     const MPI_Op predefined[] = {MPI_MAX,  MPI_MIN,  MPI_SUM,    MPI_PROD,   MPI_LAND,    MPI_BAND,  MPI_LOR,
                                  MPI_BOR,  MPI_LXOR, MPI_BXOR,   MPI_MINLOC, MPI_MAXLOC, MPI_REPLACE, MPI_NO_OP};

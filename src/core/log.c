@@ -8,7 +8,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-int pc_log_enabled(pc_log_level_t level) { return level <= pc_params()->log_level; }
 
 void pc_log(pc_log_level_t level, const char *fmt, ...)
 {

@@ -9,6 +9,6 @@
 
 /* Prints "papcoll[<world rank>] <level>: <message>" when `level` is enabled. */
 void pc_log(pc_log_level_t level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-int pc_log_enabled(pc_log_level_t level);
+static inline int pc_log_enabled(pc_log_level_t level) { return level <= pc_params()->log_level; }
 
 #endif

@@ -45,12 +45,13 @@
 #include "core/args.h"
 #include "core/lock.h"
 #include "core/log.h"
+#include "core/type_info.h"
 
 #include <stdlib.h>
 
 enum { C_INT = 1, F_INT = 2, FLOAT = 4, COMPLEX = 8, LOGICAL = 16, BYTE = 32, PAIR = 64 };
 
-static unsigned class_of(MPI_Datatype t)
+unsigned pc_type_class(MPI_Datatype t)
 {
     const MPI_Datatype c_int[] = {MPI_INT, MPI_LONG, MPI_SHORT, MPI_UNSIGNED_SHORT, MPI_UNSIGNED, MPI_UNSIGNED_LONG,
                                   MPI_LONG_LONG_INT, MPI_UNSIGNED_LONG_LONG, MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR,
@@ -74,7 +75,7 @@ static unsigned class_of(MPI_Datatype t)
     return 0;
 }
 
-static unsigned classes_of(MPI_Op op)
+unsigned pc_op_classes(MPI_Op op)
 {
     if (op == MPI_MAX || op == MPI_MIN) return C_INT | F_INT | FLOAT;
     if (op == MPI_SUM || op == MPI_PROD) return C_INT | F_INT | FLOAT | COMPLEX;
@@ -113,11 +114,13 @@ static size_t nanswers, answers_cap;
 
 int pc_check_op_type(MPI_Op op, MPI_Datatype type)
 {
-    if (!pc_op_is_predefined(op)) return MPI_SUCCESS; /* user ops take any datatype */
-    if (class_of(type) & classes_of(op)) return MPI_SUCCESS; /* a pair of the standard's list (named types) */
-    int ni, na, nd, combiner;
-    PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner);
-    int named = combiner == MPI_COMBINER_NAMED;
+    pc_op_info_t op_scratch;
+    const pc_op_info_t *o = pc_op_info(op, &op_scratch);
+    if (!o->predefined) return MPI_SUCCESS; /* user ops take any datatype */
+    pc_type_info_t type_scratch;
+    const pc_type_info_t *t = pc_type_info(type, &type_scratch);
+    if (t->classes & o->takes) return MPI_SUCCESS; /* a pair of the standard's list (named types) */
+    int named = t->named;
     MPI_Comm self = pc_self_comm();
     int rc = -1;
     pc_lock();

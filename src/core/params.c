@@ -223,7 +223,6 @@ const pc_param_def_t pc_param_table[] = {
 const int pc_param_table_size = (int)(sizeof pc_param_table / sizeof pc_param_table[0]);
 
 static pc_params_t current;
-static _Atomic int loaded;
 
 const char *pc_param_type_name(pc_param_type_t t)
 {
@@ -416,16 +415,16 @@ static void load(void)
 
 static atomic_ulong generation;
 
-const pc_params_t *pc_params(void)
+const pc_params_t *_Atomic pc_params_loaded;
+
+const pc_params_t *pc_params_load(void)
 {
-    if (!atomic_load_explicit(&loaded, memory_order_acquire)) {
-        pc_lock();
-        if (!atomic_load_explicit(&loaded, memory_order_relaxed)) {
-            load();
-            atomic_store_explicit(&loaded, 1, memory_order_release);
-        }
-        pc_unlock();
+    pc_lock();
+    if (!atomic_load_explicit(&pc_params_loaded, memory_order_relaxed)) {
+        load();
+        atomic_store_explicit(&pc_params_loaded, &current, memory_order_release);
     }
+    pc_unlock();
     return &current;
 }
 

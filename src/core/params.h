@@ -11,6 +11,7 @@
 #ifndef PC_PARAMS_H
 #define PC_PARAMS_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 typedef enum { PC_LOG_OFF = 0, PC_LOG_WARN, PC_LOG_INFO, PC_LOG_DEBUG } pc_log_level_t;
@@ -164,8 +165,15 @@ typedef struct pc_param_def {
 extern const pc_param_def_t pc_param_table[];
 extern const int pc_param_table_size;
 
-/* Process-wide parameters, read from the environment on first use. */
-const pc_params_t *pc_params(void);
+/* Process-wide parameters, read from the environment on first use: a
+ * load and a test once read (every call reads several). */
+extern const pc_params_t *_Atomic pc_params_loaded; /* NULL until read */
+const pc_params_t *pc_params_load(void);
+static inline const pc_params_t *pc_params(void)
+{
+    const pc_params_t *p = atomic_load_explicit(&pc_params_loaded, memory_order_acquire);
+    return p ? p : pc_params_load();
+}
 /* Set one parameter from text; 0 on success, -1 on unknown name/bad value. */
 int pc_params_set(const char *name, const char *value);
 /* Counts the successful pc_params_set() calls: what was derived from the

@@ -13,9 +13,11 @@
 #include "ctx/shm.h"
 #include "nbc/request.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 
 static int context_keyval = MPI_KEYVAL_INVALID;
+static atomic_int keyvals_created; /* context_keyval is set: no lock on a call's lookup */
 static int finalize_keyval = MPI_KEYVAL_INVALID;
 static pc_comm_t *live_contexts;
 
@@ -216,11 +218,14 @@ static int build(MPI_Comm user, pc_comm_t **out)
 
 int pc_comm_get(MPI_Comm comm, pc_comm_t **ctx)
 {
-    int rc, found = 0;
-    pc_lock();
-    rc = context_keyval == MPI_KEYVAL_INVALID ? create_keyvals() : MPI_SUCCESS;
-    pc_unlock();
-    if (rc != MPI_SUCCESS) return rc;
+    int rc = MPI_SUCCESS, found = 0;
+    if (!atomic_load_explicit(&keyvals_created, memory_order_acquire)) {
+        pc_lock();
+        if (context_keyval == MPI_KEYVAL_INVALID) rc = create_keyvals();
+        if (rc == MPI_SUCCESS) atomic_store_explicit(&keyvals_created, 1, memory_order_release);
+        pc_unlock();
+        if (rc != MPI_SUCCESS) return rc;
+    }
     pc_comm_t *c = NULL;
     rc = PMPI_Comm_get_attr(comm, context_keyval, &c, &found);
     if (rc != MPI_SUCCESS) return rc;

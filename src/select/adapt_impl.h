@@ -75,6 +75,7 @@ typedef struct adapt_group {
     unsigned rule_id;
     int ncand;
     char cand[NCAND][64];
+    int reference;                  /* the index of `native` among them, else 0 (pc_adapt_reference) */
     const char *cand_name[NCAND];   /* the last selection's pointers to those names (group_of's cache) */
     unsigned long calls;
     int sites, disabled;

@@ -122,12 +122,7 @@ void pc_adapt_start_waiting(adapt_state_t *s)
 
 /* `native` (select.c adds it to built-in and file rules) is the reference:
  * in a tie, doing what the MPI library does is no harm. */
-int pc_adapt_reference(const adapt_group_t *g)
-{
-    for (int c = 0; c < g->ncand; c++)
-        if (!strcmp(g->cand[c], "native")) return c;
-    return 0;
-}
+int pc_adapt_reference(const adapt_group_t *g) { return g->reference; }
 
 /* Before a site has made PAPCOLL_ADAPT_START calls nothing is measured, so
  * nothing says the rule's choice beats the MPI library's here: by default
@@ -201,7 +196,10 @@ adapt_group_t *pc_adapt_group_of(adapt_table_t *t, int coll_id, const char *coll
     g->size_class = cls;
     g->rule_id = sel->rule_id;
     g->ncand = sel->ncandidates;
-    for (int i = 0; i < g->ncand; i++) snprintf(g->cand[i], sizeof g->cand[i], "%s", sel->candidate[i]);
+    for (int i = 0; i < g->ncand; i++) {
+        snprintf(g->cand[i], sizeof g->cand[i], "%s", sel->candidate[i]);
+        if (!g->reference && !strcmp(g->cand[i], "native")) g->reference = i;
+    }
     g->sites = pc_params()->adapt_sites ? SITES_PENDING : SITES_OFF;
     g->seq_hash = PC_FNV_START;
     g->period = pc_adapt_base_period();

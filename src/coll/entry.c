@@ -4,6 +4,7 @@
  */
 #include "coll/entry.h"
 #include "coll/block_view.h"
+#include "coll/call_memo.h"
 #include "coll/choice_cache.h"
 #include "core/args.h"
 #include "core/log.h"
@@ -131,6 +132,15 @@ static int run_bytes(const pc_algorithm_t *algo, pc_call_t *a, int contiguous)
     return rc;
 }
 
+/* Runs algo on the described call a. */
+static int dispatch(const pc_algorithm_t *algo, pc_call_t *a)
+{
+    if (a->ctx->size == 1) return a->coll->single ? a->coll->single(a) : MPI_SUCCESS;
+    if (a->coll->moves_bytes) return run_bytes(algo, a, a->contiguous);
+    if (a->coll->blocks) return pc_blocks_run(algo, a);
+    return algo->fn(a);
+}
+
 void pc_call_describe(pc_call_t *a)
 {
     a->commutative = 1;
@@ -176,7 +186,8 @@ int pc_coll_run(pc_call_t *a, MPI_Comm comm, const char *forced, const char *sou
     if (pc_log_enabled(PC_LOG_DEBUG)) snprintf(why, sizeof why, "%s", choice->why);
     /* PAPCOLL_ADAPT: one of the rule's candidates, measured (select/adapt.h) */
     pc_adapt_ticket_t ticket = {0};
-    if (a->bytes != 0 && pc_adapt_applies(a->ctx, &choice->sel)) {
+    int adapting = a->bytes != 0 && pc_adapt_applies(a->ctx, &choice->sel);
+    if (adapting) {
         rc = pc_adapt_choose(a->ctx, a->coll->id, a->coll->name, a->bytes, a->coll->waits_for_all, &choice->sel, &ticket,
                              why, sizeof why);
         if (rc != MPI_SUCCESS) return pc_error(comm, rc);
@@ -191,14 +202,20 @@ int pc_coll_run(pc_call_t *a, MPI_Comm comm, const char *forced, const char *sou
                bytes_text(a, bytes, sizeof bytes), a->ctx->size, a->ctx->nnodes, root, algo->name, why);
     }
     if (a->bytes == 0 && !a->coll->synchronizes) return MPI_SUCCESS;
+    if (!forced || !strcmp(forced, "auto")) pc_call_memo_keep(a, choice, adapting ? &ticket : NULL);
     double start = ticket.state ? PMPI_Wtime() : 0, phase_start = 0;
     int phases = pc_phase_call_begin(&phase_start);
-    if (a->ctx->size == 1) rc = a->coll->single ? a->coll->single(a) : MPI_SUCCESS;
-    else if (a->coll->moves_bytes) rc = run_bytes(algo, a, a->contiguous);
-    else if (a->coll->blocks) rc = pc_blocks_run(algo, a);
-    else rc = algo->fn(a);
+    rc = dispatch(algo, a);
     pc_phase_call_end(phases, phase_start, a->coll->name, algo->name, a->coll->rooted && a->ctx->rank == a->root);
     if (ticket.state && rc == MPI_SUCCESS) pc_adapt_record(&ticket, start, PMPI_Wtime());
+    return rc == MPI_SUCCESS ? rc : pc_error(comm, rc);
+}
+
+int pc_coll_run_repeat(pc_call_t *a, const pc_algorithm_t *algo, MPI_Comm comm)
+{
+    a->seq = ++a->ctx->seq;
+    pc_set_last_algorithm(algo->name);
+    int rc = dispatch(algo, a);
     return rc == MPI_SUCCESS ? rc : pc_error(comm, rc);
 }
 

@@ -16,7 +16,10 @@
                      here)"),
  *                     pack/unpack of non-contiguous data for byte
  *                     collectives, the algorithm, the error handler.
- * *
+ *                     A call that can be repeated is kept (call_memo.h);
+ *   pc_coll_run_repeat() runs a repeat of it: what a call does after its
+ *                     selection, without the log line.
+ *
  * pc_coll_call_on() is the same path for an algorithm that runs another
  * algorithm of a collective among node leaders (hier): no argument checks,
  * no last-algorithm record, hierarchical algorithms refused.
@@ -38,6 +41,11 @@ const char *pc_call_name(const pc_call_t *a);
  * forced: algorithm name or "auto"; source: where the name came from (logs).
  * Returns MPI_SUCCESS or an error class, after calling comm's error handler. */
 int pc_coll_run(pc_call_t *a, MPI_Comm comm, const char *forced, const char *source);
+
+/* Runs algo on a, a repeat of a kept call (call_memo.h) whose front
+ * filled in the buffers and root: sequence number, last-algorithm record,
+ * the algorithm, the error handler. */
+int pc_coll_run_repeat(pc_call_t *a, const pc_algorithm_t *algo, MPI_Comm comm);
 
 /* Runs algorithm `name` (or "auto") of a->coll with a's data on another
  * communicator (a->ctx, a->seq are set here).  Byte collectives: a->buf and

@@ -6,10 +6,25 @@
  * communicator fallback of the hierarchical reductions.
  */
 #include "coll/reduction.h"
+#include "coll/call_memo.h"
 #include "coll/entry.h"
 #include "core/args.h"
 #include "core/log.h"
 #include "core/state.h"
+
+#include <string.h>
+
+/* Whether a call's buffers and root are certainly accepted by
+ * pc_check_reduction_args when an earlier call with the same datatype,
+ * count (> 0) and op was (a memo's repeat: call_memo.h); anything else takes
+ * the whole check, which reports it. */
+static int accepted_buffers(const void *sendbuf, const void *recvbuf, int rooted, int root, const pc_comm_t *ctx)
+{
+    if (rooted && (root < 0 || root >= ctx->size)) return 0;
+    int receives = !rooted || ctx->rank == root;
+    if (sendbuf == NULL || (sendbuf == MPI_IN_PLACE && !receives)) return 0;
+    return !receives || (recvbuf != NULL && recvbuf != MPI_IN_PLACE && recvbuf != sendbuf);
+}
 
 int pc_red_enter(const char *forced, const char *source, const pc_coll_t *coll, const void *sendbuf, void *recvbuf,
                  int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
@@ -22,9 +37,19 @@ int pc_red_enter(const char *forced, const char *source, const pc_coll_t *coll, 
         return coll->rooted ? PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm)
                             : PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
     }
+    int inplace = sendbuf == MPI_IN_PLACE;
+    pc_comm_t *ctx = !forced || !strcmp(forced, "auto") ? pc_comm_known(comm) : NULL;
+    const pc_algorithm_t *algo;
+    pc_call_t *repeat;
+    if (ctx && accepted_buffers(sendbuf, recvbuf, coll->rooted, root, ctx) &&
+        (repeat = pc_call_memo_repeat(ctx, coll, datatype, count, op, inplace, &algo))) {
+        repeat->root = coll->rooted ? root : 0;
+        repeat->sendbuf = inplace ? recvbuf : sendbuf;
+        repeat->recvbuf = recvbuf;
+        return pc_coll_run_repeat(repeat, algo, comm);
+    }
     rc = pc_check_reduction_args(sendbuf, recvbuf, count, datatype, op, coll->rooted, coll->rooted ? root : 0, comm);
     if (rc != MPI_SUCCESS) return pc_refuse(comm, coll->name, rc);
-    int inplace = sendbuf == MPI_IN_PLACE;
     pc_call_t a = {.coll = coll, .root = coll->rooted ? root : 0, .sendbuf = inplace ? recvbuf : sendbuf,
                    .recvbuf = recvbuf, .count = count, .datatype = datatype, .op = op, .inplace = inplace};
     return pc_coll_run(&a, comm, forced, source);

@@ -19,7 +19,11 @@ static inline void pc_lock(void) {}
 static inline void pc_unlock(void) {}
 #else
 #include <pthread.h>
-#define PC_THREAD_LOCAL _Thread_local
+/* initial-exec: a load from the thread pointer instead of a call to
+ * __tls_get_addr per access (the variables are few and small; the library
+ * is linked or preloaded, and a dlopen finds room for them in glibc's
+ * surplus of static TLS) */
+#define PC_THREAD_LOCAL _Thread_local __attribute__((tls_model("initial-exec")))
 extern pthread_mutex_t pc_global_mutex;
 static inline void pc_lock(void) { pthread_mutex_lock(&pc_global_mutex); }
 static inline void pc_unlock(void) { pthread_mutex_unlock(&pc_global_mutex); }

@@ -47,6 +47,7 @@ static void destroy(pc_comm_t *c)
     release_mpi_objects(c);
     pc_early_free(c);
     free(c->choices); /* one block (coll/choice_cache.c) */
+    free(c->memos);   /* likewise (coll/call_memo.c) */
     free(c->node_of);
     free(c->node_rank_of);
     free(c->node_first);
@@ -216,9 +217,19 @@ static int build(MPI_Comm user, pc_comm_t **out)
     return MPI_SUCCESS;
 }
 
+pc_comm_t *pc_comm_known(MPI_Comm comm)
+{
+    pc_comm_t *c = NULL;
+    int found = 0;
+    if (!atomic_load_explicit(&keyvals_created, memory_order_acquire) ||
+        PMPI_Comm_get_attr(comm, context_keyval, &c, &found) != MPI_SUCCESS || !found || !c || c->finalized)
+        return NULL;
+    return c;
+}
+
 int pc_comm_get(MPI_Comm comm, pc_comm_t **ctx)
 {
-    int rc = MPI_SUCCESS, found = 0;
+    int rc = MPI_SUCCESS;
     if (!atomic_load_explicit(&keyvals_created, memory_order_acquire)) {
         pc_lock();
         if (context_keyval == MPI_KEYVAL_INVALID) rc = create_keyvals();
@@ -227,6 +238,7 @@ int pc_comm_get(MPI_Comm comm, pc_comm_t **ctx)
         if (rc != MPI_SUCCESS) return rc;
     }
     pc_comm_t *c = NULL;
+    int found = 0;
     rc = PMPI_Comm_get_attr(comm, context_keyval, &c, &found);
     if (rc != MPI_SUCCESS) return rc;
     if (found && c && !c->finalized) {

@@ -35,6 +35,7 @@ typedef struct pc_comm {
     struct pc_early *early; /* control messages of later calls that came early (early.h) */
     struct adapt_table *adapt_table; /* adaptive selection's states (select/adapt_state.c; owned by an attribute on comm) */
     struct pc_choice_cache *choices; /* memo of automatic selection (coll/choice_cache.h) */
+    struct pc_call_memo *memos;      /* the last call of each collective (coll/call_memo.h) */
     int finalized;         /* MPI objects released at MPI_Finalize */
     struct pc_comm *next;  /* live contexts */
 } pc_comm_t;
@@ -44,6 +45,9 @@ typedef struct pc_comm {
  * Safe from several threads on different communicators (MPI forbids
  * concurrent collectives on one). */
 int pc_comm_get(MPI_Comm comm, pc_comm_t **ctx);
+/* comm's context if it has been built (and not released at MPI_Finalize),
+ * else NULL: a lookup only, never collective. */
+pc_comm_t *pc_comm_known(MPI_Comm comm);
 
 /* A per-communicator cache for the parts that keep state on a communicator
  * (node areas, topology, wake-up channels): looks up comm's attribute under

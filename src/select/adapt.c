@@ -63,6 +63,21 @@ static int exploit_measured(const adapt_group_t *g, adapt_state_t *s, int agreem
     return 1;
 }
 
+/* The state a site has of its own, or NULL. */
+static adapt_state_t *own_state(const adapt_group_t *g, uint64_t site)
+{
+    for (int i = 1; i < g->nstates; i++)
+        if (g->state[i]->site == site) return g->state[i];
+    return NULL;
+}
+
+/* The state a site's calls run under: its own once the processes agree on
+ * the site, else state 0. */
+static adapt_state_t *state_of_site(const adapt_group_t *g, adapt_state_t *own)
+{
+    return own && own->agreed && g->sites == SITES_ON ? own : g->state[0];
+}
+
 /* ---- the entry points ---- */
 
 int pc_adapt_applies(const pc_comm_t *ctx, const pc_selection_t *sel)
@@ -117,17 +132,18 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
         return MPI_SUCCESS;
     }
     adapt_state_t *s = g->state[0];
+    uint64_t site = 0;
     if (g->sites != SITES_OFF) {
         const char *module;
         uintptr_t offset;
-        uint64_t site = pc_site_current(&module, &offset);
+        site = pc_site_current(&module, &offset);
         g->seq_hash = pc_fnv(g->seq_hash, &site, sizeof site);
-        adapt_state_t *found = NULL;
-        for (int i = 1; i < g->nstates && !found; i++)
-            if (g->state[i]->site == site) found = g->state[i];
-        if (!found) found = pc_adapt_new_state(g, site, module, offset); /* NULL when full: state 0 */
-        if (found && found->agreed && g->sites == SITES_ON) s = found;
+        adapt_state_t *own = own_state(g, site);
+        if (!own) own = pc_adapt_new_state(g, site, module, offset); /* NULL when full: state 0 */
+        s = state_of_site(g, own);
     }
+    ticket->group = g;
+    ticket->site = site;
     int c, block_start = 0, idle = 0, skip = 0, probe = pc_adapt_probe_call(g, call);
     if (probe) {
         /* calls 1-4 of a probing group (every state waits then): `native`,
@@ -182,6 +198,32 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
     ticket->weight = 1;
     ticket->iteration_cost = pc_adapt_iteration_cost();
     return MPI_SUCCESS;
+}
+
+int pc_adapt_repeat(const pc_comm_t *ctx, struct adapt_group *g, uint64_t site)
+{
+    /* pc_adapt_choose's steps for call number g->calls + 1, where each would
+     * leave the call quiet (-1 as soon as one would not) */
+    unsigned long call = g->calls + 1;
+    if (g->disabled || g->probe == PROBE_RUNNING || g->probe == PROBE_REDUCING) return -1;
+    if (g->pending ? call == g->complete_at : call == g->next_post) return -1; /* an agreement's step */
+    adapt_state_t *own = NULL;
+    if (g->sites != SITES_OFF && !(own = own_state(g, site)) && g->nstates < MAX_STATES) return -1; /* a new state */
+    adapt_state_t *s = g->sites != SITES_OFF ? state_of_site(g, own) : g->state[0];
+    int c;
+    if (s->phase == WAIT) c = pc_adapt_wait_choice(g);
+    else if (s->phase == EXPLOIT && !pc_adapt_iteration_cost() && s->until_sample > 1) c = s->chosen; /* unmeasured */
+    else return -1;
+    /* the call is quiet: its bookkeeping, as pc_adapt_choose does it */
+    g->calls = call;
+    if (g->pending) pc_adapt_agreement_progress(ctx);
+    if (g->sites != SITES_OFF) g->seq_hash = pc_fnv(g->seq_hash, &site, sizeof site);
+    if (s->phase == EXPLOIT) {
+        s->since_decision++;
+        s->until_sample--;
+    }
+    s->calls++;
+    return c;
 }
 
 void pc_adapt_record(const pc_adapt_ticket_t *ticket, double start, double end)

@@ -157,6 +157,7 @@
 #define PC_ADAPT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ctx/comm.h"
 #include "select/select.h"
@@ -169,6 +170,8 @@ typedef struct pc_adapt_ticket {
     double weight;             /* of this process's time in the candidate's cost (pc_adapt_weigh_root) */
     int iteration_cost;        /* PAPCOLL_ADAPT_COST=iteration: the cost runs from the last exit here */
     int probe;                 /* the early probe's measured calls: 2 (the rule's first), 3 (`native`); else 0 */
+    struct adapt_group *group; /* the call's group once its site's state was found (pc_adapt_repeat), else NULL */
+    uint64_t site;             /* the site's hash (0 when the group does not key on sites) */
 } pc_adapt_ticket_t;
 
 /* Whether adaptive selection applies to a call whose selection is sel
@@ -183,6 +186,14 @@ int pc_adapt_applies(const pc_comm_t *ctx, const pc_selection_t *sel);
  * Returns MPI_SUCCESS or an MPI error code (ticket->candidate is then 0). */
 int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes, int waits_for_all,
                     const pc_selection_t *sel, pc_adapt_ticket_t *ticket, char *why, size_t whylen);
+
+/* A repeat of a call pc_adapt_choose() left quiet (no agreement step, no
+ * probe, no new state, nothing measured), in group g from the site whose
+ * hash it gave (ticket->group, ticket->site): when the next call of g from
+ * that site is quiet too, does that call's bookkeeping exactly as
+ * pc_adapt_choose() would and returns the candidate to run; else -1, with
+ * nothing changed (the call then takes pc_adapt_choose()). */
+int pc_adapt_repeat(const pc_comm_t *ctx, struct adapt_group *g, uint64_t site);
 
 /* The call's arrival and exit on this process (MPI_Wtime, seconds). */
 void pc_adapt_record(const pc_adapt_ticket_t *ticket, double start, double end);

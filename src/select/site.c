@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "select/site.h"
+#include "core/lock.h"
 
 #include <dlfcn.h>
 #include <execinfo.h>
@@ -104,7 +105,12 @@ static uint64_t backtrace_site(char *module, size_t modlen, uintptr_t *offset)
 
 /* ---- the entry point's return address ---- */
 
-static __thread void *entry_caller; /* set by the outermost entry point of the call in progress */
+/* set by the outermost entry point of the call in progress */
+#ifdef PAPCOLL_SMPI
+static __thread void *entry_caller;
+#else
+static PC_THREAD_LOCAL void *entry_caller;
+#endif
 
 int pc_site_enter(void *return_address)
 {
@@ -147,6 +153,13 @@ static void resolve(void *address, site_entry_t *e)
     uint64_t h = pc_fnv(pc_fnv(PC_FNV_START, name, strlen(name)), &e->offset, sizeof e->offset);
 #endif
     e->hash = h ? h : 1;
+}
+
+void *pc_site_caller(void)
+{
+    void *address = entry_caller;
+    const site_entry_t *e = address ? &site_cache[((uintptr_t)address >> 2) % SITE_CACHE] : NULL;
+    return e && e->address == address && e->hash ? address : NULL;
 }
 
 uint64_t pc_site_current(const char **module, uintptr_t *offset)

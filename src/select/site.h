@@ -43,4 +43,9 @@ void pc_site_leave(int entered);
  * thread's next call) and offset. */
 uint64_t pc_site_current(const char **module, uintptr_t *offset);
 
+/* The current call's recorded caller when pc_site_current() has resolved it
+ * to a site of its own (not an MPI library's wrapper: a backtrace's site),
+ * else NULL: equal callers, equal sites. */
+void *pc_site_caller(void);
+
 #endif

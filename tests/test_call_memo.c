@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * test_call_memo - a repeat of a communicator's last reduction
+ * test_call_memo - a repeat of a communicator's last reduction or broadcast
  * (src/coll/call_memo.h) runs what the whole entry path would have run:
  *
  *   - MPI_Reduce with the root moving every call, the root alternating
@@ -9,6 +9,7 @@
  *     through adaptive selection's agreements and explorations (a short
  *     period and start), where a process counting a call differently from
  *     the others would hang or disagree;
+ *   - MPI_Bcast likewise, with adaptation and with a static rule;
  *   - MPI_Allreduce and MPI_Reduce repeated (papcoll's algorithms, static
  *     rules), then from the same call site with each kind of bad argument
  *     the memo's key does not cover (a NULL, aliased or MPI_IN_PLACE
@@ -64,6 +65,24 @@ static void moving_roots(MPI_Comm comm)
 static int allreduce_here(const void *send, void *recv, MPI_Datatype type, MPI_Comm comm)
 {
     return error_class(papcoll_allreduce(send, recv, COUNT, type, MPI_SUM, comm));
+}
+
+/* Broadcasts ROUNDS times with the root moving, every result checked; then,
+ * from the same call site, a NULL buffer and a root out of range. */
+static void bcasts(MPI_Comm comm)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    for (int round = 0; round < ROUNDS + 2; round++) {
+        int root = round < ROUNDS ? round % size : round == ROUNDS ? 0 : size, buf[COUNT];
+        for (int i = 0; i < COUNT; i++) buf[i] = rank == root ? round + i : -1;
+        int rc = error_class(papcoll_bcast(round == ROUNDS ? NULL : buf, COUNT, MPI_INT, root, comm));
+        int want = round < ROUNDS ? MPI_SUCCESS : round == ROUNDS ? MPI_ERR_BUFFER : MPI_ERR_ROOT;
+        CHECK(rc == want, "bcast round %d: class %d, expected %d", round, rc, want);
+        for (int i = 0; round < ROUNDS && i < COUNT; i++)
+            CHECK(buf[i] == round + i, "bcast round %d, element %d: %d", round, i, buf[i]);
+    }
 }
 
 /* One allreduce of COUNT ints with bad buffers: refused with class want
@@ -151,10 +170,12 @@ int main(int argc, char **argv)
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     moving_roots(comm);
+    bcasts(comm);
     /* a papcoll algorithm, which would trip over a bad buffer the checks let through */
     papcoll_set_param("PAPCOLL_ADAPT", "0");
-    papcoll_set_param("PAPCOLL_TUNE", "allreduce=recursive_doubling; reduce=binomial");
+    papcoll_set_param("PAPCOLL_TUNE", "allreduce=recursive_doubling; reduce=binomial; bcast=binomial");
     bad_after_repeats(comm);
+    bcasts(comm);
     MPI_Comm_free(&comm);
     choice_follows();
     int all;

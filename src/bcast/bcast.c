@@ -6,6 +6,7 @@
  * bcast_default_rules.inc.
  */
 #include "bcast/bcast.h"
+#include "coll/call_memo.h"
 #include "coll/entry.h"
 #include "coll/front.h"
 #include "core/args.h"
@@ -48,6 +49,16 @@ static int bcast(const char *forced, const char *source, void *buf, int count, M
         pc_log(PC_LOG_DEBUG, "bcast on an intercommunicator: fallback to PMPI_Bcast");
         pc_set_last_algorithm("native");
         return PMPI_Bcast(buf, count, datatype, root, comm);
+    }
+    /* a repeat of the last call (coll/call_memo.h), whose arguments pc_check_args certainly accepts */
+    pc_comm_t *ctx = pc_call_memo_context(forced, comm);
+    const pc_algorithm_t *algo;
+    pc_call_t *repeat;
+    if (ctx && root >= 0 && root < ctx->size && buf != NULL && buf != MPI_IN_PLACE &&
+        (repeat = pc_call_memo_repeat(ctx, &pc_bcast_coll, datatype, count, MPI_OP_NULL, 0, &algo))) {
+        repeat->root = root;
+        repeat->user_buf = buf;
+        return pc_coll_run_repeat(repeat, algo, comm);
     }
     rc = pc_check_args(buf, count, datatype, root, comm);
     if (rc != MPI_SUCCESS) return pc_refuse(comm, "bcast", rc);

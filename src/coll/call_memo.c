@@ -12,6 +12,7 @@
 #include "select/site.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 enum { MEMO_COLLS = 16 }; /* more than the collectives' ids (entry.c's catalogue) */
 
@@ -32,7 +33,8 @@ typedef struct pc_call_memo {
 static int repeatable(const pc_call_t *a, const pc_adapt_ticket_t *ticket)
 {
     pc_type_info_t scratch;
-    if (a->coll->id < 0 || a->coll->id >= MEMO_COLLS || a->count <= 0 || a->bytes == 0 || !a->op_builtin ||
+    if (a->coll->id < 0 || a->coll->id >= MEMO_COLLS || a->count <= 0 || a->bytes == 0 ||
+        (a->op != MPI_OP_NULL && !a->op_builtin) ||
         !pc_type_info(a->datatype, &scratch)->named || pc_log_enabled(PC_LOG_DEBUG) || pc_phase_enabled)
         return 0;
     /* adaptation: a quiet call (nothing measured, no probe) whose group pc_adapt_repeat can step */
@@ -61,6 +63,11 @@ void pc_call_memo_keep(const pc_call_t *a, const pc_choice_t *choice, const pc_a
     m->site = ticket ? ticket->site : 0;
     for (int i = 0; i < choice->sel.ncandidates; i++) m->algo[i] = choice->algo[i];
     m->call = *a;
+}
+
+pc_comm_t *pc_call_memo_context(const char *forced, MPI_Comm comm)
+{
+    return !forced || !strcmp(forced, "auto") ? pc_comm_known(comm) : NULL;
 }
 
 pc_call_t *pc_call_memo_repeat(pc_comm_t *ctx, const pc_coll_t *coll, MPI_Datatype datatype, int count, MPI_Op op,

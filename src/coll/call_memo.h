@@ -15,7 +15,7 @@
  * adaptation's bookkeeping with pc_adapt_repeat() (exactly what
  * pc_adapt_choose() would have done, or no repeat) and runs the memo's
  * algorithm.  Kept only for automatic selection, a predefined datatype and
- * op (their handles never change meaning), a call site resolved to itself
+ * op or none (their handles never change meaning), a call site resolved to itself
  * (select/site.h), no debug log and no phase report.  No lock: MPI forbids
  * concurrent collectives on one communicator.  One block per context, freed
  * with it (ctx/comm.c).
@@ -31,6 +31,10 @@
  * NULL: no adaptation), as its collective's memo on a->ctx when it can be
  * repeated; otherwise forgets the collective's memo. */
 void pc_call_memo_keep(const pc_call_t *a, const pc_choice_t *choice, const pc_adapt_ticket_t *ticket);
+
+/* comm's context when the call selects automatically (forced NULL or
+ * "auto") and the context exists: where a front may look for a repeat. */
+pc_comm_t *pc_call_memo_context(const char *forced, MPI_Comm comm);
 
 /* The memo of coll on ctx when a call of (datatype, count, op, in place)
  * from the current call site, with automatic selection, repeats it and

@@ -12,8 +12,6 @@
 #include "core/log.h"
 #include "core/state.h"
 
-#include <string.h>
-
 /* Whether a call's buffers and root are certainly accepted by
  * pc_check_reduction_args when an earlier call with the same datatype,
  * count (> 0) and op was (a memo's repeat: call_memo.h); anything else takes
@@ -38,7 +36,7 @@ int pc_red_enter(const char *forced, const char *source, const pc_coll_t *coll, 
                             : PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
     }
     int inplace = sendbuf == MPI_IN_PLACE;
-    pc_comm_t *ctx = !forced || !strcmp(forced, "auto") ? pc_comm_known(comm) : NULL;
+    pc_comm_t *ctx = pc_call_memo_context(forced, comm);
     const pc_algorithm_t *algo;
     pc_call_t *repeat;
     if (ctx && accepted_buffers(sendbuf, recvbuf, coll->rooted, root, ctx) &&

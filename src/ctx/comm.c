@@ -3,6 +3,7 @@
  * comm.c - context per communicator (see comm.h).
  */
 #include "ctx/comm.h"
+#include "core/handle_table.h"
 #include "core/lock.h"
 #include "core/params.h"
 #include "core/phase.h"
@@ -15,6 +16,18 @@
 
 #include <stdatomic.h>
 #include <stdlib.h>
+
+/* The contexts by their communicator's handle: a call finds its context
+ * without an attribute lookup (which takes the MPI library's lock).  Not
+ * under SMPI, whose simulated ranks may share globals and where a host
+ * instruction costs no simulated time. */
+#ifndef PAPCOLL_SMPI
+#define PC_CONTEXT_TABLE 1
+enum { CONTEXT_SLOTS = 128 }; /* a power of two */
+static _Atomic uint64_t context_keys[CONTEXT_SLOTS];
+static pc_comm_t *context_records[CONTEXT_SLOTS];
+static pc_handle_table_t contexts = {context_keys, context_records, sizeof context_records[0], CONTEXT_SLOTS};
+#endif
 
 static int context_keyval = MPI_KEYVAL_INVALID;
 static atomic_int keyvals_created; /* context_keyval is set: no lock on a call's lookup */
@@ -38,6 +51,9 @@ static void release_mpi_objects(pc_comm_t *c)
 static void destroy(pc_comm_t *c)
 {
     pc_lock();
+#ifdef PC_CONTEXT_TABLE
+    pc_handle_forget(&contexts, c->user_key);
+#endif
     for (pc_comm_t **p = &live_contexts; *p; p = &(*p)->next)
         if (*p == c) {
             *p = c->next;
@@ -208,6 +224,12 @@ static int build(MPI_Comm user, pc_comm_t **out)
     pc_lock();
     c->next = live_contexts;
     live_contexts = c;
+#ifdef PC_CONTEXT_TABLE
+    if (rc == MPI_SUCCESS) {
+        c->user_key = pc_handle_key(&user, sizeof user);
+        pc_handle_keep(&contexts, c->user_key, &c);
+    }
+#endif
     pc_unlock();
     if (rc != MPI_SUCCESS) {
         destroy(c);
@@ -220,6 +242,10 @@ static int build(MPI_Comm user, pc_comm_t **out)
 pc_comm_t *pc_comm_known(MPI_Comm comm)
 {
     pc_comm_t *c = NULL;
+#ifdef PC_CONTEXT_TABLE
+    pc_comm_t **kept = pc_handle_find(&contexts, pc_handle_key(&comm, sizeof comm));
+    if (kept) return (*kept)->finalized ? NULL : *kept;
+#endif
     int found = 0;
     if (!atomic_load_explicit(&keyvals_created, memory_order_acquire) ||
         PMPI_Comm_get_attr(comm, context_keyval, &c, &found) != MPI_SUCCESS || !found || !c || c->finalized)
@@ -237,7 +263,11 @@ int pc_comm_get(MPI_Comm comm, pc_comm_t **ctx)
         pc_unlock();
         if (rc != MPI_SUCCESS) return rc;
     }
-    pc_comm_t *c = NULL;
+    pc_comm_t *c = pc_comm_known(comm);
+    if (c) {
+        *ctx = c;
+        return MPI_SUCCESS;
+    }
     int found = 0;
     rc = PMPI_Comm_get_attr(comm, context_keyval, &c, &found);
     if (rc != MPI_SUCCESS) return rc;

@@ -14,6 +14,7 @@
 #define PC_COMM_H
 
 #include <mpi.h>
+#include <stdint.h>
 
 typedef struct pc_comm {
     MPI_Comm comm;         /* private duplicate: all library traffic */
@@ -37,6 +38,7 @@ typedef struct pc_comm {
     struct pc_choice_cache *choices; /* memo of automatic selection (coll/choice_cache.h) */
     struct pc_call_memo *memos;      /* the last call of each collective (coll/call_memo.h) */
     int finalized;         /* MPI objects released at MPI_Finalize */
+    uint64_t user_key;     /* the user's communicator handle as a key of comm.c's table of contexts */
     struct pc_comm *next;  /* live contexts */
 } pc_comm_t;
 

@@ -13,13 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 
-uint64_t pc_fnv(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ULL;
-    return h;
-}
-
 static int starts_with(const char *s, const char *prefix) { return s && !strncmp(s, prefix, strlen(prefix)); }
 
 /* papcoll's own functions, the MPI entry points (interposer, Fortran bindings) */

@@ -20,8 +20,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* FNV-1a, for the site hashes and adaptive selection's group keys. */
-uint64_t pc_fnv(uint64_t h, const void *data, size_t n);
+/* FNV-1a, for the site hashes and adaptive selection's group keys (inline:
+ * every call hashes its site, and a constant n unrolls). */
+static inline uint64_t pc_fnv(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ULL;
+    return h;
+}
 #define PC_FNV_START 0xcbf29ce484222325ULL
 
 /* Records return_address as the call's caller unless an outer entry point

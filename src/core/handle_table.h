@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * handle_table.h - small open-addressed tables keyed by an MPI handle's
+ * bits (a pointer or an int, by library), read without a lock: what a call
+ * looks up on every call (core/type_info.c: predefined datatypes and ops;
+ * ctx/comm.c: a communicator's context).
+ *
+ * Writers hold pc_lock: a record is written before its key is released, and
+ * a forgotten key becomes a tombstone (its slot reused by a later key).
+ * Readers acquire the key, then read the record.  A handle whose bits are 0
+ * or all ones, or a full neighbourhood, is simply not kept: the caller asks
+ * the MPI library, as without a table.
+ */
+#ifndef PC_HANDLE_TABLE_H
+#define PC_HANDLE_TABLE_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct pc_handle_table {
+    _Atomic uint64_t *keys; /* [nslots]: 0 empty */
+    void *records;          /* [nslots] records of record_size bytes */
+    size_t record_size;
+    unsigned nslots;        /* a power of two */
+} pc_handle_table_t;
+
+/* A handle as a key (0 when it cannot be kept). */
+uint64_t pc_handle_key(const void *handle, size_t size);
+/* key's record, or NULL. */
+void *pc_handle_find(const pc_handle_table_t *t, uint64_t key);
+/* Keeps record (record_size bytes) under key, unless the key is there or
+ * its neighbourhood full.  Caller holds pc_lock. */
+void pc_handle_keep(pc_handle_table_t *t, uint64_t key, const void *record);
+/* Forgets key.  Caller holds pc_lock. */
+void pc_handle_forget(pc_handle_table_t *t, uint64_t key);
+
+#endif

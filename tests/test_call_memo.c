@@ -16,8 +16,9 @@
  *     buffer, a root out of range): refused with the class papcoll's checks
  *     give it, then a good call again;
  *   - a new datatype of the same count, a freed and re-created
- *     communicator, and papcoll_set_param() between repeats: the choice
- *     follows (PAPCOLL_TUNE rules that tell them apart).
+ *     communicator, papcoll_set_param() between repeats (PAPCOLL_TUNE rules
+ *     that tell them apart, PAPCOLL_ALLREDUCE) and a name buffer rewritten
+ *     between papcoll_allreduce_by_name calls: the algorithm follows.
  *
  * Run on 3 and 4 processes with the default parameters and short
  * adaptation periods (see tests/CMakeLists.txt).
@@ -160,6 +161,23 @@ static void choice_follows(void)
         allreduce_checked(c, "new rules");
         expect_algorithm(i % 2 ? "recursive_doubling" : "ring", "new rules between repeats");
         MPI_Comm_free(&c);
+    }
+    /* a name from PAPCOLL_ALLREDUCE, then from papcoll_allreduce_by_name's buffer, rewritten between calls */
+    char name[32];
+    for (int i = 0; i < 4; i++) {
+        const char *want = i % 2 ? "ring" : "recursive_doubling";
+        papcoll_set_param("PAPCOLL_ALLREDUCE", want);
+        allreduce_checked(MPI_COMM_WORLD, "PAPCOLL_ALLREDUCE");
+        expect_algorithm(want, "PAPCOLL_ALLREDUCE changed between repeats");
+    }
+    int send[COUNT], recv[COUNT];
+    for (int i = 0; i < COUNT; i++) send[i] = rank + i;
+    for (int i = 0; i < 4; i++) {
+        snprintf(name, sizeof name, "%s", i % 2 ? "ring" : "recursive_doubling");
+        CHECK(papcoll_allreduce_by_name(name, send, recv, COUNT, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS,
+              "by name");
+        expect_algorithm(name, "papcoll_allreduce_by_name, its name rewritten between calls");
+        for (int j = 0; j < COUNT; j++) CHECK(recv[j] == size * (size - 1) / 2 + size * j, "by name, element %d", j);
     }
 }
 

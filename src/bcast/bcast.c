@@ -51,7 +51,7 @@ static int bcast(const char *forced, const char *source, void *buf, int count, M
         return PMPI_Bcast(buf, count, datatype, root, comm);
     }
     /* a repeat of the last call (coll/call_memo.h), whose arguments pc_check_args certainly accepts */
-    pc_comm_t *ctx = pc_call_memo_context(forced, comm);
+    pc_comm_t *ctx = pc_call_memo_context(forced, source, comm);
     const pc_algorithm_t *algo;
     pc_call_t *repeat;
     if (ctx && root >= 0 && root < ctx->size && buf != NULL && buf != MPI_IN_PLACE &&

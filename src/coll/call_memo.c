@@ -65,9 +65,14 @@ void pc_call_memo_keep(const pc_call_t *a, const pc_choice_t *choice, const pc_a
     m->call = *a;
 }
 
-pc_comm_t *pc_call_memo_context(const char *forced, MPI_Comm comm)
+int pc_call_memo_selects(const char *forced, const char *source)
 {
-    return !forced || !strcmp(forced, "auto") ? pc_comm_known(comm) : NULL;
+    return !forced || !strcmp(forced, "auto") || !strncmp(source, "PAPCOLL_", 8);
+}
+
+pc_comm_t *pc_call_memo_context(const char *forced, const char *source, MPI_Comm comm)
+{
+    return pc_call_memo_selects(forced, source) ? pc_comm_known(comm) : NULL;
 }
 
 pc_call_t *pc_call_memo_repeat(pc_comm_t *ctx, const pc_coll_t *coll, MPI_Datatype datatype, int count, MPI_Op op,

@@ -202,7 +202,7 @@ int pc_coll_run(pc_call_t *a, MPI_Comm comm, const char *forced, const char *sou
                bytes_text(a, bytes, sizeof bytes), a->ctx->size, a->ctx->nnodes, root, algo->name, why);
     }
     if (a->bytes == 0 && !a->coll->synchronizes) return MPI_SUCCESS;
-    if (!forced || !strcmp(forced, "auto")) pc_call_memo_keep(a, choice, adapting ? &ticket : NULL);
+    if (pc_call_memo_selects(forced, source)) pc_call_memo_keep(a, choice, adapting ? &ticket : NULL);
     double start = ticket.state ? PMPI_Wtime() : 0, phase_start = 0;
     int phases = pc_phase_call_begin(&phase_start);
     rc = dispatch(algo, a);

@@ -36,7 +36,7 @@ int pc_red_enter(const char *forced, const char *source, const pc_coll_t *coll, 
                             : PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
     }
     int inplace = sendbuf == MPI_IN_PLACE;
-    pc_comm_t *ctx = pc_call_memo_context(forced, comm);
+    pc_comm_t *ctx = pc_call_memo_context(forced, source, comm);
     const pc_algorithm_t *algo;
     pc_call_t *repeat;
     if (ctx && accepted_buffers(sendbuf, recvbuf, coll->rooted, root, ctx) &&

@@ -34,9 +34,8 @@ static int repeatable(const pc_call_t *a, const pc_adapt_ticket_t *ticket)
 {
     pc_type_info_t scratch;
     if (a->coll->id < 0 || a->coll->id >= MEMO_COLLS || a->count <= 0 || a->bytes == 0 ||
-        (a->op != MPI_OP_NULL && !a->op_builtin) ||
-        !pc_type_info(a->datatype, &scratch)->named || pc_log_enabled(PC_LOG_DEBUG) || pc_phase_enabled)
-        return 0;
+        (a->op != MPI_OP_NULL && !a->op_builtin) || !pc_type_info(a->datatype, &scratch)->named)
+        return 0; /* (no debug log, no phase report: pc_call_memo_repeat checks those on every repeat) */
     /* adaptation: a quiet call (nothing measured, no probe) whose group pc_adapt_repeat can step */
     return !ticket || (!ticket->state && !ticket->probe && ticket->group);
 }
@@ -45,7 +44,7 @@ void pc_call_memo_keep(const pc_call_t *a, const pc_choice_t *choice, const pc_a
 {
     pc_comm_t *ctx = a->ctx;
     int id = a->coll->id;
-    void *caller = pc_site_caller();
+    void *caller = ticket ? pc_site_caller() : NULL;
     if (!repeatable(a, ticket) || (ticket && !caller)) {
         if (ctx->memos && id >= 0 && id < MEMO_COLLS) ctx->memos[id].kept = 0;
         return;

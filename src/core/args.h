@@ -37,7 +37,8 @@ int pc_check_scan_args(const void *sendbuf, const void *recvbuf, int count, MPI_
  * class it gives (MPI_ERR_OP): the standard's list, beyond it the library's
  * answer (op_types.c); logged at debug. */
 int pc_check_op_type(MPI_Op op, MPI_Datatype type);
-/* Whether op is one of MPI's predefined ops. */
+/* Whether op is one of MPI's predefined ops (by comparison: pc_op_info()
+ * keeps the answer, core/type_info.h). */
 int pc_op_is_predefined(MPI_Op op);
 /* "MPI_ERR_OP" etc. for the classes papcoll's checks give (for logs). */
 const char *pc_class_name(int cls);

@@ -4,6 +4,7 @@
  * (core/handle_table.h), written under pc_lock, read without it.
  */
 #include "core/type_info.h"
+#include "core/args.h"
 #include "core/handle_table.h"
 #include "core/lock.h"
 
@@ -55,7 +56,7 @@ static int ask_op(const void *handle, void *record)
     MPI_Op op = *(const MPI_Op *)handle;
     pc_op_info_t *o = record;
     if (op == MPI_OP_NULL) return 0;
-    o->predefined = pc_op_in_list(op);
+    o->predefined = pc_op_is_predefined(op);
     o->takes = o->predefined ? pc_op_classes(op) : 0;
     PMPI_Op_commutative(op, &o->commutative);
     return o->predefined;

@@ -36,6 +36,5 @@ const pc_op_info_t *pc_op_info(MPI_Op op, pc_op_info_t *scratch);
 /* The standard's classes (op_types.c defines them). */
 unsigned pc_type_class(MPI_Datatype type);
 unsigned pc_op_classes(MPI_Op op);
-int pc_op_in_list(MPI_Op op); /* one of the 14 predefined ops, by comparison */
 
 #endif

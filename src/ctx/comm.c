@@ -239,18 +239,29 @@ static int build(MPI_Comm user, pc_comm_t **out)
     return MPI_SUCCESS;
 }
 
-pc_comm_t *pc_comm_known(MPI_Comm comm)
+/* comm's live context from the table, else from its attribute; *c NULL
+ * when it has none (or one released at MPI_Finalize). */
+static int lookup(MPI_Comm comm, pc_comm_t **c)
 {
-    pc_comm_t *c = NULL;
+    *c = NULL;
 #ifdef PC_CONTEXT_TABLE
     pc_comm_t **kept = pc_handle_find(&contexts, pc_handle_key(&comm, sizeof comm));
-    if (kept) return (*kept)->finalized ? NULL : *kept;
+    if (kept) {
+        *c = (*kept)->finalized ? NULL : *kept;
+        return MPI_SUCCESS;
+    }
 #endif
+    if (!atomic_load_explicit(&keyvals_created, memory_order_acquire)) return MPI_SUCCESS;
     int found = 0;
-    if (!atomic_load_explicit(&keyvals_created, memory_order_acquire) ||
-        PMPI_Comm_get_attr(comm, context_keyval, &c, &found) != MPI_SUCCESS || !found || !c || c->finalized)
-        return NULL;
-    return c;
+    int rc = PMPI_Comm_get_attr(comm, context_keyval, c, &found);
+    if (rc != MPI_SUCCESS || !found || (*c && (*c)->finalized)) *c = NULL;
+    return rc;
+}
+
+pc_comm_t *pc_comm_known(MPI_Comm comm)
+{
+    pc_comm_t *c;
+    return lookup(comm, &c) == MPI_SUCCESS ? c : NULL;
 }
 
 int pc_comm_get(MPI_Comm comm, pc_comm_t **ctx)
@@ -263,15 +274,9 @@ int pc_comm_get(MPI_Comm comm, pc_comm_t **ctx)
         pc_unlock();
         if (rc != MPI_SUCCESS) return rc;
     }
-    pc_comm_t *c = pc_comm_known(comm);
+    pc_comm_t *c;
+    if ((rc = lookup(comm, &c)) != MPI_SUCCESS) return rc;
     if (c) {
-        *ctx = c;
-        return MPI_SUCCESS;
-    }
-    int found = 0;
-    rc = PMPI_Comm_get_attr(comm, context_keyval, &c, &found);
-    if (rc != MPI_SUCCESS) return rc;
-    if (found && c && !c->finalized) {
         *ctx = c;
         return MPI_SUCCESS;
     }

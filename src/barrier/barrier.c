@@ -7,6 +7,7 @@
  * rules: barrier_default_rules.inc.
  */
 #include "barrier/barrier.h"
+#include "coll/call_memo.h"
 #include "coll/entry.h"
 #include "core/args.h"
 #include "core/log.h"
@@ -62,7 +63,12 @@ static int barrier(const char *forced, const char *source, MPI_Comm comm)
     pc_call_t a = {.coll = &pc_barrier_coll, .datatype = MPI_DATATYPE_NULL, .op = MPI_OP_NULL};
     int rc = pc_check_comm(comm);
     if (rc != MPI_SUCCESS) return pc_refuse(MPI_COMM_WORLD, "barrier", rc);
-    if (pc_is_intercomm(comm)) {
+    /* a repeat of the last call (coll/call_memo.h): nothing to check */
+    pc_comm_t *ctx = pc_call_memo_context(forced, source, comm);
+    const pc_algorithm_t *algo;
+    pc_call_t *repeat;
+    if (ctx && (repeat = pc_call_memo_repeat(ctx, &a, &algo))) return pc_coll_run_repeat(repeat, algo, comm);
+    if (!ctx && pc_is_intercomm(comm)) {
         pc_log(PC_LOG_DEBUG, "barrier on an intercommunicator: fallback to the MPI library");
         pc_set_last_algorithm("native");
         return PMPI_Barrier(comm); /* errors through comm's handler already */

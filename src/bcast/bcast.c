@@ -45,25 +45,22 @@ static int bcast(const char *forced, const char *source, void *buf, int count, M
 {
     int rc = pc_check_comm(comm);
     if (rc != MPI_SUCCESS) return pc_refuse(MPI_COMM_WORLD, "bcast", rc);
-    if (pc_is_intercomm(comm)) {
-        pc_log(PC_LOG_DEBUG, "bcast on an intercommunicator: fallback to PMPI_Bcast");
-        pc_set_last_algorithm("native");
-        return PMPI_Bcast(buf, count, datatype, root, comm);
-    }
+    pc_call_t a = {.coll = &pc_bcast_coll, .root = root, .user_buf = buf, .count = count, .datatype = datatype,
+                   .op = MPI_OP_NULL};
     /* a repeat of the last call (coll/call_memo.h), whose arguments pc_check_args certainly accepts */
     pc_comm_t *ctx = pc_call_memo_context(forced, source, comm);
     const pc_algorithm_t *algo;
     pc_call_t *repeat;
     if (ctx && root >= 0 && root < ctx->size && buf != NULL && buf != MPI_IN_PLACE &&
-        (repeat = pc_call_memo_repeat(ctx, &pc_bcast_coll, datatype, count, MPI_OP_NULL, 0, &algo))) {
-        repeat->root = root;
-        repeat->user_buf = buf;
+        (repeat = pc_call_memo_repeat(ctx, &a, &algo)))
         return pc_coll_run_repeat(repeat, algo, comm);
+    if (!ctx && pc_is_intercomm(comm)) {
+        pc_log(PC_LOG_DEBUG, "bcast on an intercommunicator: fallback to PMPI_Bcast");
+        pc_set_last_algorithm("native");
+        return PMPI_Bcast(buf, count, datatype, root, comm);
     }
     rc = pc_check_args(buf, count, datatype, root, comm);
     if (rc != MPI_SUCCESS) return pc_refuse(comm, "bcast", rc);
-    pc_call_t a = {.coll = &pc_bcast_coll, .root = root, .user_buf = buf, .count = count, .datatype = datatype,
-                   .op = MPI_OP_NULL};
     return pc_coll_run(&a, comm, forced, source);
 }
 

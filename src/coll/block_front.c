@@ -3,6 +3,7 @@
  * block_front.c - the front of the block collectives (see block_front.h).
  */
 #include "coll/block_front.h"
+#include "coll/call_memo.h"
 #include "coll/entry.h"
 #include "core/args.h"
 #include "core/log.h"
@@ -63,36 +64,45 @@ static int check_block_args(const pc_call_t *a, MPI_Comm comm)
     PMPI_Comm_size(comm, &size);
     int rooted = shape->send == PC_SIDE_ROOT_ALL || shape->recv == PC_SIDE_ROOT_ALL;
     if (rooted && (rc = pc_check_root(a->root, comm)) != MPI_SUCCESS) return rc;
-    int at_root = rooted && rank == a->root;
-    int send_all = shape->send == PC_SIDE_ALL || (shape->send == PC_SIDE_ROOT_ALL && at_root);
-    int recv_all = shape->recv == PC_SIDE_ALL || (shape->recv == PC_SIDE_ROOT_ALL && at_root);
-    int sends = !(shape->send == PC_SIDE_ROOT_ALL && !at_root);
-    int receives = !(shape->recv == PC_SIDE_ROOT_ALL && !at_root);
+    pc_block_sides_t s = pc_blocks_sides(a, rank);
     /* MPI_IN_PLACE: the send side where the receive side has every block
      * (allgather, alltoall, gather's root); the receive side at scatter's root */
-    int send_in_place = sends && a->sendbuf == MPI_IN_PLACE, recv_in_place = receives && a->recvbuf == MPI_IN_PLACE;
-    if (send_in_place && !recv_all) return PC_ERR_MISPLACED_IN_PLACE;
-    if (recv_in_place && !(shape->send == PC_SIDE_ROOT_ALL && at_root)) return PC_ERR_MISPLACED_IN_PLACE;
+    if (s.send_in_place && !s.recv_all) return PC_ERR_MISPLACED_IN_PLACE;
+    if (s.recv_in_place && !(shape->send == PC_SIDE_ROOT_ALL && s.at_root)) return PC_ERR_MISPLACED_IN_PLACE;
     long long sent = 0, received = 0;
-    if (sends && !send_in_place &&
-        (rc = check_side(shape, a->sendbuf, a->sendcount, send_all && a->vform, a->sendcounts, a->sdispls, a->sendtype,
-                         send_all ? size : 1, &sent)) != MPI_SUCCESS)
+    if (s.sends && !s.send_in_place &&
+        (rc = check_side(shape, a->sendbuf, a->sendcount, s.send_all && a->vform, a->sendcounts, a->sdispls,
+                         a->sendtype, s.send_all ? size : 1, &sent)) != MPI_SUCCESS)
         return rc;
-    if (receives && !recv_in_place &&
-        (rc = check_side(shape, a->recvbuf, a->recvcount, recv_all && a->vform, a->recvcounts, a->displs, a->recvtype,
-                         recv_all ? size : 1, &received)) != MPI_SUCCESS)
+    if (s.receives && !s.recv_in_place &&
+        (rc = check_side(shape, a->recvbuf, a->recvcount, s.recv_all && a->vform, a->recvcounts, a->displs,
+                         a->recvtype, s.recv_all ? size : 1, &received)) != MPI_SUCCESS)
         return rc;
-    if (sends && receives && !send_in_place && !recv_in_place && a->sendbuf == a->recvbuf && a->sendbuf != NULL &&
-        sent > 0)
-        return MPI_ERR_BUFFER;
+    int both = s.sends && s.receives && !s.send_in_place && !s.recv_in_place;
+    if (both && a->sendbuf == a->recvbuf && a->sendbuf != NULL && sent > 0) return MPI_ERR_BUFFER;
     /* the data this process sends to itself must fit where it receives it */
-    if (sends && receives && !send_in_place && !recv_in_place) {
-        int to_me_s = send_all ? rank : 0, to_me_r = recv_all ? rank : 0;
-        if (block_bytes(a->sendcount, send_all && a->vform ? a->sendcounts : NULL, to_me_s, a->sendtype) >
-            block_bytes(a->recvcount, recv_all && a->vform ? a->recvcounts : NULL, to_me_r, a->recvtype))
+    if (both) {
+        int to_me_s = s.send_all ? rank : 0, to_me_r = s.recv_all ? rank : 0;
+        if (block_bytes(a->sendcount, s.send_all && a->vform ? a->sendcounts : NULL, to_me_s, a->sendtype) >
+            block_bytes(a->recvcount, s.recv_all && a->vform ? a->recvcounts : NULL, to_me_r, a->recvtype))
             return MPI_ERR_TRUNCATE;
     }
     return MPI_SUCCESS;
+}
+
+/* Whether check_block_args certainly accepts the non-v call a when an
+ * earlier call with the same key (call_memo.h: each used side's datatype
+ * and count, > 0, its MPI_IN_PLACE, being the root) was accepted: what the
+ * key does not fix is the root's range, the used sides' buffers (not NULL)
+ * and their aliasing.  Anything else takes the whole check, which reports it. */
+static int accepted_buffers(const pc_call_t *a, const pc_comm_t *ctx)
+{
+    const pc_block_shape_t *shape = a->coll->blocks;
+    if ((shape->send == PC_SIDE_ROOT_ALL || shape->recv == PC_SIDE_ROOT_ALL) && (a->root < 0 || a->root >= ctx->size))
+        return 0;
+    pc_block_sides_t s = pc_blocks_sides(a, ctx->rank);
+    if ((s.sends && a->sendbuf == NULL) || (s.receives && a->recvbuf == NULL)) return 0;
+    return !(s.sends && s.receives && !s.send_in_place && !s.recv_in_place && a->sendbuf == a->recvbuf);
 }
 
 /* The w form (alltoallw): one datatype per block, displacements in bytes.
@@ -127,15 +137,21 @@ int pc_blocks_enter(pc_call_t *a, MPI_Comm comm, const char *forced, const char 
 {
     int rc = pc_check_comm(comm);
     if (rc != MPI_SUCCESS) return pc_refuse(MPI_COMM_WORLD, pc_call_name(a), rc);
-    if (pc_is_intercomm(comm)) {
+    a->op = MPI_OP_NULL;
+    a->inplace = a->sendbuf == MPI_IN_PLACE || a->recvbuf == MPI_IN_PLACE;
+    /* a repeat of the last call (coll/call_memo.h) */
+    pc_comm_t *ctx = a->wform || a->vform ? NULL : pc_call_memo_context(forced, source, comm);
+    const pc_algorithm_t *algo;
+    pc_call_t *repeat;
+    if (ctx && accepted_buffers(a, ctx) && (repeat = pc_call_memo_repeat(ctx, a, &algo)))
+        return pc_coll_run_repeat(repeat, algo, comm);
+    if (!ctx && pc_is_intercomm(comm)) {
         pc_log(PC_LOG_DEBUG, "%s on an intercommunicator: fallback to the MPI library", pc_call_name(a));
         pc_set_last_algorithm("native");
         return a->coll->library(a, comm);
     }
     if ((rc = a->wform ? check_w_args(a, comm) : check_block_args(a, comm)) != MPI_SUCCESS)
         return pc_refuse(comm, pc_call_name(a), rc);
-    a->op = MPI_OP_NULL;
-    a->inplace = a->sendbuf == MPI_IN_PLACE || a->recvbuf == MPI_IN_PLACE;
     return pc_coll_run(a, comm, forced, source);
 }
 

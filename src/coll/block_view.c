@@ -170,6 +170,20 @@ static int unpack_block(const pc_call_t *a, const user_side_t *u, const view_t *
                      a->ctx->comm);
 }
 
+pc_block_sides_t pc_blocks_sides(const pc_call_t *a, int rank)
+{
+    const pc_block_shape_t *shape = a->coll->blocks;
+    pc_block_sides_t s;
+    s.at_root = (shape->send == PC_SIDE_ROOT_ALL || shape->recv == PC_SIDE_ROOT_ALL) && rank == a->root;
+    s.send_all = shape->send == PC_SIDE_ALL || (shape->send == PC_SIDE_ROOT_ALL && s.at_root);
+    s.recv_all = shape->recv == PC_SIDE_ALL || (shape->recv == PC_SIDE_ROOT_ALL && s.at_root);
+    s.sends = !(shape->send == PC_SIDE_ROOT_ALL && !s.at_root);
+    s.receives = !(shape->recv == PC_SIDE_ROOT_ALL && !s.at_root);
+    s.send_in_place = s.sends && a->sendbuf == MPI_IN_PLACE;
+    s.recv_in_place = s.receives && a->recvbuf == MPI_IN_PLACE;
+    return s;
+}
+
 void pc_blocks_describe(pc_call_t *a)
 {
     const pc_block_shape_t *shape = a->coll->blocks;
@@ -224,9 +238,9 @@ int pc_blocks_run(const pc_algorithm_t *algo, pc_call_t *a)
 {
     if (algo->requirements & PC_WANTS_DATATYPE) return algo->fn(a);
     const pc_block_shape_t *shape = a->coll->blocks;
-    int me = a->ctx->rank, at_root = me == a->root, rc = MPI_SUCCESS;
-    int send_all = shape->send == PC_SIDE_ALL || (shape->send == PC_SIDE_ROOT_ALL && at_root);
-    int recv_all = shape->recv == PC_SIDE_ALL || (shape->recv == PC_SIDE_ROOT_ALL && at_root);
+    int me = a->ctx->rank, rc = MPI_SUCCESS;
+    pc_block_sides_t sides = pc_blocks_sides(a, me);
+    int at_root = sides.at_root, send_all = sides.send_all, recv_all = sides.recv_all;
     int has_recv = recv_all || shape->recv == PC_SIDE_ONE;
     if (shape->send == PC_SIDE_ROOT_ALL && at_root && a->inplace) has_recv = 0; /* scatter: the root keeps its block */
     int has_send = send_all || (shape->send == PC_SIDE_ONE && !recv_all); /* else my block goes into rblocks */

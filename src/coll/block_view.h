@@ -39,6 +39,17 @@ typedef struct pc_block_shape {
     pc_side_t send, recv;
 } pc_block_shape_t;
 
+/* Which sides of a block collective's call a this process uses (MPI reads
+ * only those), from the collective's shape and whether this process is the
+ * root. */
+typedef struct pc_block_sides {
+    int at_root;                       /* a rooted collective's root */
+    int sends, receives;               /* the side is significant here */
+    int send_all, recv_all;            /* ... and has one block per process */
+    int send_in_place, recv_in_place;  /* ... and is MPI_IN_PLACE */
+} pc_block_sides_t;
+pc_block_sides_t pc_blocks_sides(const pc_call_t *a, int rank);
+
 /* Fills a->bytes, the same on every process (selection and the count-0
  * shortcut use it): the bytes all blocks of the collective add up to, or
  * PC_BYTES_VARY in the v forms whose processes do not all know the counts

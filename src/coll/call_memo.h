@@ -5,22 +5,31 @@
  *
  * The entry path (entry.c) checks the arguments, asks the library for the
  * datatype's size and extents, matches the rules (memoized: choice_cache.h)
- * and steps adaptive selection: some 1600 instructions (callgrind, an
- * 8-byte allreduce under Open MPI 4.1), about as many as the MPI library's
- * own allreduce of 8 bytes on one node.  Most calls of an application
- * repeat the call before them: the same predefined datatype, count and op,
- * from the same call site, with adaptation counting the call and running the
- * same candidate (a site that waits, or an unmeasured call of a decided
- * one).  So each context keeps its last call per collective; a front finds a
- * repeat (its own checks of what may differ: buffers, root), steps
- * adaptation's bookkeeping with pc_adapt_repeat() (exactly what
- * pc_adapt_choose() would have done, or no repeat) and runs the memo's
- * algorithm.  Kept only for automatic selection or a PAPCOLL_<COLL> name
- * (pc_call_memo_selects), a predefined datatype and op or none (their
- * handles never change meaning), a call site resolved to itself
- * (select/site.h), no debug log and no phase report.  No lock: MPI forbids
- * concurrent collectives on one communicator.  One block per context, freed
- * with it (ctx/comm.c).
+ * and steps adaptive selection: some 1400-2000 instructions per call
+ * (callgrind, 8-byte collectives under Open MPI 4.1), about as many as the
+ * MPI library's own collective of 8 bytes on one node.  Most calls of an
+ * application repeat the call before them: the same predefined datatypes,
+ * counts and op, from the same call site, with adaptation counting the call
+ * and running the same candidate (a site that waits, or an unmeasured call
+ * of a decided one).  So each context keeps its last call per collective,
+ * under a key of what the call's checks and description depend on besides
+ * its buffers and root:
+ *   - reductions, broadcast, scan, reduce_scatter_block: the datatype,
+ *     count, op, MPI_IN_PLACE and the form (MPI_Exscan);
+ *   - allgather, alltoall, gather, scatter: each side's datatype and count
+ *     where this process uses the side (a root uses one the others do not)
+ *     and each side's MPI_IN_PLACE;
+ *   - barrier: nothing.
+ * A front finds a repeat (after its own checks of what the key does not
+ * fix: buffers, root), pc_adapt_repeat() steps adaptation's bookkeeping
+ * (exactly what pc_adapt_choose() would have done, or no repeat) and the
+ * memo's algorithm runs.  Kept only for automatic selection or a
+ * PAPCOLL_<COLL> name (pc_call_memo_selects), predefined datatypes and op or
+ * none (their handles never change meaning), counts > 0, not the v and w
+ * forms (their arrays), a call site resolved to itself (select/site.h), no
+ * debug log and no phase report.  No lock: MPI forbids concurrent
+ * collectives on one communicator.  One block per context, freed with it
+ * (ctx/comm.c).
  */
 #ifndef PC_CALL_MEMO_H
 #define PC_CALL_MEMO_H
@@ -42,16 +51,18 @@ void pc_call_memo_keep(const pc_call_t *a, const pc_choice_t *choice, const pc_a
 int pc_call_memo_selects(const char *forced, const char *source);
 
 /* comm's context when pc_call_memo_selects() and the context exists: where
- * a front may look for a repeat. */
+ * a front may look for a repeat.  A context exists only for an
+ * intracommunicator (ctx/comm.h), so a front that finds one has no
+ * intercommunicator to divert. */
 pc_comm_t *pc_call_memo_context(const char *forced, const char *source, MPI_Comm comm);
 
-/* The memo of coll on ctx when a call of (datatype, count, op, in place)
- * from the current call site repeats it and
- * adaptation has nothing to do in it: the call is counted and *algo set to
- * what it runs; the caller fills in the buffers, root and sequence number.
- * Else NULL, with nothing changed.  The caller has checked what the memo
- * does not fix (buffers, root) as the entry path would. */
-pc_call_t *pc_call_memo_repeat(pc_comm_t *ctx, const pc_coll_t *coll, MPI_Datatype datatype, int count, MPI_Op op,
-                               int inplace, const pc_algorithm_t **algo);
+/* The memo of a->coll on ctx when the call a, as its front describes it
+ * (coll, root, buffers and the key's arguments, as for pc_coll_run), from
+ * the current call site repeats it and adaptation has nothing to do in it:
+ * the call is counted, the memo's call takes a's root and buffers, and
+ * *algo is set to what it runs.  Else NULL, with nothing changed.  The
+ * caller has checked what the key does not fix (buffers, root) as the
+ * entry path would. */
+pc_call_t *pc_call_memo_repeat(pc_comm_t *ctx, const pc_call_t *a, const pc_algorithm_t **algo);
 
 #endif

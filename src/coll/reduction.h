@@ -66,6 +66,12 @@ int pc_red_single(const pc_call_t *a);
  * pc_coll_run with `forced` ("auto" or a name) from `source` (logs). */
 int pc_red_enter(const char *forced, const char *source, const pc_coll_t *coll, const void *sendbuf, void *recvbuf,
                  int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
+/* Whether pc_check_reduction_args (rooted: with root; else as MPI_Allreduce,
+ * MPI_Scan and MPI_Reduce_scatter_block check them) certainly accepts the
+ * buffers and root of a call whose datatype, count (> 0), op and
+ * MPI_IN_PLACE were accepted before (a memo's repeat: coll/call_memo.h):
+ * anything else takes the whole check, which reports it. */
+int pc_red_buffers_accepted(const void *sendbuf, const void *recvbuf, int rooted, int root, const pc_comm_t *ctx);
 /* Runs algorithm `name` (or "auto") of a->coll with a's datatype and op on
  * another communicator (hier: among node leaders): sendbuf -> recvbuf (at
  * root for reduce).  Does not touch papcoll_last_algorithm. */

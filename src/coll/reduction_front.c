@@ -12,11 +12,7 @@
 #include "core/log.h"
 #include "core/state.h"
 
-/* Whether a call's buffers and root are certainly accepted by
- * pc_check_reduction_args when an earlier call with the same datatype,
- * count (> 0) and op was (a memo's repeat: call_memo.h); anything else takes
- * the whole check, which reports it. */
-static int accepted_buffers(const void *sendbuf, const void *recvbuf, int rooted, int root, const pc_comm_t *ctx)
+int pc_red_buffers_accepted(const void *sendbuf, const void *recvbuf, int rooted, int root, const pc_comm_t *ctx)
 {
     if (rooted && (root < 0 || root >= ctx->size)) return 0;
     int receives = !rooted || ctx->rank == root;
@@ -29,27 +25,24 @@ int pc_red_enter(const char *forced, const char *source, const pc_coll_t *coll, 
 {
     int rc = pc_check_comm(comm);
     if (rc != MPI_SUCCESS) return pc_refuse(MPI_COMM_WORLD, coll->name, rc);
-    if (pc_is_intercomm(comm)) {
+    int inplace = sendbuf == MPI_IN_PLACE;
+    pc_call_t a = {.coll = coll, .root = coll->rooted ? root : 0, .sendbuf = inplace ? recvbuf : sendbuf,
+                   .recvbuf = recvbuf, .count = count, .datatype = datatype, .op = op, .inplace = inplace};
+    /* a repeat of the last call (coll/call_memo.h) */
+    pc_comm_t *ctx = pc_call_memo_context(forced, source, comm);
+    const pc_algorithm_t *algo;
+    pc_call_t *repeat;
+    if (ctx && pc_red_buffers_accepted(sendbuf, recvbuf, coll->rooted, root, ctx) &&
+        (repeat = pc_call_memo_repeat(ctx, &a, &algo)))
+        return pc_coll_run_repeat(repeat, algo, comm);
+    if (!ctx && pc_is_intercomm(comm)) {
         pc_log(PC_LOG_DEBUG, "%s on an intercommunicator: fallback to the MPI library", coll->name);
         pc_set_last_algorithm("native");
         return coll->rooted ? PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm)
                             : PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
     }
-    int inplace = sendbuf == MPI_IN_PLACE;
-    pc_comm_t *ctx = pc_call_memo_context(forced, source, comm);
-    const pc_algorithm_t *algo;
-    pc_call_t *repeat;
-    if (ctx && accepted_buffers(sendbuf, recvbuf, coll->rooted, root, ctx) &&
-        (repeat = pc_call_memo_repeat(ctx, coll, datatype, count, op, inplace, &algo))) {
-        repeat->root = coll->rooted ? root : 0;
-        repeat->sendbuf = inplace ? recvbuf : sendbuf;
-        repeat->recvbuf = recvbuf;
-        return pc_coll_run_repeat(repeat, algo, comm);
-    }
     rc = pc_check_reduction_args(sendbuf, recvbuf, count, datatype, op, coll->rooted, coll->rooted ? root : 0, comm);
     if (rc != MPI_SUCCESS) return pc_refuse(comm, coll->name, rc);
-    pc_call_t a = {.coll = coll, .root = coll->rooted ? root : 0, .sendbuf = inplace ? recvbuf : sendbuf,
-                   .recvbuf = recvbuf, .count = count, .datatype = datatype, .op = op, .inplace = inplace};
     return pc_coll_run(&a, comm, forced, source);
 }
 

@@ -8,8 +8,10 @@
  * built-in rules: reduce_scatter_default_rules.inc.
  */
 #include "reduce_scatter/reduce_scatter.h"
+#include "coll/call_memo.h"
 #include "coll/entry.h"
 #include "coll/front.h"
+#include "coll/reduction.h"
 #include "core/args.h"
 #include "core/log.h"
 #include "core/state.h"
@@ -86,7 +88,16 @@ static int reduce_scatter(const char *forced, const char *source, const void *se
                    .recvcount = recvcount};
     int rc = pc_check_comm(comm);
     if (rc != MPI_SUCCESS) return pc_refuse(MPI_COMM_WORLD, pc_call_name(&a), rc);
-    if (pc_is_intercomm(comm)) {
+    /* a repeat of the last MPI_Reduce_scatter_block (coll/call_memo.h): its key has count = recvcount x size */
+    pc_comm_t *ctx = vform ? NULL : pc_call_memo_context(forced, source, comm);
+    const pc_algorithm_t *algo;
+    pc_call_t *repeat;
+    if (ctx && recvcount > 0 && recvcount <= INT_MAX / ctx->size) {
+        a.count = recvcount * ctx->size;
+        if (pc_red_buffers_accepted(sendbuf, recvbuf, 0, 0, ctx) && (repeat = pc_call_memo_repeat(ctx, &a, &algo)))
+            return pc_coll_run_repeat(repeat, algo, comm);
+    }
+    if (!ctx && pc_is_intercomm(comm)) {
         pc_log(PC_LOG_DEBUG, "%s on an intercommunicator: fallback to the MPI library", pc_call_name(&a));
         pc_set_last_algorithm("native");
         return pc_reduce_scatter_library(&a, sendbuf, comm);

@@ -33,7 +33,6 @@ against the thesis's own appendix tables, see PAPER_APPENDIX).
 """
 from __future__ import annotations
 
-import math
 import os
 import sys
 import time

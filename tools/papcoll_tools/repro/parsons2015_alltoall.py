@@ -272,7 +272,7 @@ def comparison(res):
     f = parsons2015._f
     L = ["### Comparison with the thesis", ""]
     for w in WORLDS:
-        e, al = speedups(res, w, 0, COLUMNS), speedups(res, w, 1, COLUMNS)
+        e = speedups(res, w, 0, COLUMNS)
         if not e["aware"][1]:
             continue
         bal_e = speedups(res, w, 0, COLUMNS, levels=[0])

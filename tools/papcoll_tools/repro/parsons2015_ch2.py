@@ -213,7 +213,7 @@ def tables_markdown(res, world):
 
 
 def latency_markdown(res, world):
-    L = [f"| collective | algorithm | " + " | ".join(parsons2015._sz(t) + "B" for t in TOTALS) + " |",
+    L = ["| collective | algorithm | " + " | ".join(parsons2015._sz(t) + "B" for t in TOTALS) + " |",
          "|---|---|" + "---:|" * len(TOTALS)]
     for row in ROWS:
         lat = row_lat(res, row, world)

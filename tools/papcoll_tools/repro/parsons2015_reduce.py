@@ -448,7 +448,7 @@ def markdown(res, rows, rel_dir, wall, cmd, sweep_dir, onesided):
          "(PAPCOLL_REDUCE_INTER default) among fixed node leaders (the lowest rank of each node).",
          "- Speedup: e_bar(MPICH) / e_bar(algorithm) per (size, level), averaged over the four sizes and six levels. "
          "Averaging the thesis's appendix A this way gives back its Table 3.6 within rounding where the appendix is "
-         "readable: " + "; ".join(f"{w} cores " + " / ".join(_f(v) for v in c[1][:3]) + f" (table: "
+         "readable: " + "; ".join(f"{w} cores " + " / ".join(_f(v) for v in c[1][:3]) + " (table: "
                                  + " / ".join(_f(v) for v in c[0][:3]) + ")" for w, c in sorted(check.items())
                                  if w != 8192) + ". At 8192 cores the appendix lacks the 512-B table, so "
          "its average covers 3 sizes: " + " / ".join(_f(v) for v in check[8192][1]) + " (table: "

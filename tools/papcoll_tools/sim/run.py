@@ -320,7 +320,7 @@ def simulate(spec, np=None, baseline=None, bench=None, bench_args=(), env=None, 
         plat.write(prefix)
         cmd, settings = command(prefix, np, bench, args, baseline, stack_kib, extra_cfg)
         full_env["PAPCOLL_SMPI_SETTINGS"] = (" ".join(settings) + f"; platform {spec}: {plat.description}"
-                                             + f"; intra-node copies charged at PAPCOLL_SIM_MEMBW="
+                                             + "; intra-node copies charged at PAPCOLL_SIM_MEMBW="
                                              + full_env.get("PAPCOLL_SIM_MEMBW", MEMBW_DEFAULT + " (default)") + " B/s"
                                              + (f"; baseline SMPI {coll} {baseline} (reported as algo native)" if baseline else "")
                                              + "".join(f"; {k}={v}" for k, v in sorted((env or {}).items())))

@@ -6,39 +6,18 @@
 
 #include <string.h>
 
-enum { PROBES = 8 };
-#define TOMBSTONE UINT64_MAX
-
-uint64_t pc_handle_key(const void *handle, size_t size)
-{
-    uint64_t k = 0;
-    memcpy(&k, handle, size < sizeof k ? size : sizeof k);
-    return k == TOMBSTONE ? 0 : k;
-}
-
-static unsigned home(const pc_handle_table_t *t, uint64_t key)
-{
-    return (unsigned)((key * 0x9E3779B97F4A7C15ULL) >> 40) & (t->nslots - 1);
-}
-
 /* key's slot, or -1; *vacant: the first empty or forgotten slot on the way
  * (-1 if none). */
 static int slot_of(const pc_handle_table_t *t, uint64_t key, int *vacant)
 {
     *vacant = -1;
-    for (unsigned i = 0, at = home(t, key); i < PROBES; i++, at = (at + 1) & (t->nslots - 1)) {
+    for (unsigned i = 0, at = pc_handle_home(t, key); i < PC_HANDLE_PROBES; i++, at = (at + 1) & (t->nslots - 1)) {
         uint64_t k = atomic_load_explicit(&t->keys[at], memory_order_acquire);
         if (k == key) return (int)at;
-        if ((k == 0 || k == TOMBSTONE) && *vacant < 0) *vacant = (int)at;
+        if ((k == 0 || k == PC_HANDLE_TOMBSTONE) && *vacant < 0) *vacant = (int)at;
         if (k == 0) break;
     }
     return -1;
-}
-
-void *pc_handle_find(const pc_handle_table_t *t, uint64_t key)
-{
-    int vacant, at = key ? slot_of(t, key, &vacant) : -1;
-    return at < 0 ? NULL : (char *)t->records + (size_t)at * t->record_size;
 }
 
 void pc_handle_keep(pc_handle_table_t *t, uint64_t key, const void *record)
@@ -52,5 +31,5 @@ void pc_handle_keep(pc_handle_table_t *t, uint64_t key, const void *record)
 void pc_handle_forget(pc_handle_table_t *t, uint64_t key)
 {
     int vacant, at = key ? slot_of(t, key, &vacant) : -1;
-    if (at >= 0) atomic_store_explicit(&t->keys[at], TOMBSTONE, memory_order_release);
+    if (at >= 0) atomic_store_explicit(&t->keys[at], PC_HANDLE_TOMBSTONE, memory_order_release);
 }

@@ -17,6 +17,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct pc_handle_table {
     _Atomic uint64_t *keys; /* [nslots]: 0 empty */
@@ -25,10 +26,35 @@ typedef struct pc_handle_table {
     unsigned nslots;        /* a power of two */
 } pc_handle_table_t;
 
-/* A handle as a key (0 when it cannot be kept). */
-uint64_t pc_handle_key(const void *handle, size_t size);
+enum { PC_HANDLE_PROBES = 8 };        /* slots tried from a key's home */
+#define PC_HANDLE_TOMBSTONE UINT64_MAX /* a forgotten key */
+
+/* A handle as a key (0 when it cannot be kept).  Inline, as pc_handle_find:
+ * every call of a collective looks up its communicator's context. */
+static inline uint64_t pc_handle_key(const void *handle, size_t size)
+{
+    uint64_t k = 0;
+    memcpy(&k, handle, size < sizeof k ? size : sizeof k);
+    return k == PC_HANDLE_TOMBSTONE ? 0 : k;
+}
+
+/* key's first slot. */
+static inline unsigned pc_handle_home(const pc_handle_table_t *t, uint64_t key)
+{
+    return (unsigned)((key * 0x9E3779B97F4A7C15ULL) >> 40) & (t->nslots - 1);
+}
+
 /* key's record, or NULL. */
-void *pc_handle_find(const pc_handle_table_t *t, uint64_t key);
+static inline void *pc_handle_find(const pc_handle_table_t *t, uint64_t key)
+{
+    if (!key) return NULL;
+    for (unsigned i = 0, at = pc_handle_home(t, key); i < PC_HANDLE_PROBES; i++, at = (at + 1) & (t->nslots - 1)) {
+        uint64_t k = atomic_load_explicit(&t->keys[at], memory_order_acquire);
+        if (k == key) return (char *)t->records + (size_t)at * t->record_size;
+        if (k == 0) break;
+    }
+    return NULL;
+}
 /* Keeps record (record_size bytes) under key, unless the key is there or
  * its neighbourhood full.  Caller holds pc_lock. */
 void pc_handle_keep(pc_handle_table_t *t, uint64_t key, const void *record);

@@ -92,9 +92,9 @@ static int check_block_args(const pc_call_t *a, MPI_Comm comm)
 
 /* Whether check_block_args certainly accepts the non-v call a when an
  * earlier call with the same key (call_memo.h: each used side's datatype
- * and count, > 0, its MPI_IN_PLACE, being the root) was accepted: what the
- * key does not fix is the root's range, the used sides' buffers (not NULL)
- * and their aliasing.  Anything else takes the whole check, which reports it. */
+ * and count, > 0, and MPI_IN_PLACE) was accepted: what the key does not fix
+ * is the root's range, the used sides' buffers (not NULL) and their
+ * aliasing.  Anything else takes the whole check, which reports it. */
 static int accepted_buffers(const pc_call_t *a, const pc_comm_t *ctx)
 {
     const pc_block_shape_t *shape = a->coll->blocks;

@@ -162,7 +162,7 @@ static void choice_follows(void)
         expect_algorithm(i % 2 ? "recursive_doubling" : "ring", "new rules between repeats");
         MPI_Comm_free(&c);
     }
-    /* a name from PAPCOLL_ALLREDUCE, then from papcoll_allreduce_by_name's buffer, rewritten between calls */
+    /* a name from PAPCOLL_ALLREDUCE, then from papcoll_allreduce_by_name's buffer, rewritten before each call */
     char name[32];
     for (int i = 0; i < 4; i++) {
         const char *want = i % 2 ? "ring" : "recursive_doubling";
@@ -172,8 +172,8 @@ static void choice_follows(void)
     }
     int send[COUNT], recv[COUNT];
     for (int i = 0; i < COUNT; i++) send[i] = rank + i;
-    for (int i = 0; i < 4; i++) {
-        snprintf(name, sizeof name, "%s", i % 2 ? "ring" : "recursive_doubling");
+    for (int i = 0; i < 9; i++) { /* three calls per name: the second and third repeat the first */
+        snprintf(name, sizeof name, "%s", (i / 3) % 2 ? "ring" : "recursive_doubling");
         CHECK(papcoll_allreduce_by_name(name, send, recv, COUNT, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS,
               "by name");
         expect_algorithm(name, "papcoll_allreduce_by_name, its name rewritten between calls");

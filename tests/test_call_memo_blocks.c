@@ -15,8 +15,9 @@
  *     repeated and then called from the same call site with a bad argument
  *     the key does not cover (a NULL or aliased buffer, a root out of range,
  *     MPI_IN_PLACE where it is not allowed, a count that changes): each
- *     refused with the class of the whole check (papcoll_<coll>_by_name,
- *     which never repeats), then a good call again, checked.
+ *     refused with the class of the whole check (papcoll_<coll>_by_name
+ *     with the rule's algorithm: a named call never repeats an automatic
+ *     one), then a good call again, checked.
  *
  * Bad calls are bad on every process (a process whose arguments are good
  * would enter the collective and wait for the others).
@@ -129,7 +130,7 @@ static void scans(MPI_Comm comm, int rank, int size, int round)
 
 /* One call site per collective for the bad-argument checks: the same
  * arguments through papcoll_<coll> (repeats) or, by_name, through
- * papcoll_<coll>_by_name (the whole check, every time). */
+ * papcoll_<coll>_by_name (after papcoll_<coll>'s calls: the whole check). */
 static int allgather_site(int by_name, const void *s, void *r, int n, MPI_Comm c)
 {
     return error_class(by_name ? papcoll_allgather_by_name("ring", s, n, MPI_INT, r, n, MPI_INT, c)

@@ -140,10 +140,10 @@ int pc_blocks_enter(pc_call_t *a, MPI_Comm comm, const char *forced, const char 
     a->op = MPI_OP_NULL;
     a->inplace = a->sendbuf == MPI_IN_PLACE || a->recvbuf == MPI_IN_PLACE;
     /* a repeat of the last call (coll/call_memo.h) */
-    pc_comm_t *ctx = a->wform || a->vform ? NULL : pc_call_memo_context(forced, source, comm);
+    pc_comm_t *ctx = a->wform || a->vform ? NULL : pc_comm_known(comm);
     const pc_algorithm_t *algo;
     pc_call_t *repeat;
-    if (ctx && accepted_buffers(a, ctx) && (repeat = pc_call_memo_repeat(ctx, a, &algo)))
+    if (ctx && accepted_buffers(a, ctx) && (repeat = pc_call_memo_repeat(ctx, a, forced, &algo)))
         return pc_coll_run_repeat(repeat, algo, comm);
     if (!ctx && pc_is_intercomm(comm)) {
         pc_log(PC_LOG_DEBUG, "%s on an intercommunicator: fallback to the MPI library", pc_call_name(a));

@@ -33,6 +33,7 @@ typedef struct pc_call_memo {
     int kept;
     unsigned long generation;        /* pc_params_generation() when kept */
     call_key_t key;
+    const pc_algorithm_t *named;     /* the algorithm named by the call (NULL: selected automatically) */
     void *caller;                    /* the call site's return address (pc_site_caller) */
     struct adapt_group *group;       /* adaptation's group of the call, NULL without adaptation */
     uint64_t site;                   /* the site's hash, for the group's bookkeeping */
@@ -94,13 +95,18 @@ static int repeatable(const pc_call_t *a, const pc_adapt_ticket_t *ticket, call_
     return !ticket || (!ticket->state && !ticket->probe && ticket->group);
 }
 
-void pc_call_memo_keep(const pc_call_t *a, const pc_choice_t *choice, const pc_adapt_ticket_t *ticket)
+static int automatic(const char *forced) { return !forced || !strcmp(forced, "auto"); }
+
+void pc_call_memo_keep(const pc_call_t *a, const pc_choice_t *choice, const char *forced,
+                       const pc_adapt_ticket_t *ticket)
 {
     pc_comm_t *ctx = a->ctx;
     int id = a->coll->id;
     void *caller = ticket ? pc_site_caller() : NULL;
+    /* a name that is no algorithm selects automatically (entry.c): its calls take the whole path */
+    const pc_algorithm_t *named = automatic(forced) ? NULL : pc_coll_find(a->coll, forced);
     call_key_t key;
-    if (!repeatable(a, ticket, &key) || (ticket && !caller)) {
+    if (!repeatable(a, ticket, &key) || (ticket && !caller) || (!automatic(forced) && named != choice->algo[0])) {
         if (ctx->memos && id >= 0 && id < MEMO_COLLS) ctx->memos[id].kept = 0;
         return;
     }
@@ -109,6 +115,7 @@ void pc_call_memo_keep(const pc_call_t *a, const pc_choice_t *choice, const pc_a
     m->kept = 1;
     m->generation = pc_params_generation();
     m->key = key;
+    m->named = named;
     m->caller = caller;
     m->group = ticket ? ticket->group : NULL;
     m->site = ticket ? ticket->site : 0;
@@ -116,23 +123,14 @@ void pc_call_memo_keep(const pc_call_t *a, const pc_choice_t *choice, const pc_a
     m->call = *a;
 }
 
-int pc_call_memo_selects(const char *forced, const char *source)
-{
-    return !forced || !strcmp(forced, "auto") || !strncmp(source, "PAPCOLL_", 8);
-}
-
-pc_comm_t *pc_call_memo_context(const char *forced, const char *source, MPI_Comm comm)
-{
-    return pc_call_memo_selects(forced, source) ? pc_comm_known(comm) : NULL;
-}
-
-pc_call_t *pc_call_memo_repeat(pc_comm_t *ctx, const pc_call_t *a, const pc_algorithm_t **algo)
+pc_call_t *pc_call_memo_repeat(pc_comm_t *ctx, const pc_call_t *a, const char *forced, const pc_algorithm_t **algo)
 {
     int id = a->coll->id;
     pc_call_memo_t *m = ctx->memos && id >= 0 && id < MEMO_COLLS ? &ctx->memos[id] : NULL;
     call_key_t key;
     if (!m || !m->kept || m->generation != pc_params_generation() || pc_log_enabled(PC_LOG_DEBUG) ||
-        pc_phase_enabled || !key_of(a, ctx->rank, &key) || !same_key(&m->key, &key))
+        pc_phase_enabled || !key_of(a, ctx->rank, &key) || !same_key(&m->key, &key) ||
+        (automatic(forced) ? m->named != NULL : !m->named || strcmp(forced, m->named->name)))
         return NULL; /* (the phase report is read at the first call, after its memo was kept) */
     int c = 0;
     if (m->group && (m->caller != pc_site_caller() || (c = pc_adapt_repeat(ctx, m->group, m->site)) < 0)) return NULL;

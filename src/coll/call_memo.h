@@ -23,9 +23,9 @@
  * A front finds a repeat (after its own checks of what the key does not
  * fix: buffers, root), pc_adapt_repeat() steps adaptation's bookkeeping
  * (exactly what pc_adapt_choose() would have done, or no repeat) and the
- * memo's algorithm runs.  Kept only for automatic selection or a
- * PAPCOLL_<COLL> name (pc_call_memo_selects), predefined datatypes and op or
- * none (their handles never change meaning), counts > 0, not the v and w
+ * memo's algorithm runs.  Kept for automatic selection and for a named
+ * algorithm, predefined datatypes and op or none (their handles never
+ * change meaning), counts > 0, not the v and w
  * forms (their arrays), a call site resolved to itself (select/site.h), no
  * debug log and no phase report.  No lock: MPI forbids concurrent
  * collectives on one communicator.  One block per context, freed with it
@@ -39,30 +39,23 @@
 #include "select/adapt.h"
 
 /* Keeps a, about to run its choice's candidate ticket->candidate (ticket
- * NULL: no adaptation), as its collective's memo on a->ctx when it can be
+ * NULL: no adaptation) as forced selects it (NULL or "auto": automatic
+ * selection; else an algorithm's name, from PAPCOLL_<COLL> or
+ * papcoll_<coll>_by_name), as its collective's memo on a->ctx when it can be
  * repeated; otherwise forgets the collective's memo. */
-void pc_call_memo_keep(const pc_call_t *a, const pc_choice_t *choice, const pc_adapt_ticket_t *ticket);
-
-/* Whether a call whose algorithm is forced (NULL or "auto": automatic)
- * from source (entry.h) can be kept and repeated: automatic selection or a
- * parameter (PAPCOLL_ALLREDUCE ..., whose value changes only with the
- * parameters' generation), not a name passed to papcoll_<coll>_by_name
- * (a buffer the caller may rewrite). */
-int pc_call_memo_selects(const char *forced, const char *source);
-
-/* comm's context when pc_call_memo_selects() and the context exists: where
- * a front may look for a repeat.  A context exists only for an
- * intracommunicator (ctx/comm.h), so a front that finds one has no
- * intercommunicator to divert. */
-pc_comm_t *pc_call_memo_context(const char *forced, const char *source, MPI_Comm comm);
+void pc_call_memo_keep(const pc_call_t *a, const pc_choice_t *choice, const char *forced,
+                       const pc_adapt_ticket_t *ticket);
 
 /* The memo of a->coll on ctx when the call a, as its front describes it
  * (coll, root, buffers and the key's arguments, as for pc_coll_run), from
- * the current call site repeats it and adaptation has nothing to do in it:
- * the call is counted, the memo's call takes a's root and buffers, and
- * *algo is set to what it runs.  Else NULL, with nothing changed.  The
- * caller has checked what the key does not fix (buffers, root) as the
- * entry path would. */
-pc_call_t *pc_call_memo_repeat(pc_comm_t *ctx, const pc_call_t *a, const pc_algorithm_t **algo);
+ * the current call site repeats it, selected the same way (forced: as for
+ * pc_call_memo_keep; a name is compared with the kept algorithm's on every
+ * call, since the caller's buffer may have been rewritten), and adaptation
+ * has nothing to do in it: the call is counted, the memo's call takes a's
+ * root and buffers, and *algo is set to what it runs.  Else NULL, with
+ * nothing changed.  The caller has checked what the key does not fix
+ * (buffers, root) as the entry path would, and found ctx with
+ * pc_comm_known() (a context exists only for an intracommunicator). */
+pc_call_t *pc_call_memo_repeat(pc_comm_t *ctx, const pc_call_t *a, const char *forced, const pc_algorithm_t **algo);
 
 #endif

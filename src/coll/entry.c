@@ -15,6 +15,7 @@
 #include "select/adapt.h"
 #include "select/select.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,7 +203,7 @@ int pc_coll_run(pc_call_t *a, MPI_Comm comm, const char *forced, const char *sou
                bytes_text(a, bytes, sizeof bytes), a->ctx->size, a->ctx->nnodes, root, algo->name, why);
     }
     if (a->bytes == 0 && !a->coll->synchronizes) return MPI_SUCCESS;
-    if (pc_call_memo_selects(forced, source)) pc_call_memo_keep(a, choice, adapting ? &ticket : NULL);
+    pc_call_memo_keep(a, choice, forced, adapting ? &ticket : NULL);
     double start = ticket.state ? PMPI_Wtime() : 0, phase_start = 0;
     int phases = pc_phase_call_begin(&phase_start);
     rc = dispatch(algo, a);
@@ -267,7 +268,14 @@ int pc_coll_call_on(pc_call_t *a, const char *name, MPI_Comm comm)
 
 int pc_coll_check_name(const pc_coll_t *coll, const char *caller, const char *algorithm, MPI_Comm comm)
 {
-    if (algorithm && (!strcmp(algorithm, "auto") || pc_coll_find(coll, algorithm))) return MPI_SUCCESS;
+    /* each collective's last name found: a program that names one algorithm pays one compare per call */
+    static _Atomic(const pc_algorithm_t *) last_found[sizeof catalogue / sizeof catalogue[0]];
+    _Atomic(const pc_algorithm_t *) *last = coll->id >= 0 && coll->id < pc_coll_count() ? &last_found[coll->id] : NULL;
+    const pc_algorithm_t *found = last ? atomic_load_explicit(last, memory_order_relaxed) : NULL;
+    if (algorithm && found && !strcmp(algorithm, found->name)) return MPI_SUCCESS;
+    if (algorithm && (found = pc_coll_find(coll, algorithm)) && last)
+        atomic_store_explicit(last, found, memory_order_relaxed);
+    if (algorithm && (found || !strcmp(algorithm, "auto"))) return MPI_SUCCESS;
     pc_log(PC_LOG_WARN, "%s: unknown %s algorithm \"%s\"", caller, coll->name, algorithm ? algorithm : "(null)");
     int rc = pc_check_comm(comm);
     return pc_error(rc == MPI_SUCCESS ? comm : MPI_COMM_WORLD, MPI_ERR_ARG);

@@ -89,12 +89,12 @@ static int reduce_scatter(const char *forced, const char *source, const void *se
     int rc = pc_check_comm(comm);
     if (rc != MPI_SUCCESS) return pc_refuse(MPI_COMM_WORLD, pc_call_name(&a), rc);
     /* a repeat of the last MPI_Reduce_scatter_block (coll/call_memo.h): its key has count = recvcount x size */
-    pc_comm_t *ctx = vform ? NULL : pc_call_memo_context(forced, source, comm);
+    pc_comm_t *ctx = vform ? NULL : pc_comm_known(comm);
     const pc_algorithm_t *algo;
     pc_call_t *repeat;
     if (ctx && recvcount > 0 && recvcount <= INT_MAX / ctx->size) {
         a.count = recvcount * ctx->size;
-        if (pc_red_buffers_accepted(sendbuf, recvbuf, 0, 0, ctx) && (repeat = pc_call_memo_repeat(ctx, &a, &algo)))
+        if (pc_red_buffers_accepted(sendbuf, recvbuf, 0, 0, ctx) && (repeat = pc_call_memo_repeat(ctx, &a, forced, &algo)))
             return pc_coll_run_repeat(repeat, algo, comm);
     }
     if (!ctx && pc_is_intercomm(comm)) {

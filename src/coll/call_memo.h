@@ -11,7 +11,7 @@
  * application repeat the call before them: the same predefined datatypes,
  * counts and op, from the same call site, with adaptation counting the call
  * and running the same candidate (a site that waits, or an unmeasured call
- * of a decided one).  So each context keeps its last call per collective,
+ * of a decided one), or naming the same algorithm.  So each context keeps its last call per collective,
  * under a key of what the call's checks and description depend on besides
  * its buffers and root:
  *   - reductions, broadcast, scan, reduce_scatter_block: the datatype,
@@ -25,11 +25,10 @@
  * (exactly what pc_adapt_choose() would have done, or no repeat) and the
  * memo's algorithm runs.  Kept for automatic selection and for a named
  * algorithm, predefined datatypes and op or none (their handles never
- * change meaning), counts > 0, not the v and w
- * forms (their arrays), a call site resolved to itself (select/site.h), no
- * debug log and no phase report.  No lock: MPI forbids concurrent
- * collectives on one communicator.  One block per context, freed with it
- * (ctx/comm.c).
+ * change meaning), counts > 0, not the v and w forms (their arrays), a
+ * call site resolved to itself (select/site.h), no debug log and no phase
+ * report.  No lock: MPI forbids concurrent collectives on one
+ * communicator.  One block per context, freed with it (ctx/comm.c).
  */
 #ifndef PC_CALL_MEMO_H
 #define PC_CALL_MEMO_H

@@ -48,7 +48,10 @@ typedef struct pc_comm {
  * concurrent collectives on one). */
 int pc_comm_get(MPI_Comm comm, pc_comm_t **ctx);
 /* comm's context if it has been built (and not released at MPI_Finalize),
- * else NULL: a lookup only, never collective. */
+ * else NULL: a lookup only, never collective.  Contexts exist only for
+ * intracommunicators (every caller of pc_comm_get diverts or refuses an
+ * intercommunicator first), so a front that finds one has none to divert.
+ * comm must not be MPI_COMM_NULL (pc_check_comm first). */
 pc_comm_t *pc_comm_known(MPI_Comm comm);
 
 /* A per-communicator cache for the parts that keep state on a communicator

@@ -44,16 +44,26 @@ static inline unsigned pc_handle_home(const pc_handle_table_t *t, uint64_t key)
     return (unsigned)((key * 0x9E3779B97F4A7C15ULL) >> 40) & (t->nslots - 1);
 }
 
+/* key's slot, or -1; with vacant, *vacant: the first empty or forgotten
+ * slot on the way (-1 if none). */
+static inline int pc_handle_slot(const pc_handle_table_t *t, uint64_t key, int *vacant)
+{
+    if (vacant) *vacant = -1;
+    if (!key) return -1;
+    for (unsigned i = 0, at = pc_handle_home(t, key); i < PC_HANDLE_PROBES; i++, at = (at + 1) & (t->nslots - 1)) {
+        uint64_t k = atomic_load_explicit(&t->keys[at], memory_order_acquire);
+        if (k == key) return (int)at;
+        if (vacant && (k == 0 || k == PC_HANDLE_TOMBSTONE) && *vacant < 0) *vacant = (int)at;
+        if (k == 0) break;
+    }
+    return -1;
+}
+
 /* key's record, or NULL. */
 static inline void *pc_handle_find(const pc_handle_table_t *t, uint64_t key)
 {
-    if (!key) return NULL;
-    for (unsigned i = 0, at = pc_handle_home(t, key); i < PC_HANDLE_PROBES; i++, at = (at + 1) & (t->nslots - 1)) {
-        uint64_t k = atomic_load_explicit(&t->keys[at], memory_order_acquire);
-        if (k == key) return (char *)t->records + (size_t)at * t->record_size;
-        if (k == 0) break;
-    }
-    return NULL;
+    int at = pc_handle_slot(t, key, NULL);
+    return at < 0 ? NULL : (char *)t->records + (size_t)at * t->record_size;
 }
 /* Keeps record (record_size bytes) under key, unless the key is there or
  * its neighbourhood full.  Caller holds pc_lock. */

@@ -7,7 +7,6 @@
  * rules: barrier_default_rules.inc.
  */
 #include "barrier/barrier.h"
-#include "coll/call_memo.h"
 #include "coll/entry.h"
 #include "core/args.h"
 #include "core/log.h"
@@ -65,9 +64,7 @@ static int barrier(const char *forced, const char *source, MPI_Comm comm)
     if (rc != MPI_SUCCESS) return pc_refuse(MPI_COMM_WORLD, "barrier", rc);
     /* a repeat of the last call (coll/call_memo.h): nothing to check */
     pc_comm_t *ctx = pc_comm_known(comm);
-    const pc_algorithm_t *algo;
-    pc_call_t *repeat;
-    if (ctx && (repeat = pc_call_memo_repeat(ctx, &a, forced, &algo))) return pc_coll_run_repeat(repeat, algo, comm);
+    if (ctx && pc_coll_run_repeat(ctx, &a, forced, comm, &rc)) return rc;
     if (!ctx && pc_is_intercomm(comm)) {
         pc_log(PC_LOG_DEBUG, "barrier on an intercommunicator: fallback to the MPI library");
         pc_set_last_algorithm("native");

@@ -6,7 +6,6 @@
  * bcast_default_rules.inc.
  */
 #include "bcast/bcast.h"
-#include "coll/call_memo.h"
 #include "coll/entry.h"
 #include "coll/front.h"
 #include "core/args.h"
@@ -49,11 +48,9 @@ static int bcast(const char *forced, const char *source, void *buf, int count, M
                    .op = MPI_OP_NULL};
     /* a repeat of the last call (coll/call_memo.h), whose arguments pc_check_args certainly accepts */
     pc_comm_t *ctx = pc_comm_known(comm);
-    const pc_algorithm_t *algo;
-    pc_call_t *repeat;
     if (ctx && root >= 0 && root < ctx->size && buf != NULL && buf != MPI_IN_PLACE &&
-        (repeat = pc_call_memo_repeat(ctx, &a, forced, &algo)))
-        return pc_coll_run_repeat(repeat, algo, comm);
+        pc_coll_run_repeat(ctx, &a, forced, comm, &rc))
+        return rc;
     if (!ctx && pc_is_intercomm(comm)) {
         pc_log(PC_LOG_DEBUG, "bcast on an intercommunicator: fallback to PMPI_Bcast");
         pc_set_last_algorithm("native");

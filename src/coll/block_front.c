@@ -3,7 +3,6 @@
  * block_front.c - the front of the block collectives (see block_front.h).
  */
 #include "coll/block_front.h"
-#include "coll/call_memo.h"
 #include "coll/entry.h"
 #include "core/args.h"
 #include "core/log.h"
@@ -141,10 +140,7 @@ int pc_blocks_enter(pc_call_t *a, MPI_Comm comm, const char *forced, const char 
     a->inplace = a->sendbuf == MPI_IN_PLACE || a->recvbuf == MPI_IN_PLACE;
     /* a repeat of the last call (coll/call_memo.h) */
     pc_comm_t *ctx = a->wform || a->vform ? NULL : pc_comm_known(comm);
-    const pc_algorithm_t *algo;
-    pc_call_t *repeat;
-    if (ctx && accepted_buffers(a, ctx) && (repeat = pc_call_memo_repeat(ctx, a, forced, &algo)))
-        return pc_coll_run_repeat(repeat, algo, comm);
+    if (ctx && accepted_buffers(a, ctx) && pc_coll_run_repeat(ctx, a, forced, comm, &rc)) return rc;
     if (!ctx && pc_is_intercomm(comm)) {
         pc_log(PC_LOG_DEBUG, "%s on an intercommunicator: fallback to the MPI library", pc_call_name(a));
         pc_set_last_algorithm("native");

@@ -104,9 +104,10 @@ void pc_call_memo_keep(const pc_call_t *a, const pc_choice_t *choice, const char
     int id = a->coll->id;
     void *caller = ticket ? pc_site_caller() : NULL;
     /* a name that is no algorithm selects automatically (entry.c): its calls take the whole path */
-    const pc_algorithm_t *named = automatic(forced) ? NULL : pc_coll_find(a->coll, forced);
+    int is_auto = automatic(forced);
+    const pc_algorithm_t *named = is_auto ? NULL : pc_coll_find(a->coll, forced);
     call_key_t key;
-    if (!repeatable(a, ticket, &key) || (ticket && !caller) || (!automatic(forced) && named != choice->algo[0])) {
+    if (!repeatable(a, ticket, &key) || (ticket && !caller) || (!is_auto && named != choice->algo[0])) {
         if (ctx->memos && id >= 0 && id < MEMO_COLLS) ctx->memos[id].kept = 0;
         return;
     }

@@ -212,12 +212,16 @@ int pc_coll_run(pc_call_t *a, MPI_Comm comm, const char *forced, const char *sou
     return rc == MPI_SUCCESS ? rc : pc_error(comm, rc);
 }
 
-int pc_coll_run_repeat(pc_call_t *a, const pc_algorithm_t *algo, MPI_Comm comm)
+int pc_coll_run_repeat(pc_comm_t *ctx, const pc_call_t *a, const char *forced, MPI_Comm comm, int *rc)
 {
-    a->seq = ++a->ctx->seq;
+    const pc_algorithm_t *algo;
+    pc_call_t *kept = pc_call_memo_repeat(ctx, a, forced, &algo);
+    if (!kept) return 0;
+    kept->seq = ++ctx->seq;
     pc_set_last_algorithm(algo->name);
-    int rc = dispatch(algo, a);
-    return rc == MPI_SUCCESS ? rc : pc_error(comm, rc);
+    *rc = dispatch(algo, kept);
+    if (*rc != MPI_SUCCESS) *rc = pc_error(comm, *rc);
+    return 1;
 }
 
 int pc_coll_call_on(pc_call_t *a, const char *name, MPI_Comm comm)

@@ -17,8 +17,8 @@
  *                     pack/unpack of non-contiguous data for byte
  *                     collectives, the algorithm, the error handler.
  *                     A call that can be repeated is kept (call_memo.h);
- *   pc_coll_run_repeat() runs a repeat of it: what a call does after its
- *                     selection, without the log line.
+ *   pc_coll_run_repeat() runs a call that repeats it: what a call does
+ *                     after its selection, without the log line.
  *
  * pc_coll_call_on() is the same path for an algorithm that runs another
  * algorithm of a collective among node leaders (hier): no argument checks,
@@ -42,10 +42,12 @@ const char *pc_call_name(const pc_call_t *a);
  * Returns MPI_SUCCESS or an error class, after calling comm's error handler. */
 int pc_coll_run(pc_call_t *a, MPI_Comm comm, const char *forced, const char *source);
 
-/* Runs algo on a, a repeat of a kept call (call_memo.h) whose front
- * filled in the buffers and root: sequence number, last-algorithm record,
- * the algorithm, the error handler. */
-int pc_coll_run_repeat(pc_call_t *a, const pc_algorithm_t *algo, MPI_Comm comm);
+/* When a (described by its front as for pc_coll_run, its buffers and root
+ * checked as pc_call_memo_repeat asks) repeats the call kept on ctx
+ * (call_memo.h): runs it (sequence number, last-algorithm record, the
+ * algorithm, the error handler), sets *rc to its result and returns 1.
+ * Else returns 0, with nothing done. */
+int pc_coll_run_repeat(pc_comm_t *ctx, const pc_call_t *a, const char *forced, MPI_Comm comm, int *rc);
 
 /* Runs algorithm `name` (or "auto") of a->coll with a's data on another
  * communicator (a->ctx, a->seq are set here).  Byte collectives: a->buf and

@@ -6,7 +6,6 @@
  * communicator fallback of the hierarchical reductions.
  */
 #include "coll/reduction.h"
-#include "coll/call_memo.h"
 #include "coll/entry.h"
 #include "core/args.h"
 #include "core/log.h"
@@ -30,11 +29,9 @@ int pc_red_enter(const char *forced, const char *source, const pc_coll_t *coll, 
                    .recvbuf = recvbuf, .count = count, .datatype = datatype, .op = op, .inplace = inplace};
     /* a repeat of the last call (coll/call_memo.h) */
     pc_comm_t *ctx = pc_comm_known(comm);
-    const pc_algorithm_t *algo;
-    pc_call_t *repeat;
     if (ctx && pc_red_buffers_accepted(sendbuf, recvbuf, coll->rooted, root, ctx) &&
-        (repeat = pc_call_memo_repeat(ctx, &a, forced, &algo)))
-        return pc_coll_run_repeat(repeat, algo, comm);
+        pc_coll_run_repeat(ctx, &a, forced, comm, &rc))
+        return rc;
     if (!ctx && pc_is_intercomm(comm)) {
         pc_log(PC_LOG_DEBUG, "%s on an intercommunicator: fallback to the MPI library", coll->name);
         pc_set_last_algorithm("native");

@@ -8,7 +8,6 @@
  * built-in rules: reduce_scatter_default_rules.inc.
  */
 #include "reduce_scatter/reduce_scatter.h"
-#include "coll/call_memo.h"
 #include "coll/entry.h"
 #include "coll/front.h"
 #include "coll/reduction.h"
@@ -90,12 +89,10 @@ static int reduce_scatter(const char *forced, const char *source, const void *se
     if (rc != MPI_SUCCESS) return pc_refuse(MPI_COMM_WORLD, pc_call_name(&a), rc);
     /* a repeat of the last MPI_Reduce_scatter_block (coll/call_memo.h): its key has count = recvcount x size */
     pc_comm_t *ctx = vform ? NULL : pc_comm_known(comm);
-    const pc_algorithm_t *algo;
-    pc_call_t *repeat;
     if (ctx && recvcount > 0 && recvcount <= INT_MAX / ctx->size) {
         a.count = recvcount * ctx->size;
-        if (pc_red_buffers_accepted(sendbuf, recvbuf, 0, 0, ctx) && (repeat = pc_call_memo_repeat(ctx, &a, forced, &algo)))
-            return pc_coll_run_repeat(repeat, algo, comm);
+        if (pc_red_buffers_accepted(sendbuf, recvbuf, 0, 0, ctx) && pc_coll_run_repeat(ctx, &a, forced, comm, &rc))
+            return rc;
     }
     if (!ctx && pc_is_intercomm(comm)) {
         pc_log(PC_LOG_DEBUG, "%s on an intercommunicator: fallback to the MPI library", pc_call_name(&a));

@@ -8,7 +8,6 @@
  * scan_default_rules.inc.
  */
 #include "scan/scan.h"
-#include "coll/call_memo.h"
 #include "coll/entry.h"
 #include "coll/reduction.h"
 #include "core/args.h"
@@ -46,10 +45,8 @@ static int scan(const char *forced, const char *source, int exclusive, const voi
     if (rc != MPI_SUCCESS) return pc_refuse(MPI_COMM_WORLD, pc_call_name(&a), rc);
     /* a repeat of the last call (coll/call_memo.h) */
     pc_comm_t *ctx = pc_comm_known(comm);
-    const pc_algorithm_t *algo;
-    pc_call_t *repeat;
-    if (ctx && pc_red_buffers_accepted(sendbuf, recvbuf, 0, 0, ctx) && (repeat = pc_call_memo_repeat(ctx, &a, forced, &algo)))
-        return pc_coll_run_repeat(repeat, algo, comm);
+    if (ctx && pc_red_buffers_accepted(sendbuf, recvbuf, 0, 0, ctx) && pc_coll_run_repeat(ctx, &a, forced, comm, &rc))
+        return rc;
     if (!ctx && pc_is_intercomm(comm)) return pc_refuse(comm, pc_call_name(&a), MPI_ERR_COMM);
     rc = pc_check_scan_args(sendbuf, recvbuf, count, datatype, op, exclusive, comm);
     if (rc != MPI_SUCCESS) return pc_refuse(comm, pc_call_name(&a), rc);

@@ -175,11 +175,14 @@ void pc_shm_gates_begin(pc_shm_t *shm);
 int pc_shm_gate_pass(pc_shm_t *shm, int g);
 
 /* The node's reduction area (node/node_reduce.h lays it out): a second
- * shared window of `bytes`, zeroed, created on the first call (collective
- * over the node: every node process calls it in the same call, with the same
- * bytes), freed with the segment.  Reductions only: broadcast-only
- * communicators never pay for it. */
-int pc_shm_area(pc_shm_t *shm, size_t bytes, char **base);
+ * shared window of `bytes` whose first `control` bytes (its counters and
+ * stamps) are zeroed, created on the first call (collective over the node:
+ * every node process calls it in the same call, with the same sizes), freed
+ * with the segment.  The rest is left as the MPI library gives it: its users
+ * write data before they read it, and zeroing it would touch every page of
+ * the area (about 1 ms for 2 MiB natively) where a small call touches one.
+ * Reductions only: broadcast-only communicators never pay for it. */
+int pc_shm_area(pc_shm_t *shm, size_t control, size_t bytes, char **base);
 /* This process's next use number of the area (0, 1, 2, ...): every node
  * process takes the same numbers in the same calls, so a number names one
  * use of the area on the whole node. */

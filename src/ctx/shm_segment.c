@@ -144,7 +144,7 @@ size_t pc_shm_ncells(const pc_shm_t *shm) { return shm->ncells; }
 
 size_t pc_shm_pieces(const pc_shm_t *shm, size_t bytes) { return (bytes + shm->cell_size - 1) / shm->cell_size; }
 
-int pc_shm_area(pc_shm_t *shm, size_t bytes, char **base)
+int pc_shm_area(pc_shm_t *shm, size_t control, size_t bytes, char **base)
 {
     if (shm->area) {
         *base = shm->area;
@@ -152,7 +152,7 @@ int pc_shm_area(pc_shm_t *shm, size_t bytes, char **base)
     }
     size_t total = round_up(bytes ? bytes : 1, PC_CACHE_LINE);
     int rc = pc_node_window_allocate(shm->node_comm, total, &shm->area, &shm->area_win);
-    if (rc == MPI_SUCCESS && shm->node_rank == 0) memset(shm->area, 0, total); /* every counter and stamp at 0 */
+    if (rc == MPI_SUCCESS && shm->node_rank == 0) memset(shm->area, 0, control < total ? control : total);
     atomic_thread_fence(memory_order_seq_cst);
     if (rc == MPI_SUCCESS) rc = PMPI_Barrier(shm->node_comm); /* zeroed before anyone uses it */
     if (rc != MPI_SUCCESS) {

@@ -72,6 +72,8 @@ const pc_param_def_t pc_param_table[] = {
      "Shared-memory ring per communicator and node (hierarchical algorithms); larger messages are pipelined through it, and a node's writer then waits for its slowest reader. The same size is taken again, once used on a communicator, by the reduction area (hier*, dynleader* reductions), and 2 x ceil(log2 nodes) half-size slots by reduce dynleader_onesided's inbox."},
     {"PAPCOLL_SHM_CELL", NULL, PC_PARAM_SIZE, "32K", FIELD(shm_cell), NULL,
      "Cell (piece) size of the shared-memory ring: the granularity of intra-node copies (32K: best of 16K-128K for cp_chain at 1 MiB, simulated 16x16 ib-ddr)."},
+    {"PAPCOLL_SHM_POISON", NULL, PC_PARAM_LONG, "0", FIELD(shm_poison), NULL,
+     "Testing aid: 1 = fill the data parts of the node's shared-memory ring and reduction area with 0xA5 bytes when a communicator creates them, so that an algorithm reading node memory before writing it gets wrong results instead of the zeros a new shared window usually holds; 0 (default) = leave them as the MPI library gives them (only their counters and stamps are zeroed)."},
     {"PAPCOLL_SIM_MEMBW", NULL, PC_PARAM_SIZE, "5G", FIELD(sim_membw), NULL,
      "Under SimGrid SMPI only: memory bandwidth (bytes/s) charged for every copy into or out of shared memory."},
     {"PAPCOLL_NODE_PROTOCOL", NULL, PC_PARAM_STRING, "auto", FIELD(node_protocol), "auto|ring|write|read",

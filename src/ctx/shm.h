@@ -178,9 +178,10 @@ int pc_shm_gate_pass(pc_shm_t *shm, int g);
  * shared window of `bytes` whose first `control` bytes (its counters and
  * stamps) are zeroed, created on the first call (collective over the node:
  * every node process calls it in the same call, with the same sizes), freed
- * with the segment.  The rest is left as the MPI library gives it: its users
- * write data before they read it, and zeroing it would touch every page of
- * the area (about 1 ms for 2 MiB natively) where a small call touches one.
+ * with the segment.  The rest is left as the MPI library gives it (filled
+ * with a pattern under PAPCOLL_SHM_POISON): its users write data before they
+ * read it, and zeroing it would touch every page of the area (about 1 ms for
+ * 2 MiB natively) where a small call touches one.
  * Reductions only: broadcast-only communicators never pay for it. */
 int pc_shm_area(pc_shm_t *shm, size_t control, size_t bytes, char **base);
 /* This process's next use number of the area (0, 1, 2, ...): every node

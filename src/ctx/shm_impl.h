@@ -25,6 +25,7 @@
 
 #define PC_CACHE_LINE 64
 #define PC_PIECE_BITS 24 /* stamp = seq << 24 | piece + 1: up to 16M pieces per call */
+#define PC_SHM_POISON_BYTE 0xA5 /* PAPCOLL_SHM_POISON's fill of data never written yet */
 
 typedef struct {
     _Atomic uint64_t claimed_seq;  /* highest call whose leader is claimed */
@@ -88,6 +89,7 @@ struct pc_shm {
     uint64_t barrier_epoch; /* barriers this process has entered */
     uint64_t gate_epoch;    /* uses of the gates by this process */
     double membw;           /* SMPI: bytes per second charged for copies */
+    int poison;             /* PAPCOLL_SHM_POISON: data parts filled with PC_SHM_POISON_BYTE on creation */
     /* the reduction area: a second window, created by the first reduction that needs it */
     MPI_Win area_win;
     char *area;

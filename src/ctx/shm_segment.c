@@ -61,6 +61,7 @@ int pc_shm_get(pc_comm_t *ctx, pc_shm_t **out)
     shm->node_rank = ctx->node_rank;
     shm->area_win = MPI_WIN_NULL;
     shm->membw = p->sim_membw > 0 ? (double)p->sim_membw : 1e10;
+    shm->poison = p->shm_poison != 0;
     size_t cells_off = round_up(sizeof(header_t), PC_CACHE_LINE);
     size_t slots_off = cells_off + shm->ncells * sizeof(cell_t);
     size_t data_off = slots_off + (size_t)ctx->node_size * sizeof(slot_t);
@@ -88,6 +89,7 @@ int pc_shm_get(pc_comm_t *ctx, pc_shm_t **out)
     mine->probe = (uint64_t)(uintptr_t)pc_cma_probe_word();
     if (ctx->node_rank == 0) {
         memset(base, 0, slots_off);
+        if (shm->poison) memset(shm->data, PC_SHM_POISON_BYTE, shm->ncells * shm->cell_size);
         atomic_store(&shm->hdr->claimed_seq, 0);
         atomic_store(&shm->hdr->barrier_arrivals, 0);
         atomic_store(&shm->hdr->release, 0);
@@ -152,7 +154,11 @@ int pc_shm_area(pc_shm_t *shm, size_t control, size_t bytes, char **base)
     }
     size_t total = round_up(bytes ? bytes : 1, PC_CACHE_LINE);
     int rc = pc_node_window_allocate(shm->node_comm, total, &shm->area, &shm->area_win);
-    if (rc == MPI_SUCCESS && shm->node_rank == 0) memset(shm->area, 0, control < total ? control : total);
+    if (rc == MPI_SUCCESS && shm->node_rank == 0) {
+        size_t zeroed = control < total ? control : total;
+        memset(shm->area, 0, zeroed);
+        if (shm->poison) memset(shm->area + zeroed, PC_SHM_POISON_BYTE, total - zeroed);
+    }
     atomic_thread_fence(memory_order_seq_cst);
     if (rc == MPI_SUCCESS) rc = PMPI_Barrier(shm->node_comm); /* zeroed before anyone uses it */
     if (rc != MPI_SUCCESS) {

@@ -5,10 +5,13 @@
  * times from one call site on a fresh communicator (duplicated, first call
  * and barrier untimed), R times.  Run it with and without
  * LD_PRELOAD=libpapcoll_mpi.so (tools/overhead/entry_overhead.sh).
- *   usage: call_site_loop N R [COLLECTIVE]
+ *   usage: call_site_loop N R [COLLECTIVE [slowest]]
  * COLLECTIVE: allreduce, reduce, bcast, allgather, alltoall, gather, scatter,
  * reduce_scatter_block, scan, barrier.  Prints "N R US_PER_CALL COLLECTIVE"
- * on rank 0.
+ * on rank 0.  With `slowest`, each call is timed on its own (two clock reads
+ * more per call) and rank 0 also prints, per communicator, its slowest call:
+ * "slowest COMM CALL US" (e.g. a candidate's first use on the communicator,
+ * which creates its shared-memory windows).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -44,10 +47,11 @@ int main(int argc, char **argv)
     int rank, size, k = 0, nnames = (int)(sizeof names / sizeof names[0]);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (argc == 4)
+    int slowest = argc == 5 && !strcmp(argv[4], "slowest");
+    if (argc >= 4)
         for (k = 0; k < nnames && strcmp(argv[3], names[k]); k++) continue;
-    if (argc < 3 || argc > 4 || atoi(argv[1]) < 1 || atoi(argv[2]) < 1 || k == nnames || size > MAX_PROCS) {
-        if (rank == 0) fprintf(stderr, "usage: %s CALLS_PER_SITE COMMUNICATORS [COLLECTIVE] (at most %d processes)\n",
+    if (argc < 3 || (argc == 5 && !slowest) || argc > 5 || atoi(argv[1]) < 1 || atoi(argv[2]) < 1 || k == nnames || size > MAX_PROCS) {
+        if (rank == 0) fprintf(stderr, "usage: %s CALLS_PER_SITE COMMUNICATORS [COLLECTIVE [slowest]] (at most %d processes)\n",
                                argv[0], MAX_PROCS);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -58,9 +62,19 @@ int main(int argc, char **argv)
         MPI_Comm_dup(MPI_COMM_WORLD, &c);
         MPI_Allreduce(x, y, 1, MPI_INT, MPI_SUM, c); /* papcoll builds its context here */
         MPI_Barrier(c);
-        double t = MPI_Wtime();
-        for (int i = 0; i < n; i++) call(k, c);
+        double t = MPI_Wtime(), worst = 0;
+        int worst_call = 0;
+        for (int i = 0; i < n; i++) {
+            if (!slowest) {
+                call(k, c);
+                continue;
+            }
+            double t0 = MPI_Wtime();
+            call(k, c);
+            if (MPI_Wtime() - t0 > worst) worst = MPI_Wtime() - t0, worst_call = i;
+        }
         total += MPI_Wtime() - t;
+        if (slowest && rank == 0) printf("slowest %d %d %.1f\n", r, worst_call, 1e6 * worst);
         MPI_Comm_free(&c);
     }
     if (rank == 0) printf("%d %d %.3f %s\n", n, reps, 1e6 * total / ((double)n * reps), names[k]);

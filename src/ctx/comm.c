@@ -123,11 +123,14 @@ static int split_nodes(pc_comm_t *c)
     /* Real nodes.  MPI_Comm_split_type's key is not honoured everywhere
      * (SMPI 3.32 orders a node by MPI_COMM_WORLD rank), yet node rank 0 must
      * be the node's lowest rank in c->comm: build_maps, the leaders
-     * communicator and the fixed-leader algorithms agree on that.  So only
-     * take the membership from it and order the node with MPI_Comm_split. */
+     * communicator and the fixed-leader algorithms agree on that.  So the
+     * shared communicator is the node only where every node came out in
+     * c->comm's rank order (one allreduce tells: creating a communicator
+     * costs about ten of those); otherwise the membership is taken from it and
+     * the node ordered with MPI_Comm_split. */
     MPI_Comm shared;
     MPI_Group shared_group = MPI_GROUP_NULL, group = MPI_GROUP_NULL;
-    int n = 0, lowest = c->rank, *in = NULL, *out = NULL;
+    int n = 0, lowest = c->rank, ordered = 1, all_ordered = 0, *in = NULL, *out = NULL;
     int rc = PMPI_Comm_split_type(c->comm, MPI_COMM_TYPE_SHARED, c->rank, MPI_INFO_NULL, &shared);
     if (rc != MPI_SUCCESS) return rc;
     /* the node's lowest rank in c->comm, without a collective */
@@ -140,16 +143,38 @@ static int split_nodes(pc_comm_t *c)
     if (rc == MPI_SUCCESS) rc = PMPI_Comm_group(c->comm, &group);
     for (int i = 0; i < n && rc == MPI_SUCCESS; i++) in[i] = i;
     if (rc == MPI_SUCCESS) rc = PMPI_Group_translate_ranks(shared_group, n, in, group, out);
-    for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
+    for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
         if (out[i] != MPI_UNDEFINED && out[i] < lowest) lowest = out[i];
+        if (out[i] == MPI_UNDEFINED || (i > 0 && out[i] < out[i - 1])) ordered = 0;
+    }
     if (shared_group != MPI_GROUP_NULL) PMPI_Group_free(&shared_group);
     if (group != MPI_GROUP_NULL) PMPI_Group_free(&group);
     free(in);
     free(out);
+    /* every process reaches the allreduce and the split (collective), even after a local error */
+    if (rc != MPI_SUCCESS) ordered = 0;
+    int rc2 = PMPI_Allreduce(&ordered, &all_ordered, 1, MPI_INT, MPI_MIN, c->comm);
+    if (rc == MPI_SUCCESS && rc2 == MPI_SUCCESS && all_ordered) {
+        c->node = shared;
+        return MPI_SUCCESS;
+    }
     PMPI_Comm_free(&shared);
-    /* every process reaches the split (collective), even after a local error */
-    int rc2 = PMPI_Comm_split(c->comm, rc == MPI_SUCCESS ? lowest : MPI_UNDEFINED, c->rank, &c->node);
+    if (rc == MPI_SUCCESS) rc = rc2;
+    rc2 = PMPI_Comm_split(c->comm, rc == MPI_SUCCESS ? lowest : MPI_UNDEFINED, c->rank, &c->node);
     return rc != MPI_SUCCESS ? rc : rc2;
+}
+
+/* The rank in c->comm of node rank 0, the node's lowest (split_nodes orders
+ * each node by rank), without a collective. */
+static int node_leader_rank(const pc_comm_t *c, int *rank)
+{
+    MPI_Group node_group = MPI_GROUP_NULL, group = MPI_GROUP_NULL;
+    int zero = 0, rc = PMPI_Comm_group(c->node, &node_group);
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_group(c->comm, &group);
+    if (rc == MPI_SUCCESS) rc = PMPI_Group_translate_ranks(node_group, 1, &zero, group, rank);
+    if (node_group != MPI_GROUP_NULL) PMPI_Group_free(&node_group);
+    if (group != MPI_GROUP_NULL) PMPI_Group_free(&group);
+    return rc;
 }
 
 /* Builds the rank<->node maps from each rank's node leader (lowest rank of
@@ -162,7 +187,7 @@ static int build_maps(pc_comm_t *c)
     c->node_rank_of = malloc((size_t)c->size * sizeof(int));
     c->node_members = malloc((size_t)c->size * sizeof(int));
     rc = (leader_of && node_of_leader && c->node_of && c->node_rank_of && c->node_members) ? MPI_SUCCESS : MPI_ERR_NO_MEM;
-    if (rc == MPI_SUCCESS) rc = PMPI_Allreduce(&c->rank, &lowest, 1, MPI_INT, MPI_MIN, c->node);
+    if (rc == MPI_SUCCESS) rc = node_leader_rank(c, &lowest);
     if (rc == MPI_SUCCESS) rc = PMPI_Allgather(&lowest, 1, MPI_INT, leader_of, 1, MPI_INT, c->comm);
     if (rc != MPI_SUCCESS) goto out;
 
@@ -201,6 +226,31 @@ out:
     return rc;
 }
 
+/* The node leaders' communicator (nodes in order: leader i leads node i);
+ * MPI_COMM_NULL on the other processes.  Natively MPI_Comm_create_group,
+ * collective over the leaders only, so the others skip it (a context on one
+ * node creates it on one process); SMPI 3.32 gets the split every process
+ * calls. */
+static int create_leaders(pc_comm_t *c)
+{
+#ifdef PAPCOLL_SMPI
+    return PMPI_Comm_split(c->comm, c->node_rank == 0 ? 0 : MPI_UNDEFINED, c->rank, &c->leaders);
+#else
+    if (c->node_rank != 0) return MPI_SUCCESS;
+    int *ranks = malloc((size_t)c->nnodes * sizeof *ranks);
+    if (!ranks) return MPI_ERR_NO_MEM;
+    for (int i = 0; i < c->nnodes; i++) ranks[i] = c->node_members[c->node_first[i]];
+    MPI_Group group = MPI_GROUP_NULL, leaders = MPI_GROUP_NULL;
+    int rc = PMPI_Comm_group(c->comm, &group);
+    if (rc == MPI_SUCCESS) rc = PMPI_Group_incl(group, c->nnodes, ranks, &leaders);
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_create_group(c->comm, leaders, PC_TAG_CONTEXT_LEADERS, &c->leaders);
+    if (leaders != MPI_GROUP_NULL) PMPI_Group_free(&leaders);
+    if (group != MPI_GROUP_NULL) PMPI_Group_free(&group);
+    free(ranks);
+    return rc;
+#endif
+}
+
 static int build(MPI_Comm user, pc_comm_t **out)
 {
     pc_comm_t *c = calloc(1, sizeof *c);
@@ -217,9 +267,9 @@ static int build(MPI_Comm user, pc_comm_t **out)
     if (rc == MPI_SUCCESS) {
         PMPI_Comm_rank(c->node, &c->node_rank);
         PMPI_Comm_size(c->node, &c->node_size);
-        rc = PMPI_Comm_split(c->comm, c->node_rank == 0 ? 0 : MPI_UNDEFINED, c->rank, &c->leaders);
+        rc = build_maps(c);
     }
-    if (rc == MPI_SUCCESS) rc = build_maps(c);
+    if (rc == MPI_SUCCESS) rc = create_leaders(c);
     if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_attr(user, context_keyval, c);
     pc_lock();
     c->next = live_contexts;

@@ -95,7 +95,11 @@ static int repeatable(const pc_call_t *a, const pc_adapt_ticket_t *ticket, call_
     return !ticket || (!ticket->state && !ticket->probe && ticket->group);
 }
 
-static int automatic(const char *forced) { return !forced || !strcmp(forced, "auto"); }
+/* no name, or "auto" (compared inline: every repeat asks) */
+static int automatic(const char *forced)
+{
+    return !forced || (forced[0] == 'a' && forced[1] == 'u' && forced[2] == 't' && forced[3] == 'o' && !forced[4]);
+}
 
 void pc_call_memo_keep(const pc_call_t *a, const pc_choice_t *choice, const char *forced,
                        const pc_adapt_ticket_t *ticket)

@@ -137,7 +137,7 @@ int pc_adapt_choose(pc_comm_t *ctx, int coll_id, const char *coll, size_t bytes,
         const char *module;
         uintptr_t offset;
         site = pc_site_current(&module, &offset);
-        g->seq_hash = pc_fnv(g->seq_hash, &site, sizeof site);
+        g->seq_hash = pc_fnv_word(g->seq_hash, site);
         adapt_state_t *own = own_state(g, site);
         if (!own) own = pc_adapt_new_state(g, site, module, offset); /* NULL when full: state 0 */
         s = state_of_site(g, own);
@@ -217,7 +217,7 @@ int pc_adapt_repeat(const pc_comm_t *ctx, struct adapt_group *g, uint64_t site)
     /* the call is quiet: its bookkeeping, as pc_adapt_choose does it */
     g->calls = call;
     if (g->pending) pc_adapt_agreement_progress(ctx);
-    if (g->sites != SITES_OFF) g->seq_hash = pc_fnv(g->seq_hash, &site, sizeof site);
+    if (g->sites != SITES_OFF) g->seq_hash = pc_fnv_word(g->seq_hash, site);
     if (s->phase == EXPLOIT) {
         s->since_decision++;
         s->until_sample--;

@@ -30,6 +30,10 @@ static inline uint64_t pc_fnv(uint64_t h, const void *data, size_t n)
 }
 #define PC_FNV_START 0xcbf29ce484222325ULL
 
+/* One FNV step over a whole 64-bit word (not its 8 bytes): the call
+ * sequence's hash takes each call's site so, a few instructions a call. */
+static inline uint64_t pc_fnv_word(uint64_t h, uint64_t word) { return (h ^ word) * 0x100000001b3ULL; }
+
 /* Records return_address as the call's caller unless an outer entry point
  * did; returns whether it did (pass that to pc_site_leave). */
 int pc_site_enter(void *return_address);

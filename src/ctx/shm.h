@@ -48,7 +48,9 @@
 
 typedef struct pc_shm pc_shm_t;
 
-/* The node segment of ctx, created on first use (collective over ctx->node). */
+/* The node segment of ctx, created on first use (collective over ctx->node);
+ * its ring's data starts as the MPI library gives it (PAPCOLL_SHM_POISON:
+ * filled with a pattern). */
 int pc_shm_get(pc_comm_t *ctx, pc_shm_t **shm);
 /* Frees the segment (collective over the node communicator). */
 void pc_shm_free(pc_shm_t *shm);

@@ -91,8 +91,8 @@ int pc_node_red_begin(const pc_call_t *a, pc_node_red_layout_t layout, pc_node_r
     PMPI_Type_size(a->datatype, &r->type_size);
     r->bank_bytes = bank_bytes(a);
     int rc = pc_shm_get(a->ctx, &r->shm);
-    if (rc == MPI_SUCCESS)
-        rc = pc_shm_area(r->shm, control_bytes(r->n), control_bytes(r->n) + PC_NODE_RED_BANKS * r->bank_bytes, &r->area);
+    size_t control = control_bytes(r->n);
+    if (rc == MPI_SUCCESS) rc = pc_shm_area(r->shm, control, control + PC_NODE_RED_BANKS * r->bank_bytes, &r->area);
     if (rc != MPI_SUCCESS) return rc;
     r->cell_done = malloc((size_t)r->n);
     if (!r->cell_done) return MPI_ERR_NO_MEM;

@@ -51,9 +51,11 @@ int main(int argc, char **argv)
     int slowest = argc == 5 && !strcmp(argv[4], "slowest");
     if (argc >= 4)
         for (k = 0; k < nnames && strcmp(argv[3], names[k]); k++) continue;
-    if (argc < 3 || (argc == 5 && !slowest) || argc > 5 || atoi(argv[1]) < 1 || atoi(argv[2]) < 1 || k == nnames || size > MAX_PROCS) {
-        if (rank == 0) fprintf(stderr, "usage: %s CALLS_PER_SITE COMMUNICATORS [COLLECTIVE [slowest]] (at most %d processes)\n",
-                               argv[0], MAX_PROCS);
+    if (argc < 3 || argc > 5 || (argc == 5 && !slowest) || atoi(argv[1]) < 1 || atoi(argv[2]) < 1 || k == nnames ||
+        size > MAX_PROCS) {
+        if (rank == 0)
+            fprintf(stderr, "usage: %s CALLS_PER_SITE COMMUNICATORS [COLLECTIVE [slowest]] (at most %d processes)\n",
+                    argv[0], MAX_PROCS);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     int n = atoi(argv[1]), reps = atoi(argv[2]);

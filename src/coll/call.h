@@ -126,4 +126,11 @@ typedef struct pc_coll {
 /* The algorithm called `name` of coll, or NULL. */
 const pc_algorithm_t *pc_coll_find(const pc_coll_t *coll, const char *name);
 
+/* Whether a caller's algorithm name asks for automatic selection: none, or
+ * "auto" (compared inline: every repeated call asks, call_memo.c). */
+static inline int pc_name_is_auto(const char *forced)
+{
+    return !forced || (forced[0] == 'a' && forced[1] == 'u' && forced[2] == 't' && forced[3] == 'o' && !forced[4]);
+}
+
 #endif

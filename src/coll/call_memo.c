@@ -95,12 +95,6 @@ static int repeatable(const pc_call_t *a, const pc_adapt_ticket_t *ticket, call_
     return !ticket || (!ticket->state && !ticket->probe && ticket->group);
 }
 
-/* no name, or "auto" (compared inline: every repeat asks) */
-static int automatic(const char *forced)
-{
-    return !forced || (forced[0] == 'a' && forced[1] == 'u' && forced[2] == 't' && forced[3] == 'o' && !forced[4]);
-}
-
 void pc_call_memo_keep(const pc_call_t *a, const pc_choice_t *choice, const char *forced,
                        const pc_adapt_ticket_t *ticket)
 {
@@ -108,7 +102,7 @@ void pc_call_memo_keep(const pc_call_t *a, const pc_choice_t *choice, const char
     int id = a->coll->id;
     void *caller = ticket ? pc_site_caller() : NULL;
     /* a name that is no algorithm selects automatically (entry.c): its calls take the whole path */
-    int is_auto = automatic(forced);
+    int is_auto = pc_name_is_auto(forced);
     const pc_algorithm_t *named = is_auto ? NULL : pc_coll_find(a->coll, forced);
     call_key_t key;
     if (!repeatable(a, ticket, &key) || (ticket && !caller) || (!is_auto && named != choice->algo[0])) {
@@ -135,7 +129,7 @@ pc_call_t *pc_call_memo_repeat(pc_comm_t *ctx, const pc_call_t *a, const char *f
     call_key_t key;
     if (!m || !m->kept || m->generation != pc_params_generation() || pc_log_enabled(PC_LOG_DEBUG) ||
         pc_phase_enabled || !key_of(a, ctx->rank, &key) || !same_key(&m->key, &key) ||
-        (automatic(forced) ? m->named != NULL : !m->named || strcmp(forced, m->named->name)))
+        (pc_name_is_auto(forced) ? m->named != NULL : !m->named || strcmp(forced, m->named->name)))
         return NULL; /* (the phase report is read at the first call, after its memo was kept) */
     int c = 0;
     if (m->group && (m->caller != pc_site_caller() || (c = pc_adapt_repeat(ctx, m->group, m->site)) < 0)) return NULL;

@@ -80,7 +80,7 @@ static const pc_choice_t *choose(const pc_call_t *a, const char *forced, const c
                                  int *rc)
 {
     const pc_coll_t *coll = a->coll;
-    int automatic = !forced || !strcmp(forced, "auto");
+    int automatic = pc_name_is_auto(forced);
     if (!automatic) {
         const pc_algorithm_t *algo = pc_coll_find(coll, forced);
         const char *reason = algo ? unusable(algo, a) : NULL;

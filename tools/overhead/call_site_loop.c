@@ -76,7 +76,8 @@ int main(int argc, char **argv)
             }
             double t0 = MPI_Wtime();
             call(k, c);
-            if (MPI_Wtime() - t0 > worst) worst = MPI_Wtime() - t0, worst_call = i;
+            double took = MPI_Wtime() - t0;
+            if (took > worst) worst = took, worst_call = i;
         }
         total += MPI_Wtime() - t;
         if (slowest && rank == 0) printf("slowest %d %d %.1f\n", r, worst_call, 1e6 * worst);

@@ -8,7 +8,8 @@
  * algorithm forced by name (pairs of predefined op and datatype outside
  * MPI's list get the library's answer, taken or refused); forced
  * algorithms that do not take an operation
- * return MPI_ERR_OP; valid edge cases (count 0 with NULL buffers,
+ * return MPI_ERR_OP (named by PAPCOLL_REDUCE / PAPCOLL_ALLREDUCE: auto
+ * runs the call, unless PAPCOLL_FALLBACK=error); valid edge cases (count 0 with NULL buffers,
  * MPI_COMM_SELF, one-process communicators, MPI_IN_PLACE) work, and every
  * algorithm still computes right after the errors.
  *
@@ -201,6 +202,50 @@ static void refused_operations(MPI_Comm comm)
     }
 }
 
+/* The same algorithms named by PAPCOLL_REDUCE / PAPCOLL_ALLREDUCE, which
+ * apply to every call of a program: by default (PAPCOLL_FALLBACK=warn) auto
+ * runs the call they cannot, with the MPI library's result; with
+ * PAPCOLL_FALLBACK=error the call fails with MPI_ERR_OP as by name. */
+static void parameter_fallback(MPI_Comm comm)
+{
+    const rc_case_t *c = rc_case_find("mat2x2/user_noncommutative");
+    if (!c) return;
+    unsigned in[4] = {1u + rank, 2, 3, 4u + 2u * rank}, out[4], want[4];
+    MPI_Allreduce(in, want, 1, c->type, c->op, comm); /* the MPI library's own: papcoll's API is not interposed */
+    static const char *const colls[2] = {"reduce", "allreduce"}, *const params[2] = {"PAPCOLL_REDUCE", "PAPCOLL_ALLREDUCE"};
+    for (int k = 0; k < 2; k++) {
+        int n = papcoll_algorithm_count(colls[k]);
+        for (int i = 0; i < n; i++) {
+            const char *algo = papcoll_algorithm_name(colls[k], i);
+            if (rc_accepts(colls[k], algo, c)) continue;
+            papcoll_set_param(params[k], algo);
+            for (int policy = 0; policy < 2; policy++) {
+                papcoll_set_param("PAPCOLL_FALLBACK", policy ? "error" : "warn");
+                int calls_before = harness_handler_calls();
+                memset(out, 0, sizeof out);
+                harness_watchdog_label("%s=%s, PAPCOLL_FALLBACK=%s", params[k], algo, policy ? "error" : "warn");
+                harness_watchdog_arm();
+                int rc = k == 0 ? papcoll_reduce(in, out, 1, c->type, c->op, 0, comm)
+                                : papcoll_allreduce(in, out, 1, c->type, c->op, comm);
+                harness_watchdog_call_done();
+                char what[120];
+                snprintf(what, sizeof what, "%s=%s, PAPCOLL_FALLBACK=%s", params[k], algo, policy ? "error" : "warn");
+                if (policy) {
+                    failures += harness_errors_handled(what, rc, MPI_ERR_OP, calls_before + 1);
+                    continue;
+                }
+                CHECK(rc == MPI_SUCCESS, "%s: %s", what, harness_class_name(rc));
+                CHECK(strcmp(papcoll_last_algorithm(), algo), "%s: ran %s itself", what, algo);
+                if (rc == MPI_SUCCESS && (k == 1 || rank == 0))
+                    CHECK(!memcmp(out, want, sizeof out), "%s: %u %u %u %u, the MPI library gives %u %u %u %u", what,
+                          out[0], out[1], out[2], out[3], want[0], want[1], want[2], want[3]);
+            }
+        }
+        papcoll_set_param(params[k], "auto");
+    }
+    papcoll_set_param("PAPCOLL_FALLBACK", "warn");
+}
+
 /* Valid edge cases, then every algorithm on real data after the errors. */
 static void valid_calls(MPI_Comm comm)
 {
@@ -277,6 +322,7 @@ int main(int argc, char **argv)
     rc = papcoll_allreduce(&a, &b, 1, MPI_INT, MPI_OP_NULL, comm);
     failures += harness_errors_handled("allreduce, custom handler", rc, MPI_ERR_OP, 2);
     refused_operations(comm);
+    parameter_fallback(comm);
     valid_calls(comm);
     MPI_Comm_free(&comm);
     MPI_Errhandler_free(&eh);

@@ -23,7 +23,8 @@ list `src/<coll>/algorithms.list` and the header comment of each `src/<coll>/<co
 cost in the Hockney alpha-beta model, behaviour under late arrival, source. Select one with
 `PAPCOLL_<COLL>=<name>` (e.g. `PAPCOLL_REDUCE=binomial`) or `papcoll_<coll>_by_name()`.
 Requirements: `commutative` algorithms combine in an order that is not the rank order (automatic
-selection skips them for non-commutative ops, naming one then fails with `MPI_ERR_OP`);
+selection skips them for non-commutative ops; named by `PAPCOLL_<COLL>`, auto runs such a call
+instead (`PAPCOLL_FALLBACK`), and by `papcoll_<coll>_by_name()` it fails with `MPI_ERR_OP`);
 `builtin_op` ones need a predefined op; `hierarchical` ones use node leaders themselves (not usable
 among node leaders); `datatype` ones get the user's datatype instead of packed bytes.
 

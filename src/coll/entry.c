@@ -71,11 +71,31 @@ static int check_name(const char *name, const void *arg)
     return !algo ? PC_NAME_UNKNOWN : unusable(algo, a) ? PC_NAME_UNUSABLE : PC_NAME_OK;
 }
 
+/* A forced algorithm that cannot run this call (reason): may auto run it
+ * instead?  Only for a name from a collective's parameter, which applies to
+ * every call of the program, and as PAPCOLL_FALLBACK says (the same policy
+ * as MPICH's MPIR_CVAR_COLLECTIVE_FALLBACK); papcoll_NAME_by_name's caller
+ * asked for that algorithm on this call, and is refused.  The warning is
+ * printed once per collective and process, by rank 0 of the communicator. */
+static int falls_back(const pc_call_t *a, const char *forced, const char *source, const char *reason)
+{
+    const char *policy = a->params->fallback;
+    if (strncmp(source, "PAPCOLL_", 8) || !strcmp(policy, "error")) return 0;
+    static atomic_uint warned; /* one bit per collective */
+    unsigned bit = 1u << a->coll->id;
+    int first = !(atomic_fetch_or(&warned, bit) & bit);
+    if (first && a->ctx->rank == 0 && strcmp(policy, "silent"))
+        pc_log(PC_LOG_WARN, "%s: %s=%s cannot run some calls (%s): auto runs them (PAPCOLL_FALLBACK=warn)",
+               a->coll->name, source, forced, reason);
+    return 1;
+}
+
 /* The algorithm for (forced or auto): the rule's candidates, the static
  * choice first, memoized on the communicator when selected automatically
  * (choice_cache.h).  fresh holds a choice made now.  NULL only when a forced
- * algorithm cannot run this call (*rc set).  An unknown forced name selects
- * automatically (select.h warns); a fallback to native is logged. */
+ * algorithm cannot run this call and may not fall back (*rc set).  An unknown
+ * forced name selects automatically (select.h warns); a fallback to native is
+ * logged. */
 static const pc_choice_t *choose(const pc_call_t *a, const char *forced, const char *source, pc_choice_t *fresh,
                                  int *rc)
 {
@@ -84,12 +104,15 @@ static const pc_choice_t *choose(const pc_call_t *a, const char *forced, const c
     if (!automatic) {
         const pc_algorithm_t *algo = pc_coll_find(coll, forced);
         const char *reason = algo ? unusable(algo, a) : NULL;
-        if (reason) {
+        if (reason && falls_back(a, forced, source, reason)) {
+            forced = "auto";
+            automatic = 1;
+        } else if (reason) {
             pc_log(PC_LOG_WARN, "%s: %s (%s) cannot run this call: %s: MPI_ERR_OP", coll->name, forced, source, reason);
             *rc = MPI_ERR_OP;
             return NULL;
         }
-        if (algo) {
+        if (algo && !automatic) {
             fresh->sel = (pc_selection_t){.name = algo->name, .ncandidates = 1, .candidate = {algo->name}};
             fresh->algo[0] = algo;
             if (pc_log_enabled(PC_LOG_DEBUG)) snprintf(fresh->why, sizeof fresh->why, "forced by %s", source);

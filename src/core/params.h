@@ -135,6 +135,7 @@ typedef struct pc_params {
     size_t node_write_min;  /* PAPCOLL_NODE_WRITE_MIN: auto: smallest message a posted reader gets written directly */
     long numa_domains;      /* PAPCOLL_NUMA_DOMAINS: numa copy-out, k virtual domains per node, 0 = real topology */
     long reproducible;      /* PAPCOLL_REPRODUCIBLE: 1 = reductions combine in a fixed order */
+    char *fallback;         /* PAPCOLL_FALLBACK: warn|silent|error, a parameter's algorithm that cannot run a call */
     char *log;              /* PAPCOLL_LOG: off|warn|info|debug */
     pc_log_level_t log_level; /* derived from log */
     pc_bcast_params_t bcast;

@@ -215,7 +215,11 @@ int papcoll_barrier_by_name(const char *algorithm, MPI_Comm comm);
  * own, is always one); the _by_name forms name it ("auto" allowed, NULL =
  * the environment's; an unknown name returns MPI_ERR_ARG).  Under SimGrid
  * SMPI (no generalized requests) *request is a receive that papcoll
- * completes: call papcoll_nbc_progress() between MPI_Test calls.
+ * completes: call papcoll_nbc_progress() between MPI_Test calls.  MPI lets
+ * a program free a datatype or op while a collective uses it; with the
+ * interposer papcoll keeps it until the request ends (its MPI_Type_free
+ * and MPI_Op_free), but a program that calls these functions without it
+ * must free them only once the request is complete (or freed).
  * docs/nonblocking.md. */
 int papcoll_ibarrier(MPI_Comm comm, MPI_Request *request);
 int papcoll_ibarrier_by_name(const char *algorithm, MPI_Comm comm, MPI_Request *request);

@@ -10,7 +10,8 @@
  * libmpi_usempif08 for mpi_f08): every name of PC_FORTRAN_NAMES
  * (fortran.h), as fortran.c does for the blocking ones.  Handles and
  * sentinels are converted as there; the request goes back through
- * MPI_Request_c2f.  Completion: fortran_requests.c.
+ * MPI_Request_c2f.  Completion: fortran_requests.c.  Also MPI_TYPE_FREE
+ * and MPI_OP_FREE, which must wait for the schedules using the handle.
  *
  * MPICH 4.0's wrappers call the C MPI_I<coll> and MPI_<Coll>_init (mpif.h,
  * `use mpi`, and mpi_f08's MPIR_<Coll>_cdesc: objdump of libmpichfort
@@ -168,6 +169,28 @@ PC_FORTRAN_NAMES(fortran_ialltoallw, MPI_IALLTOALLW, mpi_ialltoallw,
                  (void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf,
                   MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request,
                   MPI_Fint *ierror));
+
+/* Open MPI's MPI_TYPE_FREE and MPI_OP_FREE call PMPI_Type_free and
+ * PMPI_Op_free: these send them to nonblocking.c's MPI_Type_free and
+ * MPI_Op_free, which wait for the schedules still using the handle
+ * (nbc/held.h).  MPICH's call the C MPI_Type_free and MPI_Op_free. */
+static void fortran_type_free(MPI_Fint *datatype, MPI_Fint *ierror)
+{
+    MPI_Datatype c = PMPI_Type_f2c(*datatype);
+    int rc = MPI_Type_free(&c);
+    if (rc == MPI_SUCCESS) *datatype = PMPI_Type_c2f(c);
+    pc_fortran_set_ierror(ierror, rc);
+}
+PC_FORTRAN_NAMES(fortran_type_free, MPI_TYPE_FREE, mpi_type_free, (MPI_Fint *datatype, MPI_Fint *ierror));
+
+static void fortran_op_free(MPI_Fint *op, MPI_Fint *ierror)
+{
+    MPI_Op c = PMPI_Op_f2c(*op);
+    int rc = MPI_Op_free(&c);
+    if (rc == MPI_SUCCESS) *op = PMPI_Op_c2f(c);
+    pc_fortran_set_ierror(ierror, rc);
+}
+PC_FORTRAN_NAMES(fortran_op_free, MPI_OP_FREE, mpi_op_free, (MPI_Fint *op, MPI_Fint *ierror));
 
 #endif /* OPEN_MPI */
 

@@ -4,7 +4,8 @@
  * MPI_Ibcast, MPI_Ireduce, MPI_Iallreduce, MPI_Iallgather(v),
  * MPI_Ialltoall(v,w), MPI_Igather(v), MPI_Iscatter(v), MPI_Ireduce_scatter,
  * MPI_Ireduce_scatter_block, MPI_Iscan and MPI_Iexscan run papcoll's schedules (src/nbc/), and the
- * completion calls make them progress.
+ * completion calls make them progress.  MPI_Type_free and MPI_Op_free wait
+ * for the schedules that still use the handle (nbc/held.h).
  *
  * A papcoll request is a generalized request that papcoll completes itself,
  * so a blocking PMPI_Wait on a set holding one would never return.  While
@@ -25,6 +26,7 @@
  */
 #include <papcoll.h>
 
+#include "nbc/held.h"
 #include "nbc/persistent.h"
 #include "nbc/request.h"
 
@@ -169,6 +171,15 @@ int MPI_Request_free(MPI_Request *request)
     if (pc_persist_any() && pc_persist_free(request, &rc)) return rc; /* a papcoll persistent request */
     return PMPI_Request_free(request);
 }
+
+/* A datatype or op that a pending schedule still uses is freed for the
+ * program now and for the library when the schedule ends (nbc/held.h). */
+int MPI_Type_free(MPI_Datatype *datatype)
+{
+    return pc_held_defer_type(datatype) ? MPI_SUCCESS : PMPI_Type_free(datatype);
+}
+
+int MPI_Op_free(MPI_Op *op) { return pc_held_defer_op(op) ? MPI_SUCCESS : PMPI_Op_free(op); }
 
 /* The completion calls, with papcoll's active persistent requests swapped
  * for their runs' generalized requests around them (nbc/persistent.h). */

@@ -14,6 +14,8 @@
  *             Testall, Testany, Testsome
  *   free      MPI_Request_free of an active request (its result arrives at a
  *             later progress)
+ *   handles   a user op and derived datatype freed right after the start of
+ *             MPI_Ireduce, MPI_Iallreduce and MPI_Ibcast that use them
  *   errors    the error class of each bad argument, against PMPI_I<coll>'s
  *   delays    seeded random delays before starts and between tests
  *   arrival   one late process (it sleeps) in MPI_Ireduce at every root;
@@ -355,6 +357,52 @@ static void test_free(MPI_Comm comm)
     MPI_Request_free(&req);
 }
 
+/* ---- handles freed while in use ---- */
+
+/* MPI lets the program free a datatype or op right after starting a
+ * collective that uses it (MPI-4.1 sec. 2.5.1; MPICH's coll/nonblocking3
+ * does): the collective still completes right, and the handle is null at
+ * once.  A fresh copy of each user kind per call, freed before the wait,
+ * with the program's own messages between start and wait. */
+static void test_freed_handles(MPI_Comm comm, int round)
+{
+    int p, r;
+    MPI_Comm_size(comm, &p);
+    MPI_Comm_rank(comm, &r);
+    enum { N = 40 };
+    static const int kinds[2] = {K_VEC_USER, K_MAT_NONCOMM};
+    for (int k = 0; k < 2; k++) {
+        int kind = kinds[k], root = (round + k) % p;
+        size_t bytes = kind_extent[kind] * N;
+        char *in = calloc(1, bytes), *out_r = calloc(1, bytes), *out_a = calloc(1, bytes), *want = malloc(bytes);
+        char *b = calloc(1, bytes), *bwant = calloc(1, bytes);
+        fill(kind, in, N, r, round);
+        fill(kind, bwant, N, root, round + 1);
+        if (r == root) memcpy(b, bwant, bytes);
+        reference(kind, want, N, p, round);
+        MPI_Datatype type;
+        MPI_Op op;
+        MPI_Type_dup(kind_type[kind], &type);
+        MPI_Op_create(kind == K_VEC_USER ? vecsum : matmul, kind == K_VEC_USER, &op);
+        MPI_Request req[3];
+        MPI_Ireduce(in, out_r, N, type, op, root, comm, &req[0]);
+        MPI_Iallreduce(in, out_a, N, type, op, comm, &req[1]);
+        MPI_Ibcast(b, N, type, root, comm, &req[2]);
+        MPI_Op_free(&op);
+        MPI_Type_free(&type);
+        CHECK(op == MPI_OP_NULL && type == MPI_DATATYPE_NULL, "%s: freed handles not null", kind_name[kind]);
+        int token = r, got = -1; /* the program's own traffic before the wait */
+        MPI_Sendrecv(&token, 1, MPI_INT, (r + 1) % p, 77, &got, 1, MPI_INT, (r + p - 1) % p, 77, comm,
+                     MPI_STATUS_IGNORE);
+        MPI_Waitall(3, req, MPI_STATUSES_IGNORE);
+        CHECK(got == (r + p - 1) % p, "%s: the program's message", kind_name[kind]);
+        if (r == root) CHECK(same(kind, out_r, want, N), "%s: MPI_Ireduce with freed handles", kind_name[kind]);
+        CHECK(same(kind, out_a, want, N), "%s: MPI_Iallreduce with freed handles", kind_name[kind]);
+        CHECK(same(kind, b, bwant, N), "%s: MPI_Ibcast with a freed datatype", kind_name[kind]);
+        free(in), free(out_r), free(out_a), free(want), free(b), free(bwant);
+    }
+}
+
 /* ---- error classes against the MPI library's ---- */
 
 
@@ -413,6 +461,7 @@ int main(int argc, char **argv)
     /* MPI 4.0 §6.12 makes freeing a collective's request erroneous (Open MPI
      * refuses it); papcoll's requests tolerate it */
     if (last_algorithm && !(expected && strcmp(expected, "native") == 0)) test_free(rev);
+    for (int round = 0; round < 4 && !failures; round++) test_freed_handles(round % 2 ? rev : MPI_COMM_WORLD, round);
     if (provided == MPI_THREAD_MULTIPLE) test_blocked_peer();
     test_errors();
     MPI_Comm_free(&rev);

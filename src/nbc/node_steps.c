@@ -56,6 +56,8 @@ pc_nbc_node_t *pc_nbc_node_open(pc_nbc_sched_t *s, const pc_nbc_args_t *a, int w
         return NULL;
     }
     pc_nbc_release(s, node_free, d);
+    pc_nbc_hold_type(s, a->type); /* the node steps combine with them, not through the schedule's ops */
+    pc_nbc_hold_op(s, a->op);
     describe(a, &d->call);
     d->out = a->recvbuf;
     *rc = pc_comm_get(a->comm, &d->call.ctx);

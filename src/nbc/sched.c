@@ -28,6 +28,9 @@ static void append(pc_nbc_sched_t *s, pc_nbc_op_t op)
         return;
     }
     s->ops[s->nops++] = op;
+    if (op.kind != PC_NBC_TEST) pc_nbc_hold_type(s, op.type); /* the program may free them meanwhile */
+    if (op.convert) pc_nbc_hold_type(s, op.dst_type);
+    if (op.kind == PC_NBC_REDUCE) pc_nbc_hold_op(s, op.op);
     if (op.kind == PC_NBC_SEND || op.kind == PC_NBC_RECV) {
         s->round_comm++;
         if (s->round_comm > s->max_comm) s->max_comm = s->round_comm;
@@ -111,6 +114,7 @@ void *pc_nbc_alloc(pc_nbc_sched_t *s, long n, MPI_Datatype type)
 void pc_nbc_sched_free(pc_nbc_sched_t *s)
 {
     if (s->release) s->release(s->release_arg);
+    pc_nbc_unhold(s);
     for (int i = 0; i < s->nbufs; i++) free(s->bufs[i]);
     free(s->bufs);
     free(s->ops);

@@ -23,6 +23,8 @@
 #ifndef PC_NBC_SCHED_H
 #define PC_NBC_SCHED_H
 
+#include "nbc/held.h"
+
 #include <mpi.h>
 #include <stddef.h>
 
@@ -64,6 +66,8 @@ typedef struct pc_nbc_sched {
     int rc;                /* first error while building (MPI_ERR_NO_MEM) */
     void (*release)(void *); /* pc_nbc_release: run when the schedule is freed */
     void *release_arg;
+    pc_nbc_held_t *held;   /* the datatypes and ops its ops refer to (held.h) */
+    int nheld, held_cap;
 } pc_nbc_sched_t;
 
 /* Appending: errors are sticky in s->rc (checked once by the caller). */

@@ -212,7 +212,8 @@ static void parameter_fallback(MPI_Comm comm)
     if (!c) return;
     unsigned in[4] = {1u + rank, 2, 3, 4u + 2u * rank}, out[4], want[4];
     MPI_Allreduce(in, want, 1, c->type, c->op, comm); /* the MPI library's own: papcoll's API is not interposed */
-    static const char *const colls[2] = {"reduce", "allreduce"}, *const params[2] = {"PAPCOLL_REDUCE", "PAPCOLL_ALLREDUCE"};
+    static const char *const colls[2] = {"reduce", "allreduce"};
+    static const char *const params[2] = {"PAPCOLL_REDUCE", "PAPCOLL_ALLREDUCE"};
     for (int k = 0; k < 2; k++) {
         int n = papcoll_algorithm_count(colls[k]);
         for (int i = 0; i < n; i++) {

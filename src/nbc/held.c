@@ -35,17 +35,6 @@ static entry_t *find(const handle_t *h)
     return NULL;
 }
 
-static int grow(void **p, int *cap, int need, size_t size)
-{
-    if (need <= *cap) return 1;
-    int ncap = *cap ? 2 * *cap : 8;
-    void *q = realloc(*p, (size_t)ncap * size);
-    if (!q) return 0;
-    *p = q;
-    *cap = ncap;
-    return 1;
-}
-
 /* s has seen h (held or predefined)?  Else records it, counting a holder
  * when it is the program's own (derived datatype, user op). */
 static void hold(pc_nbc_sched_t *s, handle_t h)
@@ -53,7 +42,7 @@ static void hold(pc_nbc_sched_t *s, handle_t h)
     if (s->rc != MPI_SUCCESS) return;
     for (int i = 0; i < s->nheld; i++)
         if (same(&s->held[i].h, &h)) return;
-    if (!grow((void **)&s->held, &s->held_cap, s->nheld + 1, sizeof *s->held)) {
+    if (!pc_nbc_grow((void **)&s->held, &s->held_cap, s->nheld + 1, sizeof *s->held)) {
         s->rc = MPI_ERR_NO_MEM;
         return;
     }
@@ -65,7 +54,7 @@ static void hold(pc_nbc_sched_t *s, handle_t h)
     if (own) {
         pthread_mutex_lock(&table_mutex);
         entry_t *e = find(&h);
-        if (!e && grow((void **)&table, &capacity, entries + 1, sizeof *table)) {
+        if (!e && pc_nbc_grow((void **)&table, &capacity, entries + 1, sizeof *table)) {
             e = &table[entries++];
             *e = (entry_t){.h = h};
         }

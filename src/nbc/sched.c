@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int grow(void **p, int *cap, int need, size_t size)
+int pc_nbc_grow(void **p, int *cap, int need, size_t size)
 {
     if (need <= *cap) return 1;
     int ncap = *cap ? *cap * 2 : 8;
@@ -23,7 +23,7 @@ static int grow(void **p, int *cap, int need, size_t size)
 static void append(pc_nbc_sched_t *s, pc_nbc_op_t op)
 {
     if (s->rc != MPI_SUCCESS) return;
-    if (!grow((void **)&s->ops, &s->ops_cap, s->nops + 1, sizeof *s->ops)) {
+    if (!pc_nbc_grow((void **)&s->ops, &s->ops_cap, s->nops + 1, sizeof *s->ops)) {
         s->rc = MPI_ERR_NO_MEM;
         return;
     }
@@ -87,7 +87,7 @@ void pc_nbc_round(pc_nbc_sched_t *s)
     if (s->rc != MPI_SUCCESS) return;
     int start = s->nrounds ? s->round_end[s->nrounds - 1] : 0;
     if (s->nops == start) return; /* nothing in it */
-    if (!grow((void **)&s->round_end, &s->rounds_cap, s->nrounds + 1, sizeof *s->round_end)) {
+    if (!pc_nbc_grow((void **)&s->round_end, &s->rounds_cap, s->nrounds + 1, sizeof *s->round_end)) {
         s->rc = MPI_ERR_NO_MEM;
         return;
     }
@@ -103,7 +103,8 @@ void *pc_nbc_alloc(pc_nbc_sched_t *s, long n, MPI_Datatype type)
     PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
     size_t span = n > 0 ? (size_t)true_extent + (size_t)(n - 1) * (size_t)extent : 1;
     void *base = NULL;
-    if (!grow((void **)&s->bufs, &s->bufs_cap, s->nbufs + 1, sizeof *s->bufs) || !(base = malloc(span ? span : 1))) {
+    if (!pc_nbc_grow((void **)&s->bufs, &s->bufs_cap, s->nbufs + 1, sizeof *s->bufs) ||
+        !(base = malloc(span ? span : 1))) {
         s->rc = MPI_ERR_NO_MEM;
         return NULL;
     }

@@ -91,6 +91,9 @@ void pc_nbc_round(pc_nbc_sched_t *s);
 void *pc_nbc_alloc(pc_nbc_sched_t *s, long n, MPI_Datatype type);
 /* Frees what the schedule holds (its temporaries included). */
 void pc_nbc_sched_free(pc_nbc_sched_t *s);
+/* *p (*cap elements of size bytes) holds at least need elements, doubled
+ * as it grows; 0 when out of memory (*p unchanged). */
+int pc_nbc_grow(void **p, int *cap, int need, size_t size);
 
 /* Runs round r's local operations (a schedule without test steps, or
  * PC_NBC_NOT_YET): MPI_SUCCESS or an error class. */

@@ -189,17 +189,13 @@ int papcoll_ibcast(void *buf, int count, MPI_Datatype datatype, int root, MPI_Co
  * node steps hold one call's bank and sequence number). */
 static int dynleader_fits(const pc_nbc_args_t *a) { return pc_nbc_node_fits(a) && !pc_persist_making(); }
 
-/* ireduce's auto: dynleader where it applies, on nodes of 2 processes or
- * more, up to 16 nodes (simulated at 64 and 256 ranks, 8 and 16 nodes: its
- * processes' times and the root's below binomial's, docs/nonblocking.md;
- * its flat tree of nodes is not measured beyond), else binomial.  The same
- * answer everywhere: the op, the message and the node layout. */
-static const char *ireduce_auto(const pc_nbc_args_t *a, MPI_Comm comm, int commutative)
-{
-    pc_comm_t *ctx;
-    if (!commutative || !dynleader_fits(a) || pc_comm_get(comm, &ctx) != MPI_SUCCESS) return "binomial";
-    return ctx->max_ppn >= 2 && ctx->nnodes <= 16 ? "dynleader" : "binomial";
-}
+/* ireduce's auto: binomial.  dynleader gives every process but the root its
+ * result sooner (simulated at 64 and 256 ranks, docs/nonblocking.md), but
+ * its first call on a communicator without a node segment creates one,
+ * collectively over the node, inside MPI_Ireduce: a program whose node peer
+ * waits for this process first then hangs (MPICH's coll/nonblocking3).  It
+ * is for programs that opt in (PAPCOLL_IREDUCE=dynleader). */
+static const char *const ireduce_auto = "binomial";
 
 int papcoll_ireduce_by_name(const char *algorithm, const void *sendbuf, void *recvbuf, int count,
                             MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
@@ -222,7 +218,7 @@ int papcoll_ireduce_by_name(const char *algorithm, const void *sendbuf, void *re
                        .count = count, .type = datatype, .op = op};
     const char *why;
     const pc_nbc_algo_t *algo =
-        choose("ireduce", ireduce_algos, algorithm, pc_params()->nbc.ireduce, ireduce_auto(&a, comm, commutative), &why);
+        choose("ireduce", ireduce_algos, algorithm, pc_params()->nbc.ireduce, ireduce_auto, &why);
     if (!algo) return pc_error(comm, MPI_ERR_ARG);
     if (algo->build && !commutative) {
         pc_log(PC_LOG_DEBUG, "ireduce %s: a non-commutative op: fallback to native", algo->name);

@@ -24,7 +24,6 @@
 #include "core/log.h"
 #include "core/params.h"
 #include "core/state.h"
-#include "ctx/comm.h"
 
 #include <string.h>
 

@@ -55,7 +55,7 @@ demo: build
 # included: interpose.large_count.*), repeats (call_memo) and 2-process matrix tests.
 test: build build-mpich
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
-	cd $(BUILD)-mpich && ctest --output-on-failure -R 'errors|interpose|matrix.np2|native_inplace|moving_root|nbc|one_late|call_memo'
+	cd $(BUILD)-mpich && ctest --output-on-failure -R 'errors|interpose|matrix.np2|native_inplace|moving_root|nbc|one_late|call_memo|threads.renew'
 
 # Every combination of the sampled matrices (hours on 2 cores; the seed and
 # the samples of `make test` are printed by each matrix test).

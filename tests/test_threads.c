@@ -13,13 +13,16 @@
  * forced (the record is per thread): it is read right after the call and
  * again after a pause during which the other threads run their own calls.
  * The library's communicator contexts are created by the threads' first
- * calls, concurrently.
+ * calls, concurrently; with --renew=N each thread also replaces its
+ * communicator by a duplicate of it every N calls, so that contexts are
+ * built (and freed) concurrently all along, beside other threads' calls and
+ * builds.
  *
  * Exit code 77 (ctest SKIP_RETURN_CODE) when the MPI library does not
  * provide MPI_THREAD_MULTIPLE.
  *
  *   test_threads [--threads=N] [--iterations=N] [--max-count=N] [--seed=N]
- *                [--call-timeout=S] [--auto-only] [--help]
+ *                [--call-timeout=S] [--auto-only] [--renew=N] [--help]
  */
 #include <papcoll.h>
 
@@ -42,7 +45,8 @@ static struct {
     int threads, iterations, max_count, call_timeout;
     unsigned long long seed;
     int auto_only; /* every call selects automatically: adaptive selection's agreements on every thread's communicator */
-} opt = {3, 200, 4096, 60, 20261123ULL, 0};
+    int renew;     /* every `renew` calls a thread's communicator is replaced by a duplicate of it (0: never) */
+} opt = {3, 200, 4096, 60, 20261123ULL, 0, 0};
 
 enum { NCOLLS = 4 };
 static const char *const collectives[NCOLLS] = {"bcast", "reduce", "allreduce", "allgather"};
@@ -52,8 +56,19 @@ static atomic_long total_failures, total_calls, total_refused;
 
 typedef struct {
     int index;
-    MPI_Comm comm;
+    MPI_Comm comm; /* the thread's own; renewed by the thread with --renew */
 } thread_arg_t;
+
+/* A fresh duplicate in place of the thread's communicator: papcoll builds
+ * its context at the next call, while the other threads run theirs. */
+static void renew_communicator(thread_arg_t *arg)
+{
+    MPI_Comm fresh;
+    MPI_Comm_dup(arg->comm, &fresh);
+    MPI_Comm_set_errhandler(fresh, MPI_ERRORS_RETURN);
+    MPI_Comm_free(&arg->comm);
+    arg->comm = fresh;
+}
 
 static void report(int t, long *failures, const char *ran, const char *what)
 {
@@ -64,7 +79,7 @@ static void report(int t, long *failures, const char *ran, const char *what)
 
 static void *thread_main(void *p)
 {
-    const thread_arg_t *arg = p;
+    thread_arg_t *arg = p;
     const int t = arg->index;
     int rank, size;
     MPI_Comm_rank(arg->comm, &rank);
@@ -76,6 +91,10 @@ static void *thread_main(void *p)
     ag_buffers_t gbuf = {0};
     long failures = 0, calls = 0, refused = 0;
     for (int it = 0; it < opt.iterations; it++) {
+        if (opt.renew > 0 && it > 0 && it % opt.renew == 0) {
+            harness_watchdog_label_slot(t, "thread %d iteration %d: MPI_Comm_dup of its communicator", t, it);
+            renew_communicator(arg);
+        }
         int k = test_rng_below(&rng, NCOLLS);
         const char *algo = algos[k][test_rng_below(&rng, nalgo[k])];
         if (opt.auto_only) algo = "auto";
@@ -155,6 +174,8 @@ static int usage(const char *prog, int code)
                 "  --seed=N          seed of the threads' sequences (default 20261123); printed\n"
                 "  --call-timeout=S  watchdog: abort when no call started or ended for S s (default 60)\n"
                 "  --auto-only       every call selects its algorithm automatically (adaptive selection)\n"
+                "  --renew=N         each thread replaces its communicator by a duplicate every N calls\n"
+                "                    (papcoll's contexts built concurrently all along; default 0: never)\n"
                 "  --help            this text\n",
                 prog);
     MPI_Finalize();
@@ -177,6 +198,7 @@ int main(int argc, char **argv)
         else if (OPT("seed")) opt.seed = strtoull(v, NULL, 10);
         else if (OPT("call-timeout")) opt.call_timeout = atoi(v);
         else if (!strcmp(a, "--auto-only")) opt.auto_only = 1;
+        else if (OPT("renew")) opt.renew = atoi(v);
         else return usage(argv[0], strcmp(a, "--help") ? 2 : 0);
 #undef OPT
     }

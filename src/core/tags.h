@@ -3,7 +3,7 @@
  * tags.h - every tag papcoll uses on a context's private communicator.
  *
  * One tag per purpose, never shared between purposes, in one block per
- * collective (the context's own creation 50-99, broadcast 100-399, reduce 400-499, allreduce 500-599,
+ * collective (broadcast 100-399, reduce 400-499, allreduce 500-599,
  * allgather 600-699, alltoall 700-799, gather 800-849, scatter 850-899, barrier 900-949, reduce_scatter 950-999,
  * scan 1000-1049, nonblocking collectives 1100-1999; the windowed tags from 2048), so a
  * message can only ever match the receive it was meant for.  Every message
@@ -14,10 +14,6 @@
  */
 #ifndef PC_CORE_TAGS_H
 #define PC_CORE_TAGS_H
-
-enum {
-    PC_TAG_CONTEXT_LEADERS = 50 /* the leaders communicator's MPI_Comm_create_group, among the node leaders */
-};
 
 enum {
     PC_TAG_BCAST_DATA = 100,

@@ -226,29 +226,39 @@ out:
     return rc;
 }
 
-/* The node leaders' communicator (nodes in order: leader i leads node i);
- * MPI_COMM_NULL on the other processes.  Natively MPI_Comm_create_group,
- * collective over the leaders only, so the others skip it (a context on one
- * node creates it on one process); SMPI 3.32 gets the split every process
- * calls. */
+/* The node leaders' communicator (nodes in order: leader i leads node i,
+ * nodes being numbered by their leader's rank); MPI_COMM_NULL on the other
+ * processes.  An MPI_Comm_split every process calls (threads_settle). */
 static int create_leaders(pc_comm_t *c)
 {
-#ifdef PAPCOLL_SMPI
     return PMPI_Comm_split(c->comm, c->node_rank == 0 ? 0 : MPI_UNDEFINED, c->rank, &c->leaders);
-#else
-    if (c->node_rank != 0) return MPI_SUCCESS;
-    int *ranks = malloc((size_t)c->nnodes * sizeof *ranks);
-    if (!ranks) return MPI_ERR_NO_MEM;
-    for (int i = 0; i < c->nnodes; i++) ranks[i] = c->node_members[c->node_first[i]];
-    MPI_Group group = MPI_GROUP_NULL, leaders = MPI_GROUP_NULL;
-    int rc = PMPI_Comm_group(c->comm, &group);
-    if (rc == MPI_SUCCESS) rc = PMPI_Group_incl(group, c->nnodes, ranks, &leaders);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_create_group(c->comm, leaders, PC_TAG_CONTEXT_LEADERS, &c->leaders);
-    if (leaders != MPI_GROUP_NULL) PMPI_Group_free(&leaders);
-    if (group != MPI_GROUP_NULL) PMPI_Group_free(&group);
-    free(ranks);
-    return rc;
-#endif
+}
+
+/* Under MPI_THREAD_MULTIPLE, Open MPI 4.1 can hang communicator creations
+ * for good when one thread of the processes creates a communicator among
+ * some of them only (the leaders) and then one among others (a node's shared
+ * window), while other threads create theirs: its context id agreement
+ * serves one creation at a time per process, the lowest parent first, and a
+ * process that is one creation behind in that thread blocks the others.
+ * Reproduced with MPI calls only; MPICH 4.0.2 does not hang.  So there the
+ * context is built with creations every process makes (MPI_Comm_split, not
+ * MPI_Comm_create_group, for the leaders), the leaders' own context (where
+ * the algorithms that run among them run) is built with it, and no process
+ * leaves before every process is done.  The node windows, created at their
+ * first use, may still hang there beside other threads' creations
+ * (README, on threads: a known defect). */
+static int threads_settle(pc_comm_t *c)
+{
+    int level = MPI_THREAD_SINGLE;
+    PMPI_Query_thread(&level);
+    if (level != MPI_THREAD_MULTIPLE) return MPI_SUCCESS;
+    int rc = MPI_SUCCESS;
+    if (c->leaders != MPI_COMM_NULL && c->nnodes < c->size) {
+        pc_comm_t *inner;
+        rc = pc_comm_get(c->leaders, &inner);
+    }
+    int rc2 = PMPI_Barrier(c->comm);
+    return rc != MPI_SUCCESS ? rc : rc2;
 }
 
 static int build(MPI_Comm user, pc_comm_t **out)
@@ -270,6 +280,7 @@ static int build(MPI_Comm user, pc_comm_t **out)
         rc = build_maps(c);
     }
     if (rc == MPI_SUCCESS) rc = create_leaders(c);
+    if (rc == MPI_SUCCESS) rc = threads_settle(c);
     if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_attr(user, context_keyval, c);
     pc_lock();
     c->next = live_contexts;

@@ -244,8 +244,9 @@ static int create_leaders(pc_comm_t *c)
  * context is built with creations every process makes (MPI_Comm_split, not
  * MPI_Comm_create_group, for the leaders), the leaders' own context (where
  * the algorithms that run among them run) is built with it, and no process
- * leaves before every process is done.  The node windows, created at their
- * first use, may still hang there beside other threads' creations
+ * leaves before every process is done (as the one-sided inbox waits for
+ * every node's window before its own, inbox.c).  The node windows, created
+ * at their first use, may still hang there beside other threads' creations
  * (README, on threads: a known defect). */
 static int threads_settle(pc_comm_t *c)
 {

@@ -96,7 +96,10 @@ int pc_inbox_get(pc_comm_t *ctx, size_t slot_bytes, pc_inbox_t **out)
     if (rc == MPI_SUCCESS) rc = rc2;
     if (rc == MPI_SUCCESS && ctx->node_rank == 0) memset(x->base, 0, control_bytes(x->nslots)); /* every word at 0 */
     atomic_thread_fence(memory_order_seq_cst);
-    rc2 = PMPI_Barrier(ctx->node); /* zeroed before any remote write: the window creation below orders the rest */
+    /* zeroed before any remote write: the window creation below orders the rest.  Over the whole
+     * communicator, not the node: no process starts the next creation while another still creates its
+     * node's window (Open MPI 4.1 under MPI_THREAD_MULTIPLE, src/ctx/comm.c threads_settle) */
+    rc2 = PMPI_Barrier(ctx->comm);
     if (rc == MPI_SUCCESS) rc = rc2;
     rc2 = PMPI_Win_create(rc == MPI_SUCCESS ? x->base : NULL, rc == MPI_SUCCESS ? (MPI_Aint)x->bytes : 0, 1,
                           MPI_INFO_NULL, ctx->comm, &x->rma_win);

@@ -240,11 +240,12 @@ static int create_leaders(pc_comm_t *c)
  * window), while other threads create theirs: its context id agreement
  * serves one creation at a time per process, the lowest parent first, and a
  * process that is one creation behind in that thread blocks the others.
- * Reproduced with MPI calls only; MPICH 4.0.2 does not hang.  So there the
+ * Reproduced with MPI calls only; MPICH 4.0.2 does not hang.  So the
  * context is built with creations every process makes (MPI_Comm_split, not
- * MPI_Comm_create_group, for the leaders), the leaders' own context (where
- * the algorithms that run among them run) is built with it, and no process
- * leaves before every process is done (as the one-sided inbox waits for
+ * MPI_Comm_create_group, for the leaders, always), and under
+ * MPI_THREAD_MULTIPLE the leaders' own context (where the algorithms that
+ * run among them run) is built with it and no process leaves before every
+ * process is done (as the one-sided inbox waits for
  * every node's window before its own, inbox.c).  The node windows, created
  * at their first use, may still hang there beside other threads' creations
  * (README, on threads: a known defect). */

@@ -53,7 +53,7 @@ demo: build
 # Open MPI (default mpicc): every test.  MPICH, installed beside it: the same
 # library built against MPICH, its error, drop-in (the large-count _c functions
 # included: interpose.large_count.*), repeats (call_memo), 2-process matrix tests and
-# threads.renew (MPICH only: README, threads).
+# threads.renew (with MPI windows for node memory, .shm_mpi, MPICH only: README, threads).
 test: build build-mpich
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	cd $(BUILD)-mpich && ctest --output-on-failure -R 'errors|interpose|matrix.np2|native_inplace|moving_root|nbc|one_late|call_memo|threads.renew'

@@ -129,6 +129,7 @@ typedef struct pc_params {
     size_t shm_size;        /* PAPCOLL_SHM_SIZE: data ring bytes per communicator and node */
     size_t shm_cell;        /* PAPCOLL_SHM_CELL: bytes per ring cell (piece) */
     long shm_poison;        /* PAPCOLL_SHM_POISON: fill node data areas with a pattern when created (tests) */
+    char *shm_backend;      /* PAPCOLL_SHM_BACKEND: posix|mpi, where node shared memory comes from */
     size_t sim_membw;       /* PAPCOLL_SIM_MEMBW: bytes/s charged for shared-memory copies under SMPI */
     char *node_protocol;    /* PAPCOLL_NODE_PROTOCOL: auto|ring|write|read, the node copy-out (Morimoto et al. 1999) */
     pc_node_protocol_t node_protocol_kind; /* derived from node_protocol */

@@ -21,7 +21,7 @@ typedef struct {
 } line_t;
 
 struct pc_inbox {
-    MPI_Win seg_win;     /* the node segment (MPI_Win_allocate_shared on the node communicator) */
+    pc_node_window_t segment; /* the node segment (ctx/node_window.h) */
     MPI_Win rma_win;     /* the same segment exposed by every process to the whole communicator */
     pc_shm_t *shm;       /* the node's shared-memory layer: polling pauses */
     char *base;          /* my mapping of the node segment */
@@ -85,20 +85,21 @@ int pc_inbox_get(pc_comm_t *ctx, size_t slot_bytes, pc_inbox_t **out)
     }
     pc_inbox_t *x = calloc(1, sizeof *x);
     if (!x) return MPI_ERR_NO_MEM;
-    x->seg_win = x->rma_win = MPI_WIN_NULL;
+    x->rma_win = MPI_WIN_NULL;
     x->cached_target = -1;
     x->nslots = max_children(ctx->nnodes);
     x->slot_bytes = round_up(slot_bytes ? slot_bytes : 1, PC_LINE);
     x->bytes = data_off(x, PC_INBOX_BANKS, 0);
     int rc = pc_shm_get(ctx, &x->shm);
     /* every process reaches both collectives, even after a local error */
-    int rc2 = pc_node_window_allocate(ctx->node, x->bytes, &x->base, &x->seg_win);
+    int rc2 = pc_node_window_allocate(ctx->node, x->bytes, &x->segment);
+    x->base = x->segment.base;
     if (rc == MPI_SUCCESS) rc = rc2;
     if (rc == MPI_SUCCESS && ctx->node_rank == 0) memset(x->base, 0, control_bytes(x->nslots)); /* every word at 0 */
     atomic_thread_fence(memory_order_seq_cst);
     /* zeroed before any remote write: the window creation below orders the rest.  Over the whole
      * communicator, not the node: no process starts the next creation while another still creates its
-     * node's window (Open MPI 4.1 under MPI_THREAD_MULTIPLE, src/ctx/comm.c threads_settle) */
+     * node's block when that is an MPI window (Open MPI 4.1 under MPI_THREAD_MULTIPLE, ctx/node_window.h) */
     rc2 = PMPI_Barrier(ctx->comm);
     if (rc == MPI_SUCCESS) rc = rc2;
     rc2 = PMPI_Win_create(rc == MPI_SUCCESS ? x->base : NULL, rc == MPI_SUCCESS ? (MPI_Aint)x->bytes : 0, 1,
@@ -107,7 +108,7 @@ int pc_inbox_get(pc_comm_t *ctx, size_t slot_bytes, pc_inbox_t **out)
     if (rc == MPI_SUCCESS) rc = PMPI_Win_lock_all(MPI_MODE_NOCHECK, x->rma_win);
     if (rc != MPI_SUCCESS) {
         if (x->rma_win != MPI_WIN_NULL) PMPI_Win_free(&x->rma_win);
-        if (x->seg_win != MPI_WIN_NULL) PMPI_Win_free(&x->seg_win);
+        pc_node_window_free(&x->segment);
         free(x);
         return rc;
     }
@@ -122,7 +123,7 @@ void pc_inbox_free(pc_inbox_t *x)
     if (!x) return;
     PMPI_Win_unlock_all(x->rma_win);
     PMPI_Win_free(&x->rma_win);
-    PMPI_Win_free(&x->seg_win);
+    pc_node_window_free(&x->segment);
     free(x);
 }
 

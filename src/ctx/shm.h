@@ -2,8 +2,8 @@
 /*
  * shm.h - the node shared-memory layer: one segment per node per context.
  *
- * The segment (MPI_Win_allocate_shared on the context's node communicator,
- * created on the first call of an algorithm that needs it) holds a header and
+ * The segment (a block of the context's node, ctx/node_window.h, created on
+ * the first call of an algorithm that needs it) holds a header and
  * a ring of data cells:
  *
  *   header: leader claim word, barrier counter     cells: [stamp|released|len] x ncells
@@ -177,10 +177,10 @@ void pc_shm_gates_begin(pc_shm_t *shm);
 int pc_shm_gate_pass(pc_shm_t *shm, int g);
 
 /* The node's reduction area (node/node_reduce.h lays it out): a second
- * shared window of `bytes` whose first `control` bytes (its counters and
+ * shared-memory block of `bytes` whose first `control` bytes (its counters and
  * stamps) are zeroed, created on the first call (collective over the node:
  * every node process calls it in the same call, with the same sizes), freed
- * with the segment.  The rest is left as the MPI library gives it (filled
+ * with the segment.  The rest is left as it comes (filled
  * with a pattern under PAPCOLL_SHM_POISON): its users write data before they
  * read it, and zeroing it would touch every page of the area (about 1 ms for
  * 2 MiB natively) where a small call touches one.

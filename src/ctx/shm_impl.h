@@ -14,6 +14,7 @@
 #define PC_SHM_IMPL_H
 
 #include "ctx/shm.h"
+#include "ctx/node_window.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -76,9 +77,9 @@ typedef struct {
 } cell_t;
 
 struct pc_shm {
-    MPI_Win win;
+    pc_node_window_t segment; /* ctx/node_window.h */
     MPI_Comm progress_comm; /* probed for MPI progress while waiting */
-    MPI_Comm node_comm;     /* the context's node communicator (the area's window) */
+    MPI_Comm node_comm;     /* the context's node communicator (the area's block) */
     int node_rank;
     header_t *hdr;
     cell_t *cells;
@@ -90,8 +91,8 @@ struct pc_shm {
     uint64_t gate_epoch;    /* uses of the gates by this process */
     double membw;           /* SMPI: bytes per second charged for copies */
     int poison;             /* PAPCOLL_SHM_POISON: data parts filled with PC_SHM_POISON_BYTE on creation */
-    /* the reduction area: a second window, created by the first reduction that needs it */
-    MPI_Win area_win;
+    /* the reduction area: a second block, created by the first reduction that needs it */
+    pc_node_window_t area_window;
     char *area;
     size_t area_bytes;
     uint64_t area_uses;     /* uses of the area by this process (the same sequence on every node process) */

@@ -59,7 +59,6 @@ int pc_shm_get(pc_comm_t *ctx, pc_shm_t **out)
     shm->progress_comm = ctx->comm;
     shm->node_comm = ctx->node;
     shm->node_rank = ctx->node_rank;
-    shm->area_win = MPI_WIN_NULL;
     shm->membw = p->sim_membw > 0 ? (double)p->sim_membw : 1e10;
     shm->poison = p->shm_poison != 0;
     size_t cells_off = round_up(sizeof(header_t), PC_CACHE_LINE);
@@ -67,19 +66,19 @@ int pc_shm_get(pc_comm_t *ctx, pc_shm_t **out)
     size_t data_off = slots_off + (size_t)ctx->node_size * sizeof(slot_t);
     size_t total = data_off + shm->ncells * shm->cell_size;
 
-    char *base;
-    int rc = pc_node_window_allocate(ctx->node, total, &base, &shm->win);
+    int rc = pc_node_window_allocate(ctx->node, total, &shm->segment);
     if (rc != MPI_SUCCESS) {
         free(shm);
         return rc;
     }
+    char *base = shm->segment.base;
     shm->hdr = (header_t *)base;
     shm->cells = (cell_t *)(base + cells_off);
     shm->slots = (slot_t *)(base + slots_off);
     shm->data = base + data_off;
     shm->direct = malloc((size_t)ctx->node_size * sizeof *shm->direct);
     if (!shm->direct) {
-        PMPI_Win_free(&shm->win);
+        pc_node_window_free(&shm->segment);
         free(shm);
         return MPI_ERR_NO_MEM;
     }
@@ -118,24 +117,18 @@ int pc_shm_get(pc_comm_t *ctx, pc_shm_t **out)
 void pc_shm_free(pc_shm_t *shm)
 {
     if (!shm) return;
-    if (shm->area_win != MPI_WIN_NULL) PMPI_Win_free(&shm->area_win);
+    pc_node_window_free(&shm->area_window);
 #ifdef PAPCOLL_SMPI
     /* node rank 0 made them; everyone is past its last use after the barrier inside Win_free */
     sg_mutex_t m = shm->hdr->mutex;
     sg_cond_t c = shm->hdr->changed;
-    int node_rank = -1;
-    MPI_Group g;
-    if (PMPI_Win_get_group(shm->win, &g) == MPI_SUCCESS) {
-        PMPI_Group_rank(g, &node_rank);
-        PMPI_Group_free(&g);
-    }
-    PMPI_Win_free(&shm->win);
-    if (node_rank == 0) {
+    pc_node_window_free(&shm->segment);
+    if (shm->node_rank == 0) {
         sg_cond_destroy(c);
         sg_mutex_destroy(m);
     }
 #else
-    PMPI_Win_free(&shm->win);
+    pc_node_window_free(&shm->segment);
 #endif
     free(shm->direct);
     free(shm);
@@ -153,7 +146,8 @@ int pc_shm_area(pc_shm_t *shm, size_t control, size_t bytes, char **base)
         return shm->area_bytes >= bytes ? MPI_SUCCESS : MPI_ERR_INTERN;
     }
     size_t total = round_up(bytes ? bytes : 1, PC_CACHE_LINE);
-    int rc = pc_node_window_allocate(shm->node_comm, total, &shm->area, &shm->area_win);
+    int rc = pc_node_window_allocate(shm->node_comm, total, &shm->area_window);
+    shm->area = shm->area_window.base;
     if (rc == MPI_SUCCESS && shm->node_rank == 0) {
         size_t zeroed = control < total ? control : total;
         memset(shm->area, 0, zeroed);
@@ -162,8 +156,7 @@ int pc_shm_area(pc_shm_t *shm, size_t control, size_t bytes, char **base)
     atomic_thread_fence(memory_order_seq_cst);
     if (rc == MPI_SUCCESS) rc = PMPI_Barrier(shm->node_comm); /* zeroed before anyone uses it */
     if (rc != MPI_SUCCESS) {
-        if (shm->area_win != MPI_WIN_NULL) PMPI_Win_free(&shm->area_win);
-        shm->area_win = MPI_WIN_NULL;
+        pc_node_window_free(&shm->area_window);
         shm->area = NULL;
         return rc;
     }

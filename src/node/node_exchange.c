@@ -15,7 +15,7 @@
 #define PC_WORDS_PER_LINE (PC_LINE / sizeof(uint64_t))
 
 struct pc_node_xchg {
-    MPI_Win win;
+    pc_node_window_t window;
     pc_shm_t *shm;
     char *base;
     int q, nnodes, max_ppn;
@@ -34,7 +34,7 @@ static int delete_area(MPI_Comm comm, int kv, void *value, void *extra)
 {
     (void)comm; (void)kv; (void)extra;
     pc_node_xchg_t *x = value;
-    PMPI_Win_free(&x->win);
+    pc_node_window_free(&x->window);
     free(x);
     return MPI_SUCCESS;
 }
@@ -62,17 +62,18 @@ static int create(pc_comm_t *ctx, pc_shm_t *shm, size_t bank, pc_node_xchg_t **o
     x->landed_off = x->ready_off + (size_t)x->q * x->ready_row;
     x->data_off = x->landed_off + PC_XCHG_BANKS * (size_t)x->nnodes * x->landed_row;
     size_t total = x->data_off + PC_XCHG_BANKS * x->bank_bytes;
-    int rc = pc_node_window_allocate(ctx->node, total, &x->base, &x->win);
+    int rc = pc_node_window_allocate(ctx->node, total, &x->window);
     if (rc != MPI_SUCCESS) {
         free(x);
         return rc;
     }
+    x->base = x->window.base;
     if (ctx->node_rank == 0) memset(x->base, 0, x->data_off); /* every word at 0 */
     atomic_thread_fence(memory_order_seq_cst);
     rc = PMPI_Barrier(ctx->node); /* zeroed before anyone uses it */
     if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_attr(ctx->node, keyval, x);
     if (rc != MPI_SUCCESS) {
-        PMPI_Win_free(&x->win);
+        pc_node_window_free(&x->window);
         free(x);
         return rc;
     }

@@ -5,8 +5,8 @@
  * aware_barrier), so that any process of the node can send or read any
  * other's part without waiting for a leader.
  *
- * The area is a shared window of the node (MPI_Win_allocate_shared on the
- * context's node communicator), created by the first call that needs it,
+ * The area is a shared-memory block of the context's node
+ * (ctx/node_window.h), created by the first call that needs it,
  * cached on the node communicator (an attribute: freed with it) and laid out
  *
  *   done x2                                 (one cache line each)

@@ -4,7 +4,7 @@
  * (reduce hier, hier_nobarrier, dynleader; allreduce hier) combine the
  * contributions of one node in shared memory before nodes talk to each other.
  *
- * The area is a second shared window of the node (ctx/shm.h, pc_shm_area),
+ * The area is a second shared-memory block of the node (ctx/shm.h, pc_shm_area),
  * created by the first reduction that needs it: control lines, then two
  * banks of PAPCOLL_SHM_SIZE / 2 bytes each.
  *

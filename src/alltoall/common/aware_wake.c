@@ -19,7 +19,7 @@
 #define PC_LINE 64
 
 struct pc_aware_wake {
-    MPI_Win win;
+    pc_node_window_t window;    /* the wake-up lines (ctx/node_window.h) */
     MPI_Comm comm;              /* a duplicate of the node communicator: wake messages only */
     _Atomic uint64_t **asleep;  /* [q]: node rank j's word (1: asleep, waiting for a message) */
     int q, me;
@@ -38,7 +38,7 @@ static int delete_wake(MPI_Comm comm, int kv, void *value, void *extra)
         PMPI_Cancel(&w->req);
         pc_wait_request(&w->req, MPI_STATUS_IGNORE);
     }
-    PMPI_Win_free(&w->win);
+    pc_node_window_free(&w->window);
     PMPI_Comm_free(&w->comm);
     free(w->asleep);
     free(w);
@@ -58,19 +58,18 @@ static int create(pc_comm_t *ctx, pc_aware_wake_t **out)
     w->req = MPI_REQUEST_NULL;
     /* one line per process in one node block: SMPI 3.32's MPI_Win_shared_query
      * gives every rank the same base, so per-process shares would alias */
-    char *base;
-    int rc = pc_node_window_allocate(ctx->node, (size_t)w->q * PC_LINE, &base, &w->win);
+    int rc = pc_node_window_allocate(ctx->node, (size_t)w->q * PC_LINE, &w->window);
     if (rc != MPI_SUCCESS) {
         free(w->asleep);
         free(w);
         return rc;
     }
-    for (int j = 0; j < w->q; j++) w->asleep[j] = (_Atomic uint64_t *)(base + (size_t)j * PC_LINE);
+    for (int j = 0; j < w->q; j++) w->asleep[j] = (_Atomic uint64_t *)(w->window.base + (size_t)j * PC_LINE);
     atomic_store(w->asleep[w->me], 0);
     rc = PMPI_Comm_dup(ctx->node, &w->comm); /* (collective: also orders the zeroing) */
     if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_attr(ctx->node, keyval, w);
     if (rc != MPI_SUCCESS) {
-        PMPI_Win_free(&w->win);
+        pc_node_window_free(&w->window);
         free(w->asleep);
         free(w);
         return rc;

@@ -19,7 +19,7 @@
  * and a late root or leader every node below it: this variant trades arrival
  * tolerance for the copy; a late reader costs the others its lateness.
  * Limitations: contiguous data only (MPI_ERR_TYPE otherwise); the area is one
- * MPI_Win_allocate_shared window per communicator and node, grown to the
+ * node block (ctx/node_window.h) per communicator and node, grown to the
  * largest message broadcast so (not shrunk), freed with the communicator.
  * Parameters: PAPCOLL_BCAST_INTER.
  * Source: Parsons 2015 §2.3.3 ("Shared Memory"), 2.5.3.
@@ -36,8 +36,7 @@
 #include <stdlib.h>
 
 typedef struct result_area {
-    MPI_Win win;     /* MPI_WIN_NULL until the first call with data */
-    char *base;      /* node rank 0's memory, mapped in every node process */
+    pc_node_window_t window; /* none until the first call with data */
     size_t capacity;
 } result_area_t;
 
@@ -47,7 +46,7 @@ static int delete_area(MPI_Comm comm, int keyval, void *value, void *extra)
 {
     (void)comm; (void)keyval; (void)extra;
     result_area_t *r = value;
-    if (r->win != MPI_WIN_NULL) PMPI_Win_free(&r->win); /* collective: the node frees its communicator together */
+    pc_node_window_free(&r->window); /* the node frees its communicator together */
     free(r);
     return MPI_SUCCESS;
 }
@@ -61,7 +60,6 @@ static int result_area(pc_comm_t *ctx, size_t bytes, char **base)
     if (rc == MPI_SUCCESS && !found) {
         r = calloc(1, sizeof *r);
         if (!r) return MPI_ERR_NO_MEM;
-        r->win = MPI_WIN_NULL;
         rc = PMPI_Comm_set_attr(ctx->node, area_keyval, r);
         if (rc != MPI_SUCCESS) {
             free(r);
@@ -70,13 +68,13 @@ static int result_area(pc_comm_t *ctx, size_t bytes, char **base)
     }
     if (rc != MPI_SUCCESS) return rc;
     if (r->capacity < bytes) { /* every node process: same history, same bytes, same decision */
-        if (r->win != MPI_WIN_NULL) PMPI_Win_free(&r->win);
+        pc_node_window_free(&r->window);
         r->capacity = 0;
-        rc = pc_node_window_allocate(ctx->node, bytes, &r->base, &r->win);
+        rc = pc_node_window_allocate(ctx->node, bytes, &r->window);
         if (rc != MPI_SUCCESS) return rc;
         r->capacity = bytes;
     }
-    *base = r->base;
+    *base = r->window.base;
     return MPI_SUCCESS;
 }
 

@@ -33,6 +33,7 @@ static int allocate_mpi_window(MPI_Comm node, size_t bytes, pc_node_window_t *w)
     int nprocs;
     int rc = PMPI_Comm_size(node, &nprocs);
     if (rc != MPI_SUCCESS) return rc;
+    if (bytes == 0) bytes = 1; /* a block of none has no address under MPICH: NULL is "no block" here */
     size_t share = (bytes + (size_t)nprocs - 1) / (size_t)nprocs;
     share = (share + PC_NODE_WINDOW_ALIGN - 1) / PC_NODE_WINDOW_ALIGN * PC_NODE_WINDOW_ALIGN;
     char *mine;

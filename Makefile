@@ -52,11 +52,12 @@ demo: build
 
 # Open MPI (default mpicc): every test.  MPICH, installed beside it: the same
 # library built against MPICH, its error, drop-in (the large-count _c functions
-# included: interpose.large_count.*), repeats (call_memo), 2-process matrix tests and
-# threads.renew (with MPI windows for node memory, .shm_mpi, MPICH only: README, threads).
+# included: interpose.large_count.*), repeats (call_memo), 2-process matrix tests,
+# threads.renew (with MPI windows for node memory, .shm_mpi, MPICH only: README, threads)
+# and the node's shared memory (node_window).
 test: build build-mpich
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
-	cd $(BUILD)-mpich && ctest --output-on-failure -R 'errors|interpose|matrix.np2|native_inplace|moving_root|nbc|one_late|call_memo|threads.renew'
+	cd $(BUILD)-mpich && ctest --output-on-failure -R 'errors|interpose|matrix.np2|native_inplace|moving_root|nbc|one_late|call_memo|threads.renew|node_window'
 
 # Every combination of the sampled matrices (hours on 2 cores; the seed and
 # the samples of `make test` are printed by each matrix test).

@@ -84,7 +84,7 @@ static char *create_object(size_t length, char name[PC_SHM_NAME_MAX], failure_t 
      * a process there (SIGBUS), so the room is checked first (not reserved: posix_fallocate's zeroing
      * made a first hierarchical call 4x as slow) */
     struct statvfs room;
-    if (fstatvfs(fd, &room) == 0 && (uint64_t)room.f_bavail * room.f_frsize < length)
+    if (fstatvfs(fd, &room) == 0 && room.f_blocks > 0 && (uint64_t)room.f_bavail * room.f_frsize < length)
         *why = (failure_t){"room in /dev/shm", ENOSPC};
     else if (ftruncate(fd, (off_t)length) != 0) *why = (failure_t){"ftruncate", errno};
     else {

@@ -3,8 +3,8 @@
  * node_window.h - one shared-memory block per node.
  *
  * Every node-level structure of papcoll (the node segment, its area, the
- * exchange area, the inbox, the shared broadcast result, the alltoall's
- * wake-up lines) is one contiguous block of `bytes` that all processes of a
+ * exchange area, the inbox, the shared broadcast result, under SMPI the
+ * alltoall's wake-up lines) is one contiguous block of `bytes` that all processes of a
  * node address directly.  They are allocated here, in one of two ways:
  *
  * POSIX shared memory (native builds, PAPCOLL_SHM_BACKEND=posix, the

@@ -91,15 +91,20 @@ int pc_inbox_get(pc_comm_t *ctx, size_t slot_bytes, pc_inbox_t **out)
     x->slot_bytes = round_up(slot_bytes ? slot_bytes : 1, PC_LINE);
     x->bytes = data_off(x, PC_INBOX_BANKS, 0);
     int rc = pc_shm_get(ctx, &x->shm);
-    /* every process reaches both collectives, even after a local error */
-    int rc2 = pc_node_window_allocate(ctx->node, x->bytes, &x->segment);
+    /* every process reaches both collectives, even after a local error.  The node's memory is an MPI
+     * window here, not a POSIX object (node_window.h): Open MPI 4.1 names the shared segment of the
+     * window below by the communicator's id, which two disjoint communicators on one host can share,
+     * and with a POSIX object first, two such windows made at once collided (MPI_ERR_WIN, or EFAULT
+     * in later one-sided calls) in 8 of 60 runs of test_reduce_matrix's dynleader_onesided replay
+     * (PAPCOLL_PPN=2, 4 processes, the odd and even ranks' communicators), with the MPI window in 0 of 60 */
+    int rc2 = pc_node_window_allocate_mpi(ctx->node, x->bytes, &x->segment);
     x->base = x->segment.base;
     if (rc == MPI_SUCCESS) rc = rc2;
     if (rc == MPI_SUCCESS && ctx->node_rank == 0) memset(x->base, 0, control_bytes(x->nslots)); /* every word at 0 */
     atomic_thread_fence(memory_order_seq_cst);
     /* zeroed before any remote write: the window creation below orders the rest.  Over the whole
      * communicator, not the node: no process starts the next creation while another still creates its
-     * node's block when that is an MPI window (Open MPI 4.1 under MPI_THREAD_MULTIPLE, ctx/node_window.h) */
+     * node's window (Open MPI 4.1 under MPI_THREAD_MULTIPLE, ctx/node_window.h) */
     rc2 = PMPI_Barrier(ctx->comm);
     if (rc == MPI_SUCCESS) rc = rc2;
     rc2 = PMPI_Win_create(rc == MPI_SUCCESS ? x->base : NULL, rc == MPI_SUCCESS ? (MPI_Aint)x->bytes : 0, 1,

@@ -5,7 +5,8 @@
  *
  * One inbox per communicator and node, created by the first call that needs
  * it (collective over the whole communicator: a node block for the memory,
- * ctx/node_window.h, then MPI_Win_create over the context's communicator).  Every process of a node exposes the SAME node segment in
+ * an MPI window, ctx/node_window.h, then MPI_Win_create over the context's
+ * communicator).  Every process of a node exposes the SAME node segment in
  * the window, so a remote writer may target whichever process of the node it
  * chooses (the reduce targets its parent node's mailbox: the root on the
  * root's node, who is bound to be in the call and progress MPI) and any

@@ -156,6 +156,12 @@ int pc_node_window_allocate(MPI_Comm node, size_t bytes, pc_node_window_t *w)
     return allocate_mpi_window(node, bytes, w);
 }
 
+int pc_node_window_allocate_mpi(MPI_Comm node, size_t bytes, pc_node_window_t *w)
+{
+    clear(w);
+    return allocate_mpi_window(node, bytes, w);
+}
+
 void pc_node_window_free(pc_node_window_t *w)
 {
     if (!w->base) return;

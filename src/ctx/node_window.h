@@ -4,8 +4,9 @@
  *
  * Every node-level structure of papcoll (the node segment, its area, the
  * exchange area, the inbox, the shared broadcast result, under SMPI the
- * alltoall's wake-up lines) is one contiguous block of `bytes` that all processes of a
- * node address directly.  They are allocated here, in one of two ways:
+ * alltoall's wake-up lines) is one contiguous block of `bytes` that all
+ * processes of a node address directly.  They are allocated here, in one
+ * of two ways (the inbox always the second: inbox.c says why):
  *
  * POSIX shared memory (native builds, PAPCOLL_SHM_BACKEND=posix, the
  * default): node rank 0 creates an object (shm_open, O_EXCL, a name of its
@@ -55,6 +56,9 @@ typedef struct pc_node_window {
  * the block's first byte on every process; the block is not zeroed.  MPI
  * error code on failure (then w->base is NULL). */
 int pc_node_window_allocate(MPI_Comm node, size_t bytes, pc_node_window_t *w);
+
+/* The same, always as an MPI window (the inbox, ctx/inbox.c, says why). */
+int pc_node_window_allocate_mpi(MPI_Comm node, size_t bytes, pc_node_window_t *w);
 
 /* Releases w (nothing if none).  Every node process frees its blocks in the
  * same order: an MPI window's free is collective over the node. */

@@ -248,9 +248,9 @@ static int create_leaders(pc_comm_t *c)
  * process is done (as the one-sided inbox waits for
  * every node's window before its own, inbox.c).  The node's shared memory,
  * made at its first use, creates no communicator (ctx/node_window.h), unless
- * it is an MPI window (PAPCOLL_SHM_BACKEND=mpi, or a node that could not map
- * a POSIX object), which may still hang there beside other threads'
- * creations. */
+ * it is an MPI window (PAPCOLL_SHM_BACKEND=mpi, a node that could not map a
+ * POSIX object, the inbox), which may still hang there beside other
+ * threads' creations. */
 static int threads_settle(pc_comm_t *c)
 {
     int level = MPI_THREAD_SINGLE;

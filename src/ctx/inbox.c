@@ -21,10 +21,9 @@ typedef struct {
 } line_t;
 
 struct pc_inbox {
-    pc_node_window_t segment; /* the node segment (ctx/node_window.h) */
+    pc_node_window_t segment; /* the node segment (ctx/node_window.h), at its base in this process */
     MPI_Win rma_win;     /* the same segment exposed by every process to the whole communicator */
     pc_shm_t *shm;       /* the node's shared-memory layer: polling pauses */
-    char *base;          /* my mapping of the node segment */
     size_t bytes;
     int nslots;
     size_t slot_bytes;
@@ -55,7 +54,7 @@ static size_t data_off(const pc_inbox_t *x, int b, int j)
     return control_bytes(x->nslots) + ((size_t)b * (size_t)x->nslots + (size_t)j) * x->slot_bytes;
 }
 
-static _Atomic uint64_t *word(const pc_inbox_t *x, size_t off) { return &((line_t *)(x->base + off))->v; }
+static _Atomic uint64_t *word(const pc_inbox_t *x, size_t off) { return &((line_t *)(x->segment.base + off))->v; }
 
 static int bank_of(uint64_t u) { return (int)(u % PC_INBOX_BANKS); }
 static uint64_t round_of(uint64_t u) { return u / PC_INBOX_BANKS; }
@@ -98,16 +97,15 @@ int pc_inbox_get(pc_comm_t *ctx, size_t slot_bytes, pc_inbox_t **out)
      * in later one-sided calls) in 8 of 60 runs of test_reduce_matrix's dynleader_onesided replay
      * (PAPCOLL_PPN=2, 4 processes, the odd and even ranks' communicators), with the MPI window in 0 of 60 */
     int rc2 = pc_node_window_allocate_mpi(ctx->node, x->bytes, &x->segment);
-    x->base = x->segment.base;
     if (rc == MPI_SUCCESS) rc = rc2;
-    if (rc == MPI_SUCCESS && ctx->node_rank == 0) memset(x->base, 0, control_bytes(x->nslots)); /* every word at 0 */
+    if (rc == MPI_SUCCESS && ctx->node_rank == 0) memset(x->segment.base, 0, control_bytes(x->nslots)); /* every word at 0 */
     atomic_thread_fence(memory_order_seq_cst);
     /* zeroed before any remote write: the window creation below orders the rest.  Over the whole
      * communicator, not the node: no process starts the next creation while another still creates its
      * node's window (Open MPI 4.1 under MPI_THREAD_MULTIPLE, ctx/node_window.h) */
     rc2 = PMPI_Barrier(ctx->comm);
     if (rc == MPI_SUCCESS) rc = rc2;
-    rc2 = PMPI_Win_create(rc == MPI_SUCCESS ? x->base : NULL, rc == MPI_SUCCESS ? (MPI_Aint)x->bytes : 0, 1,
+    rc2 = PMPI_Win_create(rc == MPI_SUCCESS ? x->segment.base : NULL, rc == MPI_SUCCESS ? (MPI_Aint)x->bytes : 0, 1,
                           MPI_INFO_NULL, ctx->comm, &x->rma_win);
     if (rc == MPI_SUCCESS) rc = rc2;
     if (rc == MPI_SUCCESS) rc = PMPI_Win_lock_all(MPI_MODE_NOCHECK, x->rma_win);
@@ -174,7 +172,7 @@ int pc_inbox_claim(pc_inbox_t *x, uint64_t u, int j)
     return 0;
 }
 
-char *pc_inbox_slot(const pc_inbox_t *x, uint64_t u, int j) { return x->base + data_off(x, bank_of(u), j); }
+char *pc_inbox_slot(const pc_inbox_t *x, uint64_t u, int j) { return x->segment.base + data_off(x, bank_of(u), j); }
 
 void pc_inbox_consumed(pc_inbox_t *x, uint64_t u)
 {

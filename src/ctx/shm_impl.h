@@ -92,8 +92,7 @@ struct pc_shm {
     double membw;           /* SMPI: bytes per second charged for copies */
     int poison;             /* PAPCOLL_SHM_POISON: data parts filled with PC_SHM_POISON_BYTE on creation */
     /* the reduction area: a second block, created by the first reduction that needs it */
-    pc_node_window_t area_window;
-    char *area;
+    pc_node_window_t area_window; /* its base: NULL until then */
     size_t area_bytes;
     uint64_t area_uses;     /* uses of the area by this process (the same sequence on every node process) */
     /* the direct (write) protocol */

@@ -141,27 +141,25 @@ size_t pc_shm_pieces(const pc_shm_t *shm, size_t bytes) { return (bytes + shm->c
 
 int pc_shm_area(pc_shm_t *shm, size_t control, size_t bytes, char **base)
 {
-    if (shm->area) {
-        *base = shm->area;
+    if (shm->area_window.base) {
+        *base = shm->area_window.base;
         return shm->area_bytes >= bytes ? MPI_SUCCESS : MPI_ERR_INTERN;
     }
     size_t total = round_up(bytes ? bytes : 1, PC_CACHE_LINE);
     int rc = pc_node_window_allocate(shm->node_comm, total, &shm->area_window);
-    shm->area = shm->area_window.base;
     if (rc == MPI_SUCCESS && shm->node_rank == 0) {
         size_t zeroed = control < total ? control : total;
-        memset(shm->area, 0, zeroed);
-        if (shm->poison) memset(shm->area + zeroed, PC_SHM_POISON_BYTE, total - zeroed);
+        memset(shm->area_window.base, 0, zeroed);
+        if (shm->poison) memset(shm->area_window.base + zeroed, PC_SHM_POISON_BYTE, total - zeroed);
     }
     atomic_thread_fence(memory_order_seq_cst);
     if (rc == MPI_SUCCESS) rc = PMPI_Barrier(shm->node_comm); /* zeroed before anyone uses it */
     if (rc != MPI_SUCCESS) {
         pc_node_window_free(&shm->area_window);
-        shm->area = NULL;
         return rc;
     }
     shm->area_bytes = total;
-    *base = shm->area;
+    *base = shm->area_window.base;
     return MPI_SUCCESS;
 }
 

@@ -17,7 +17,6 @@
 struct pc_node_xchg {
     pc_node_window_t window;
     pc_shm_t *shm;
-    char *base;
     int q, nnodes, max_ppn;
     size_t ready_row, landed_row; /* bytes per row (whole lines) */
     size_t ready_off, landed_off, data_off, bank_bytes;
@@ -67,8 +66,7 @@ static int create(pc_comm_t *ctx, pc_shm_t *shm, size_t bank, pc_node_xchg_t **o
         free(x);
         return rc;
     }
-    x->base = x->window.base;
-    if (ctx->node_rank == 0) memset(x->base, 0, x->data_off); /* every word at 0 */
+    if (ctx->node_rank == 0) memset(x->window.base, 0, x->data_off); /* every word at 0 */
     atomic_thread_fence(memory_order_seq_cst);
     rc = PMPI_Barrier(ctx->node); /* zeroed before anyone uses it */
     if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_attr(ctx->node, keyval, x);
@@ -139,18 +137,18 @@ size_t pc_node_xchg_bank_bytes(const pc_node_xchg_t *x) { return x->bank_bytes; 
 
 static _Atomic uint64_t *done_word(const pc_node_xchg_t *x, int bank)
 {
-    return (_Atomic uint64_t *)(x->base + (size_t)bank * PC_LINE);
+    return (_Atomic uint64_t *)(x->window.base + (size_t)bank * PC_LINE);
 }
 
 _Atomic uint64_t *pc_node_xchg_ready(const pc_node_xchg_t *x, int j, int k)
 {
-    return (_Atomic uint64_t *)(x->base + x->ready_off + (size_t)j * x->ready_row) + k;
+    return (_Atomic uint64_t *)(x->window.base + x->ready_off + (size_t)j * x->ready_row) + k;
 }
 
 _Atomic uint64_t *pc_node_xchg_landed(const pc_node_xchg_t *x, uint64_t use, int k, int g)
 {
     size_t row = (size_t)(use % PC_XCHG_BANKS) * (size_t)x->nnodes + (size_t)k;
-    return (_Atomic uint64_t *)(x->base + x->landed_off + row * x->landed_row) + 2 * (size_t)g;
+    return (_Atomic uint64_t *)(x->window.base + x->landed_off + row * x->landed_row) + 2 * (size_t)g;
 }
 
 _Atomic uint64_t *pc_node_xchg_where(const pc_node_xchg_t *x, uint64_t use, int k, int g)
@@ -164,7 +162,7 @@ char *pc_node_xchg_begin(pc_node_xchg_t *x, uint64_t *use)
     int bank = (int)(u % PC_XCHG_BANKS);
     pc_wait_at_least(x->shm, done_word(x, bank), (u / PC_XCHG_BANKS) * (uint64_t)x->q);
     *use = u;
-    return x->base + x->data_off + (size_t)bank * x->bank_bytes;
+    return x->window.base + x->data_off + (size_t)bank * x->bank_bytes;
 }
 
 void pc_node_xchg_end(pc_node_xchg_t *x, uint64_t use)

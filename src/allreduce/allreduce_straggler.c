@@ -119,11 +119,7 @@
 
 #include <stdlib.h>
 
-/* acc = the op over the k pieces piece[i] (piece[mine]: already here, or
- * mine < 0; the others' receives req[i]): in landing order, or, `ordered`,
- * piece[0] op (piece[1] op (... op piece[k-1])) waiting for them in that
- * order. */
-static int absorb(const pc_call_t *a, int ordered, void *acc, void *const *piece, MPI_Request *req, int k, int mine,
+int pc_strag_absorb(const pc_call_t *a, int ordered, void *acc, void *const *piece, MPI_Request *req, int k, int mine,
                   long n)
 {
     int rc = MPI_SUCCESS;
@@ -175,7 +171,7 @@ static int flat(const pc_call_t *a, int ordered, const void *src, void *slots, v
         if (nj > 0)
             rc = PMPI_Isend(pc_strag_block(a, src, p, j), (int)nj, a->datatype, j, PC_TAG_ALLREDUCE_PIECE, comm, &psend[j]);
     }
-    if (rc == MPI_SUCCESS && n > 0) rc = absorb(a, ordered, pc_strag_block(a, a->recvbuf, p, rank), piece, precv, p, rank, n);
+    if (rc == MPI_SUCCESS && n > 0) rc = pc_strag_absorb(a, ordered, pc_strag_block(a, a->recvbuf, p, rank), piece, precv, p, rank, n);
     for (int k = 1; k < p && rc == MPI_SUCCESS && n > 0; k++) { /* my block out */
         int j = (rank + k) % p;
         rc = PMPI_Isend(pc_strag_block(a, a->recvbuf, p, rank), (int)n, a->datatype, j, PC_TAG_ALLREDUCE_BLOCK, comm,
@@ -223,7 +219,7 @@ static int by_node(const pc_call_t *a, int ordered, const void *src, void *buf, 
     }
     /* (2) my node's partial of my range, each block to its owner */
     for (int l = 0; l < q; l++) piece[l] = l == me ? pc_strag_block(a, src, p, lo) : pc_red_at(a, slots1, (long)l * rn);
-    if (rc == MPI_SUCCESS && rn > 0) rc = absorb(a, ordered, part, piece, r1, q, me, rn);
+    if (rc == MPI_SUCCESS && rn > 0) rc = pc_strag_absorb(a, ordered, part, piece, r1, q, me, rn);
     for (long k = 0; k < hi - lo && rc == MPI_SUCCESS; k++) {
         long j = lo + (me + k) % (hi - lo), nj = pc_strag_count(a, p, j, j + 1); /* staggered */
         if (nj > 0 && j != rank)
@@ -235,7 +231,7 @@ static int by_node(const pc_call_t *a, int ordered, const void *src, void *buf, 
         piece[y] = pc_strag_collector(c, y, rank) == rank ? pc_red_at(a, part, pc_strag_count(a, p, lo, rank))
                                                  : pc_red_at(a, slots2, (long)y * n);
     if (rc == MPI_SUCCESS && n > 0)
-        rc = absorb(a, ordered, pc_strag_block(a, a->recvbuf, p, rank), piece, r2, N, pc_strag_collector(c, x, rank) == rank ? x : -1, n);
+        rc = pc_strag_absorb(a, ordered, pc_strag_block(a, a->recvbuf, p, rank), piece, r2, N, pc_strag_collector(c, x, rank) == rank ? x : -1, n);
     for (int k = 0; k < N && rc == MPI_SUCCESS && n > 0; k++) {
         int y = (x + k) % N, to = pc_strag_collector(c, y, rank);
         if (to != rank)
@@ -261,12 +257,16 @@ static int by_node(const pc_call_t *a, int ordered, const void *src, void *buf, 
     return rc;
 }
 
-int pc_straggler_run(const pc_call_t *a, int delegate)
+int pc_straggler_run(const pc_call_t *a, pc_straggler_form_t form)
 {
     const pc_comm_t *c = a->ctx;
     int p = c->size, rc = MPI_SUCCESS, nodes = a->commutative && c->nnodes > 1 && c->nnodes < p;
-    int ordered = !a->commutative || a->params->reproducible, deputy = delegate && nodes && !ordered;
-    long nreq = deputy ? pc_straggler_deputy_nreq(a) : nodes ? 4L * c->node_size + 2L * c->nnodes + 2L * p : 4L * p;
+    int ordered = !a->commutative || a->params->reproducible;
+    int deputy = form == PC_STRAGGLER_DEPUTY && nodes && !ordered, nodeblock = form == PC_STRAGGLER_NODEBLOCK && nodes;
+    long nreq = deputy      ? pc_straggler_deputy_nreq(a)
+                : nodeblock ? pc_straggler_nodeblock_nreq(a)
+                : nodes     ? 4L * c->node_size + 2L * c->nnodes + 2L * p
+                            : 4L * p;
     long nslots, npiece = p;
     void *slots = NULL, *slots_base = NULL, *copy_base = NULL, **piece = NULL;
     const void *src = a->sendbuf;
@@ -275,6 +275,8 @@ int pc_straggler_run(const pc_call_t *a, int delegate)
     if (a->count == 0) return MPI_SUCCESS;
     if (deputy) {
         nslots = pc_straggler_deputy_nslots(a);
+    } else if (nodeblock) {
+        nslots = pc_straggler_nodeblock_nslots(a);
     } else if (nodes) {
         int q = c->node_size;
         long lo = pc_strag_range_lo(p, q, c->node_rank), hi = pc_strag_range_lo(p, q, c->node_rank + 1);
@@ -299,6 +301,7 @@ int pc_straggler_run(const pc_call_t *a, int delegate)
         src = copy;
     }
     if (rc == MPI_SUCCESS && deputy) rc = pc_straggler_deputy(a, src, slots, req);
+    else if (rc == MPI_SUCCESS && nodeblock) rc = pc_straggler_nodeblock(a, ordered, src, slots, piece, req);
     else if (rc == MPI_SUCCESS) rc = nodes ? by_node(a, ordered, src, slots, piece, req) : flat(a, ordered, src, slots, piece, req);
 out:
     if (req) { /* every posted request completes, after an error too (its buffers are freed below) */
@@ -312,4 +315,4 @@ out:
     return rc;
 }
 
-int pc_allreduce_straggler(const pc_call_t *a) { return pc_straggler_run(a, 0); }
+int pc_allreduce_straggler(const pc_call_t *a) { return pc_straggler_run(a, PC_STRAGGLER_PLAIN); }

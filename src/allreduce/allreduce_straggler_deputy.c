@@ -334,4 +334,4 @@ int pc_straggler_deputy(const pc_call_t *a, const void *src, void *buf, MPI_Requ
     return rc;
 }
 
-int pc_allreduce_straggler_deputy(const pc_call_t *a) { return pc_straggler_run(a, 1); }
+int pc_allreduce_straggler_deputy(const pc_call_t *a) { return pc_straggler_run(a, PC_STRAGGLER_DEPUTY); }

@@ -54,6 +54,7 @@ typedef struct pc_reduce_params {
 typedef struct pc_allreduce_params {
     char *algorithm;          /* PAPCOLL_ALLREDUCE */
     char *inter;              /* PAPCOLL_ALLREDUCE_INTER: allreduce among node leaders (hier) */
+    size_t unit;              /* PAPCOLL_ALLREDUCE_UNIT: straggler_nodeblock's largest inter-node message, bytes */
 } pc_allreduce_params_t;
 
 typedef struct pc_block_params {

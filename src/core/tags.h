@@ -108,6 +108,9 @@ enum {
     PC_TAG_ALLREDUCE_DEPUTY_PART = 512,  /* straggler_deputy: a delegating owner -> its deputy, its node's partial */
     PC_TAG_ALLREDUCE_DEPUTY_BLOCK = 513, /* straggler_deputy: a deputy's finished block -> each node's collector (who
                                             got 0 elements of PC_TAG_ALLREDUCE_BLOCK from the owner) */
+    PC_TAG_ALLREDUCE_FORWARD = 514, /* straggler_nodeblock: a gatherer's partial of block j -> block j's owner */
+    PC_TAG_ALLREDUCE_BACK = 515,    /* straggler_nodeblock: an owner's finished block -> its node's gatherers */
+    PC_TAG_ALLREDUCE_UNIT = 516,    /* straggler_nodeblock: a gatherer's finished unit -> a collector of it */
     PC_TAG_ALLREDUCE_NODE = 510,   /* dynleader: a node's result -> its parent node's mailbox (chunks after
                                       the first, from the first chunk's sender) */
     PC_TAG_ALLREDUCE_RESULT = 511  /* dynleader: the result, a node's mailbox -> its child nodes' mailboxes */

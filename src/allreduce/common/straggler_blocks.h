@@ -49,9 +49,19 @@ static inline int pc_strag_ward(const pc_comm_t *c)
     return l < c->node_first[y + 1] - c->node_first[y] ? c->node_members[c->node_first[y] + l] : -1;
 }
 
-/* allreduce straggler (delegate 0) or straggler_deputy (1): buffers, then
- * the form (allreduce_straggler.c). */
-int pc_straggler_run(const pc_call_t *a, int delegate);
+/* acc = the op over the k pieces piece[i] (piece[mine]: already here, or
+ * mine < 0; the others' receives req[i]): in landing order, or, `ordered`,
+ * piece[0] op (piece[1] op (... op piece[k-1])) waiting for them in that
+ * order (allreduce_straggler.c). */
+int pc_strag_absorb(const pc_call_t *a, int ordered, void *acc, void *const *piece, MPI_Request *req, int k, int mine,
+                    long n);
+
+/* The three allreduces that share pc_straggler_run. */
+typedef enum { PC_STRAGGLER_PLAIN, PC_STRAGGLER_DEPUTY, PC_STRAGGLER_NODEBLOCK } pc_straggler_form_t;
+/* allreduce straggler, straggler_deputy or straggler_nodeblock: buffers,
+ * then the form; each of the latter two runs the plain one's forms where it
+ * does not apply (allreduce_straggler.c). */
+int pc_straggler_run(const pc_call_t *a, pc_straggler_form_t form);
 /* Requests and buffer elements pc_straggler_deputy needs. */
 long pc_straggler_deputy_nreq(const pc_call_t *a);
 long pc_straggler_deputy_nslots(const pc_call_t *a);
@@ -60,5 +70,12 @@ long pc_straggler_deputy_nslots(const pc_call_t *a);
  * nreq requests, MPI_REQUEST_NULL (the sends are left posted: the caller
  * waits for them). */
 int pc_straggler_deputy(const pc_call_t *a, const void *src, void *buf, MPI_Request *req);
+/* straggler_nodeblock's form through the nodes, any order
+ * (allreduce_straggler_nodeblock.c).  buf: nslots elements; piece: room for
+ * max(nnodes, node_size) pointers; req: nreq requests, MPI_REQUEST_NULL
+ * (the sends and the last receives are left posted: the caller waits). */
+long pc_straggler_nodeblock_nreq(const pc_call_t *a);
+long pc_straggler_nodeblock_nslots(const pc_call_t *a);
+int pc_straggler_nodeblock(const pc_call_t *a, int ordered, const void *src, void *buf, void **piece, MPI_Request *req);
 
 #endif

@@ -81,16 +81,16 @@ typedef struct nb {
     const pc_call_t *a;
     const pc_comm_t *c;
     int p, N, x, q, me, k, ordered;
-    long nu;          /* my units: me, me + q, ... below N k */
-    struct nb_unit {  /* per unit s of my node: */
-        int sources;  /* nodes whose partials of it come to me (0: I gather nothing of it) */
-        int remote;   /* of those, not mine */
-        long off;     /* its slots' first element in `gather` */
+    long U, ulo, uhi;  /* N k units; I collect units [ulo, uhi) */
+    struct nb_unit {   /* per unit s of my node: */
+        int sources;   /* nodes whose partials of it come to me (0: I gather nothing of it) */
+        int remote;    /* of those, not mine */
+        long off;      /* its slots' first element in `gather` */
     } *units;
     const void *src;
-    char *pieces;     /* per unit of mine: q slots (slot me: the node partial) */
-    char *gather;     /* per unit (x, s) I gather: a slot per remote source, the sum, the finished unit */
-    char *own;        /* q slots of my block's pieces, then my finished block */
+    char *pieces;      /* q slots of my range of units (slot me: my node's partial of it) */
+    char *gather;      /* per unit (x, s) I gather: a slot per remote source, the sum, the finished unit */
+    char *own;         /* q slots of my block's pieces, then my finished block */
     /* requests, each kind in its own range */
     MPI_Request *r_piece, *r_part, *r_fwd, *r_back, *r_unit, *r_spread;
     MPI_Request *s_piece, *s_part, *s_fwd, *s_back, *s_unit, *s_spread;
@@ -123,24 +123,32 @@ static void unit_blocks(const nb_t *d, int y, int s, long *lo, long *hi)
     *lo = d->c->node_first[y] + (s * qy + d->k - 1) / d->k;
     *hi = d->c->node_first[y] + ((s + 1) * qy + d->k - 1) / d->k;
 }
-static long unit_len(const nb_t *d, int y, int s)
+/* Unit u's first element (count for u = U): units are contiguous in u. */
+static long unit_start(const nb_t *d, long u)
 {
     long lo, hi;
-    unit_blocks(d, y, s, &lo, &hi);
-    return pc_strag_count(d->a, d->p, lo, hi);
+    if (u >= d->U) return d->a->count;
+    unit_blocks(d, (int)(u / d->k), (int)(u % d->k), &lo, &hi);
+    return (long)pc_block_offset((size_t)d->a->count, d->p, lo);
 }
-static void *unit_at(const nb_t *d, const void *buf, int y, int s)
+static long unit_len(const nb_t *d, int y, int s) { return unit_start(d, (long)y * d->k + s + 1) - unit_start(d, (long)y * d->k + s); }
+static void *unit_at(const nb_t *d, const void *buf, int y, int s) { return pc_red_at(d->a, buf, unit_start(d, (long)y * d->k + s)); }
+/* The node rank on node x that collects unit u (contiguous ranges of units,
+ * as straggler's ranges of blocks), and the first unit of node rank l's
+ * range on my node. */
+static int collector_index(const nb_t *d, int x, long u) { return pc_strag_range_of((int)d->U, node_size(d->c, x), u); }
+static int collector(const nb_t *d, int x, long u) { return member(d->c, x, collector_index(d, x, u)); }
+static long range_lo(const nb_t *d, int l) { return pc_strag_range_lo((int)d->U, d->q, l); }
+/* The node rank on node y that gathers node x's partials of unit (y, s):
+ * node y's own partial stays with its collector, the other nodes' go to
+ * the node ranks after it, one node each. */
+static int gatherer_index(const nb_t *d, int y, int x, int s)
 {
-    long lo, hi;
-    unit_blocks(d, y, s, &lo, &hi);
-    return pc_strag_block(d->a, buf, d->p, lo);
+    return (collector_index(d, y, (long)y * d->k + s) + (x - y + d->N) % d->N) % node_size(d->c, y);
 }
-/* The member of node y that gathers node x's partials of unit (y, s); the
- * member of node x that collects unit u. */
-static int gatherer(const nb_t *d, int y, int x, int s) { return member(d->c, y, (x * d->k + s) % node_size(d->c, y)); }
-static int collector(const nb_t *d, int x, long u) { return member(d->c, x, (int)(u % node_size(d->c, x))); }
+static int gatherer(const nb_t *d, int y, int x, int s) { return member(d->c, y, gatherer_index(d, y, x, s)); }
 /* Do node x's partials of my node's unit s come to me? */
-static int gathers(const nb_t *d, int x, int s) { return (x * d->k + s) % d->q == d->me; }
+static int gathers(const nb_t *d, int x, int s) { return gatherer_index(d, d->x, x, s) == d->me; }
 /* Sources of my unit s (remote ones only with `remote`). */
 static int nsources(const nb_t *d, int s, int remote)
 {
@@ -152,7 +160,7 @@ static int nsources(const nb_t *d, int s, int remote)
 static int is_gatherer(const nb_t *d, int g, int s)
 {
     for (int y = 0; y < d->N; y++)
-        if ((y * d->k + s) % d->q == g) return 1;
+        if (gatherer_index(d, d->x, y, s) == g) return 1;
     return 0;
 }
 /* The unit of my node that holds my block. */
@@ -176,20 +184,13 @@ static void plan(const pc_call_t *a, nb_t *d)
     d->q = c->node_size;
     d->me = c->node_rank;
     d->k = units_per_node(a);
-    d->nu = ((long)d->N * d->k - d->me + d->q - 1) / d->q;
+    d->U = (long)d->N * d->k;
+    d->ulo = range_lo(d, d->me);
+    d->uhi = range_lo(d, d->me + 1);
 }
 
-/* Elements of each buffer: my units' pieces, my gathering, my block. */
-static long pieces_len(const nb_t *d)
-{
-    long n = 0;
-    for (long i = 0; i < d->nu; i++) {
-        long u = d->me + i * d->q;
-        n += d->q * unit_len(d, (int)(u / d->k), (int)(u % d->k));
-    }
-    return n;
-}
-/* Fills units[0 .. k) if not NULL; returns the elements of `gather`. */
+/* Elements: my range of units; my gathering (fills units[0 .. k) if not NULL); my block. */
+static long range_len(const nb_t *d) { return unit_start(d, d->uhi) - unit_start(d, d->ulo); }
 static long gather_len(const nb_t *d, struct nb_unit *units)
 {
     long n = 0;
@@ -200,40 +201,42 @@ static long gather_len(const nb_t *d, struct nb_unit *units)
     }
     return n;
 }
-static long block_len(const nb_t *d) { return pc_strag_count(d->a, d->p, d->c->node_first[d->x] + d->me, d->c->node_first[d->x] + d->me + 1); }
+static long block_len(const nb_t *d)
+{
+    long b = d->c->node_first[d->x] + d->me;
+    return pc_strag_count(d->a, d->p, b, b + 1);
+}
 
 long pc_straggler_nodeblock_nreq(const pc_call_t *a)
 {
     nb_t d;
     plan(a, &d);
-    return 2 * d.nu * d.q + 4L * d.k * d.N + 4L * d.q + 2 * d.nu;
+    return 8L * d.q + 2 * d.U + 2 * (d.uhi - d.ulo);
 }
 
 long pc_straggler_nodeblock_nslots(const pc_call_t *a)
 {
     nb_t d;
     plan(a, &d);
-    return pieces_len(&d) + gather_len(&d, NULL) + (d.q + 1L) * block_len(&d);
+    return d.q * range_len(&d) + gather_len(&d, NULL) + (d.q + 1L) * block_len(&d);
 }
 
 /* The gatherer's slots of unit s: remote partials, then the sum, then the finished unit. */
 static char *gather_at(const nb_t *d, int s) { return pc_red_at(d->a, d->gather, d->units[s].off); }
-static char *gather_sum(const nb_t *d, int s) { return pc_red_at(d->a, gather_at(d, s), d->units[s].remote * unit_len(d, d->x, s)); }
+static char *gather_sum(const nb_t *d, int s)
+{
+    return pc_red_at(d->a, gather_at(d, s), d->units[s].remote * unit_len(d, d->x, s));
+}
 static char *gather_done(const nb_t *d, int s) { return pc_red_at(d->a, gather_sum(d, s), unit_len(d, d->x, s)); }
 /* Element offset of block b in its unit (y, s). */
 static long in_unit(const nb_t *d, int y, int s, long b)
 {
-    long lo, hi;
-    unit_blocks(d, y, s, &lo, &hi);
-    return pc_strag_count(d->a, d->p, lo, b);
+    return (long)pc_block_offset((size_t)d->a->count, d->p, b) - unit_start(d, (long)y * d->k + s);
 }
-
-/* My node's partial of my unit u (u mod q = me): the slot me of its pieces. */
+/* My node's partial of unit u of my range: in slot me. */
 static char *my_partial(const nb_t *d, long u)
 {
-    long off = 0;
-    for (long v = d->me; v < u; v += d->q) off += d->q * unit_len(d, (int)(v / d->k), (int)(v % d->k));
-    return pc_red_at(d->a, d->pieces, off + d->me * unit_len(d, (int)(u / d->k), (int)(u % d->k)));
+    return pc_red_at(d->a, d->pieces, d->me * range_len(d) + unit_start(d, u) - unit_start(d, d->ulo));
 }
 
 /* Every receive, before any send. */
@@ -243,17 +246,12 @@ static int post_receives(nb_t *d)
     MPI_Comm comm = d->c->comm;
     MPI_Datatype t = a->datatype;
     int rc = MPI_SUCCESS, x = d->x, q = d->q, me = d->me;
-    char *slot = d->pieces;
-    long nb = block_len(d);
+    long nb = block_len(d), rn = range_len(d);
 
-    for (long i = 0; i < d->nu && rc == MPI_SUCCESS; i++) { /* (1) my node's pieces of my units */
-        long u = me + i * q, n = unit_len(d, (int)(u / d->k), (int)(u % d->k));
-        for (int l = 0; l < q && rc == MPI_SUCCESS && n > 0; l++)
-            if (l != me)
-                rc = PMPI_Irecv(pc_red_at(a, slot, l * n), (int)n, t, member(d->c, x, l), PC_TAG_ALLREDUCE_PIECE, comm,
-                                &d->r_piece[i * q + l]);
-        slot = pc_red_at(a, slot, q * n);
-    }
+    for (int l = 0; l < q && rc == MPI_SUCCESS && rn > 0; l++) /* (1) my node's pieces of my range */
+        if (l != me)
+            rc = PMPI_Irecv(pc_red_at(a, d->pieces, l * rn), (int)rn, t, member(d->c, x, l), PC_TAG_ALLREDUCE_PIECE, comm,
+                            &d->r_piece[l]);
     for (int s = 0; s < d->k && rc == MPI_SUCCESS; s++) { /* (2) the partials of my node's units I gather */
         long n = unit_len(d, x, s), lo, hi;
         int j = 0, remote = 0; /* j: the source's index among all, remote: its slot */
@@ -284,48 +282,45 @@ static int post_receives(nb_t *d)
                 j++;
             }
     }
-    for (long i = 0; i < d->nu && rc == MPI_SUCCESS; i++) { /* (5) my units, finished, from their gatherers */
-        long u = me + i * q, n;
-        int y = (int)(u / d->k), s = (int)(u % d->k);
-        if (y != x && (n = unit_len(d, y, s)) > 0)
-            rc = PMPI_Irecv(unit_at(d, a->recvbuf, y, s), (int)n, t, gatherer(d, y, x, s), PC_TAG_ALLREDUCE_UNIT, comm,
-                            &d->r_unit[i]);
-    }
-    for (long u = 0; u < (long)d->N * d->k && rc == MPI_SUCCESS; u++) { /* (6) the other units from my node peers */
+    for (long u = d->ulo; u < d->uhi && rc == MPI_SUCCESS; u++) { /* (5) my units, finished, from their gatherers */
         int y = (int)(u / d->k), s = (int)(u % d->k);
         long n = unit_len(d, y, s);
-        if (u % q != me && n > 0)
-            rc = PMPI_Irecv(unit_at(d, a->recvbuf, y, s), (int)n, t, member(d->c, x, (int)(u % q)), PC_TAG_ALLREDUCE_RANGE,
-                            comm, &d->r_spread[u]);
+        if (y != x && n > 0)
+            rc = PMPI_Irecv(unit_at(d, a->recvbuf, y, s), (int)n, t, gatherer(d, y, x, s), PC_TAG_ALLREDUCE_UNIT, comm,
+                            &d->r_unit[u - d->ulo]);
+    }
+    for (int l = 0; l < q && rc == MPI_SUCCESS; l++) { /* (6) my node peers' ranges, finished */
+        long lo = unit_start(d, range_lo(d, l)), n = unit_start(d, range_lo(d, l + 1)) - lo;
+        if (l != me && n > 0)
+            rc = PMPI_Irecv(pc_red_at(a, a->recvbuf, lo), (int)n, t, member(d->c, x, l), PC_TAG_ALLREDUCE_RANGE, comm,
+                            &d->r_spread[l]);
     }
     return rc;
 }
 
-/* (1) and (2): my pieces to their collectors; my units' node partials to their gatherers. */
+/* (1) and (2): my pieces to their collectors; my range's node partials, unit by unit, to their gatherers. */
 static int collect(nb_t *d, void **piece)
 {
     const pc_call_t *a = d->a;
     MPI_Comm comm = d->c->comm;
     int rc = MPI_SUCCESS, x = d->x, q = d->q, me = d->me;
-    char *slot = d->pieces;
+    long rn = range_len(d);
 
-    for (long u = 0; u < (long)d->N * d->k && rc == MPI_SUCCESS; u++) {
-        int y = (int)(u / d->k), s = (int)(u % d->k);
-        long n = unit_len(d, y, s);
-        if (u % q != me && n > 0)
-            rc = PMPI_Isend(unit_at(d, d->src, y, s), (int)n, a->datatype, member(d->c, x, (int)(u % q)),
-                            PC_TAG_ALLREDUCE_PIECE, comm, &d->s_piece[u]);
+    for (int l = 0; l < q && rc == MPI_SUCCESS; l++) {
+        long lo = unit_start(d, range_lo(d, l)), n = unit_start(d, range_lo(d, l + 1)) - lo;
+        if (l != me && n > 0)
+            rc = PMPI_Isend(pc_red_at(a, d->src, lo), (int)n, a->datatype, member(d->c, x, l), PC_TAG_ALLREDUCE_PIECE, comm,
+                            &d->s_piece[l]);
     }
-    for (long i = 0; i < d->nu && rc == MPI_SUCCESS; i++) {
-        long u = me + i * q;
+    for (int l = 0; l < q; l++)
+        piece[l] = l == me ? pc_red_at(a, d->src, unit_start(d, d->ulo)) : pc_red_at(a, d->pieces, l * rn);
+    if (rc == MPI_SUCCESS && rn > 0) rc = pc_strag_absorb(a, d->ordered, my_partial(d, d->ulo), piece, d->r_piece, q, me, rn);
+    for (long u = d->ulo; u < d->uhi && rc == MPI_SUCCESS; u++) {
         int y = (int)(u / d->k), s = (int)(u % d->k);
         long n = unit_len(d, y, s);
-        for (int l = 0; l < q; l++) piece[l] = l == me ? unit_at(d, d->src, y, s) : pc_red_at(a, slot, l * n);
-        if (n > 0) rc = pc_strag_absorb(a, d->ordered, pc_red_at(a, slot, me * n), piece, &d->r_piece[i * q], q, me, n);
-        if (rc == MPI_SUCCESS && n > 0 && y != x)
-            rc = PMPI_Isend(pc_red_at(a, slot, me * n), (int)n, a->datatype, gatherer(d, y, x, s), PC_TAG_ALLREDUCE_PARTIAL,
-                            comm, &d->s_part[i]);
-        slot = pc_red_at(a, slot, q * n);
+        if (n > 0 && y != x)
+            rc = PMPI_Isend(my_partial(d, u), (int)n, a->datatype, gatherer(d, y, x, s), PC_TAG_ALLREDUCE_PARTIAL, comm,
+                            &d->s_part[u - d->ulo]);
     }
     return rc;
 }
@@ -342,10 +337,9 @@ static int gather(nb_t *d, void **piece)
         if (n == 0 || d->units[s].sources == 0) continue;
         for (int y = 0; y < d->N; y++) {
             if (!gathers(d, y, s)) continue;
-            if (y == x) { /* my own node's partial: I collect unit x k + s */
-                piece[j] = pc_red_at(a, my_partial(d, (long)x * d->k + s), 0);
+            if (y == x) { /* my own node's partial: I collect unit x k + s (gatherer_index) */
+                piece[j] = my_partial(d, (long)x * d->k + s);
                 mine = j;
-                d->r_part[s * d->N + j] = MPI_REQUEST_NULL;
             } else {
                 piece[j] = pc_red_at(a, gather_at(d, s), (j - (mine >= 0)) * n);
             }
@@ -357,8 +351,8 @@ static int gather(nb_t *d, void **piece)
             int i = (int)(b - d->c->node_first[x]);
             long bn = pc_strag_count(a, d->p, b, b + 1);
             if (i != d->me && bn > 0)
-                rc = PMPI_Isend(pc_red_at(a, gather_sum(d, s), in_unit(d, x, s, b)), (int)bn, a->datatype, member(d->c, x, i),
-                                PC_TAG_ALLREDUCE_FORWARD, d->c->comm, &d->s_fwd[i]);
+                rc = PMPI_Isend(pc_red_at(a, gather_sum(d, s), in_unit(d, x, s, b)), (int)bn, a->datatype,
+                                member(d->c, x, i), PC_TAG_ALLREDUCE_FORWARD, d->c->comm, &d->s_fwd[i]);
         }
     }
     return rc;
@@ -412,23 +406,17 @@ static int give_back(nb_t *d)
     return rc;
 }
 
-/* (6): my finished units to my node peers. */
+/* (6): my range, once its units are finished, to my node peers. */
 static int spread(nb_t *d)
 {
     const pc_call_t *a = d->a;
-    int rc = MPI_SUCCESS, q = d->q, me = d->me;
+    int rc = pc_waitall((int)(d->uhi - d->ulo), d->r_unit, MPI_STATUSES_IGNORE); /* MPI_REQUEST_NULL: my node's units */
+    long lo = unit_start(d, d->ulo), n = range_len(d);
 
-    for (long i = 0; i < d->nu && rc == MPI_SUCCESS; i++) {
-        long u = me + i * q;
-        int y = (int)(u / d->k), s = (int)(u % d->k);
-        long n = unit_len(d, y, s);
-        if (n == 0) continue;
-        rc = pc_wait_request(&d->r_unit[i], MPI_STATUS_IGNORE); /* MPI_REQUEST_NULL for my node's unit */
-        for (int l = 0; l < q && rc == MPI_SUCCESS; l++)
-            if (l != me)
-                rc = PMPI_Isend(unit_at(d, a->recvbuf, y, s), (int)n, a->datatype, member(d->c, d->x, l), PC_TAG_ALLREDUCE_RANGE,
-                                d->c->comm, &d->s_spread[i * q + l]);
-    }
+    for (int l = 0; l < d->q && rc == MPI_SUCCESS && n > 0; l++)
+        if (l != d->me)
+            rc = PMPI_Isend(pc_red_at(a, a->recvbuf, lo), (int)n, a->datatype, member(d->c, d->x, l), PC_TAG_ALLREDUCE_RANGE,
+                            d->c->comm, &d->s_spread[l]);
     return rc;
 }
 
@@ -436,7 +424,7 @@ int pc_straggler_nodeblock(const pc_call_t *a, int ordered, const void *src, voi
 {
     nb_t d;
     int rc;
-    long NK, nu;
+    long nu;
 
     plan(a, &d);
     d.ordered = ordered;
@@ -444,22 +432,21 @@ int pc_straggler_nodeblock(const pc_call_t *a, int ordered, const void *src, voi
     d.units = malloc((size_t)d.k * sizeof *d.units);
     if (!d.units) return MPI_ERR_NO_MEM;
     d.pieces = buf;
-    d.gather = pc_red_at(a, d.pieces, pieces_len(&d));
+    d.gather = pc_red_at(a, d.pieces, d.q * range_len(&d));
     d.own = pc_red_at(a, d.gather, gather_len(&d, d.units));
-    NK = (long)d.N * d.k;
-    nu = d.nu;
+    nu = d.uhi - d.ulo;
     d.r_piece = req;
-    d.r_part = d.r_piece + nu * d.q;
-    d.r_fwd = d.r_part + NK;
+    d.r_part = d.r_piece + d.q;
+    d.r_fwd = d.r_part + d.U;
     d.r_back = d.r_fwd + d.q;
     d.r_unit = d.r_back + d.q;
     d.r_spread = d.r_unit + nu;
-    d.s_piece = d.r_spread + NK;
-    d.s_part = d.s_piece + NK;
+    d.s_piece = d.r_spread + d.q;
+    d.s_part = d.s_piece + d.q;
     d.s_fwd = d.s_part + nu;
     d.s_back = d.s_fwd + d.q;
     d.s_unit = d.s_back + d.q;
-    d.s_spread = d.s_unit + NK; /* nu q: 2 nu q + 4 N k + 4 q + 2 nu in all */
+    d.s_spread = d.s_unit + d.U; /* q: 8 q + 2 U + 2 nu in all */
     rc = post_receives(&d);
     if (rc == MPI_SUCCESS) rc = collect(&d, piece);
     if (rc == MPI_SUCCESS) rc = gather(&d, piece);

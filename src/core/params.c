@@ -147,7 +147,8 @@ const pc_param_def_t pc_param_table[] = {
      "Allreduce among node leaders in hier: any flat allreduce algorithm name, native, or auto."},
     {"PAPCOLL_ALLREDUCE_UNIT", NULL, PC_PARAM_SIZE, "8K", FIELD(allreduce.unit), NULL,
      "straggler_nodeblock: largest message between two nodes; a node's blocks (count / nodes elements) go in "
-     "as many units as this needs, each of whole blocks of count / p elements; 0 = one unit per node."},
+     "as many units as this needs, each of whole blocks of count / p elements; 0 = one unit per node. "
+     "8K was the fastest of 0, 4K-32K in simulation (docs/performance.md); measure your network's."},
     /* ---- allgather ---- */
     {"PAPCOLL_ALLGATHER", NULL, PC_PARAM_STRING, "auto", FIELD(allgather.algorithm), NULL,
      "Allgather and allgatherv algorithm: a name from `papcoll-bench --coll=allgather --list`, or auto."},

@@ -120,7 +120,7 @@
 #include <stdlib.h>
 
 int pc_strag_absorb(const pc_call_t *a, int ordered, void *acc, void *const *piece, MPI_Request *req, int k, int mine,
-                  long n)
+                    long n)
 {
     int rc = MPI_SUCCESS;
     if (!ordered) {
@@ -171,7 +171,8 @@ static int flat(const pc_call_t *a, int ordered, const void *src, void *slots, v
         if (nj > 0)
             rc = PMPI_Isend(pc_strag_block(a, src, p, j), (int)nj, a->datatype, j, PC_TAG_ALLREDUCE_PIECE, comm, &psend[j]);
     }
-    if (rc == MPI_SUCCESS && n > 0) rc = pc_strag_absorb(a, ordered, pc_strag_block(a, a->recvbuf, p, rank), piece, precv, p, rank, n);
+    if (rc == MPI_SUCCESS && n > 0)
+        rc = pc_strag_absorb(a, ordered, pc_strag_block(a, a->recvbuf, p, rank), piece, precv, p, rank, n);
     for (int k = 1; k < p && rc == MPI_SUCCESS && n > 0; k++) { /* my block out */
         int j = (rank + k) % p;
         rc = PMPI_Isend(pc_strag_block(a, a->recvbuf, p, rank), (int)n, a->datatype, j, PC_TAG_ALLREDUCE_BLOCK, comm,
@@ -231,7 +232,8 @@ static int by_node(const pc_call_t *a, int ordered, const void *src, void *buf, 
         piece[y] = pc_strag_collector(c, y, rank) == rank ? pc_red_at(a, part, pc_strag_count(a, p, lo, rank))
                                                  : pc_red_at(a, slots2, (long)y * n);
     if (rc == MPI_SUCCESS && n > 0)
-        rc = pc_strag_absorb(a, ordered, pc_strag_block(a, a->recvbuf, p, rank), piece, r2, N, pc_strag_collector(c, x, rank) == rank ? x : -1, n);
+        rc = pc_strag_absorb(a, ordered, pc_strag_block(a, a->recvbuf, p, rank), piece, r2, N,
+                             pc_strag_collector(c, x, rank) == rank ? x : -1, n);
     for (int k = 0; k < N && rc == MPI_SUCCESS && n > 0; k++) {
         int y = (x + k) % N, to = pc_strag_collector(c, y, rank);
         if (to != rank)

@@ -131,8 +131,14 @@ static long unit_start(const nb_t *d, long u)
     unit_blocks(d, (int)(u / d->k), (int)(u % d->k), &lo, &hi);
     return (long)pc_block_offset((size_t)d->a->count, d->p, lo);
 }
-static long unit_len(const nb_t *d, int y, int s) { return unit_start(d, (long)y * d->k + s + 1) - unit_start(d, (long)y * d->k + s); }
-static void *unit_at(const nb_t *d, const void *buf, int y, int s) { return pc_red_at(d->a, buf, unit_start(d, (long)y * d->k + s)); }
+static long unit_len(const nb_t *d, int y, int s)
+{
+    return unit_start(d, (long)y * d->k + s + 1) - unit_start(d, (long)y * d->k + s);
+}
+static void *unit_at(const nb_t *d, const void *buf, int y, int s)
+{
+    return pc_red_at(d->a, buf, unit_start(d, (long)y * d->k + s));
+}
 /* The node rank on node x that collects unit u (contiguous ranges of units,
  * as straggler's ranges of blocks), and the first unit of node rank l's
  * range on my node. */
@@ -250,8 +256,8 @@ static int post_receives(nb_t *d)
 
     for (int l = 0; l < q && rc == MPI_SUCCESS && rn > 0; l++) /* (1) my node's pieces of my range */
         if (l != me)
-            rc = PMPI_Irecv(pc_red_at(a, d->pieces, l * rn), (int)rn, t, member(d->c, x, l), PC_TAG_ALLREDUCE_PIECE, comm,
-                            &d->r_piece[l]);
+            rc = PMPI_Irecv(pc_red_at(a, d->pieces, l * rn), (int)rn, t, member(d->c, x, l), PC_TAG_ALLREDUCE_PIECE,
+                            comm, &d->r_piece[l]);
     for (int s = 0; s < d->k && rc == MPI_SUCCESS; s++) { /* (2) the partials of my node's units I gather */
         long n = unit_len(d, x, s), lo, hi;
         int j = 0, remote = 0; /* j: the source's index among all, remote: its slot */
@@ -259,8 +265,9 @@ static int post_receives(nb_t *d)
         for (int y = 0; y < d->N && rc == MPI_SUCCESS; y++) {
             if (!gathers(d, y, s)) continue;
             if (y != x)
-                rc = PMPI_Irecv(pc_red_at(a, gather_at(d, s), remote++ * n), (int)n, t, collector(d, y, (long)x * d->k + s),
-                                PC_TAG_ALLREDUCE_PARTIAL, comm, &d->r_part[s * d->N + j]);
+                rc = PMPI_Irecv(pc_red_at(a, gather_at(d, s), remote++ * n), (int)n, t,
+                                collector(d, y, (long)x * d->k + s), PC_TAG_ALLREDUCE_PARTIAL, comm,
+                                &d->r_part[s * d->N + j]);
             j++;
         }
         unit_blocks(d, x, s, &lo, &hi); /* (4) my node's finished blocks of it */
@@ -277,8 +284,8 @@ static int post_receives(nb_t *d)
         for (int g = 0; g < q && rc == MPI_SUCCESS; g++)
             if (is_gatherer(d, g, s)) {
                 if (g != me)
-                    rc = PMPI_Irecv(pc_red_at(a, d->own, g * nb), (int)nb, t, member(d->c, x, g), PC_TAG_ALLREDUCE_FORWARD,
-                                    comm, &d->r_fwd[j]);
+                    rc = PMPI_Irecv(pc_red_at(a, d->own, g * nb), (int)nb, t, member(d->c, x, g),
+                                    PC_TAG_ALLREDUCE_FORWARD, comm, &d->r_fwd[j]);
                 j++;
             }
     }
@@ -309,18 +316,19 @@ static int collect(nb_t *d, void **piece)
     for (int l = 0; l < q && rc == MPI_SUCCESS; l++) {
         long lo = unit_start(d, range_lo(d, l)), n = unit_start(d, range_lo(d, l + 1)) - lo;
         if (l != me && n > 0)
-            rc = PMPI_Isend(pc_red_at(a, d->src, lo), (int)n, a->datatype, member(d->c, x, l), PC_TAG_ALLREDUCE_PIECE, comm,
-                            &d->s_piece[l]);
+            rc = PMPI_Isend(pc_red_at(a, d->src, lo), (int)n, a->datatype, member(d->c, x, l), PC_TAG_ALLREDUCE_PIECE,
+                            comm, &d->s_piece[l]);
     }
     for (int l = 0; l < q; l++)
         piece[l] = l == me ? pc_red_at(a, d->src, unit_start(d, d->ulo)) : pc_red_at(a, d->pieces, l * rn);
-    if (rc == MPI_SUCCESS && rn > 0) rc = pc_strag_absorb(a, d->ordered, my_partial(d, d->ulo), piece, d->r_piece, q, me, rn);
+    if (rc == MPI_SUCCESS && rn > 0)
+        rc = pc_strag_absorb(a, d->ordered, my_partial(d, d->ulo), piece, d->r_piece, q, me, rn);
     for (long u = d->ulo; u < d->uhi && rc == MPI_SUCCESS; u++) {
         int y = (int)(u / d->k), s = (int)(u % d->k);
         long n = unit_len(d, y, s);
         if (n > 0 && y != x)
-            rc = PMPI_Isend(my_partial(d, u), (int)n, a->datatype, gatherer(d, y, x, s), PC_TAG_ALLREDUCE_PARTIAL, comm,
-                            &d->s_part[u - d->ulo]);
+            rc = PMPI_Issend(my_partial(d, u), (int)n, a->datatype, gatherer(d, y, x, s), PC_TAG_ALLREDUCE_PARTIAL, comm,
+                             &d->s_part[u - d->ulo]);
     }
     return rc;
 }
@@ -371,13 +379,16 @@ static int own(nb_t *d, void **piece)
     for (int g = 0; g < d->q; g++)
         if (is_gatherer(d, g, s)) {
             if (g == d->me) mine = j;
-            piece[j++] = g == d->me ? pc_red_at(a, gather_sum(d, s), in_unit(d, d->x, s, b)) : pc_red_at(a, d->own, g * nb);
+            piece[j++] = g == d->me ? pc_red_at(a, gather_sum(d, s), in_unit(d, d->x, s, b))
+                                    : pc_red_at(a, d->own, g * nb);
         }
     rc = pc_strag_absorb(a, d->ordered, done, piece, d->r_fwd, j, mine, nb);
     for (int g = 0; g < d->q && rc == MPI_SUCCESS; g++)
         if (is_gatherer(d, g, s) && g != d->me)
-            rc = PMPI_Isend(done, (int)nb, a->datatype, member(d->c, d->x, g), PC_TAG_ALLREDUCE_BACK, d->c->comm, &d->s_back[g]);
-    if (rc == MPI_SUCCESS && mine >= 0) rc = pc_red_copy(a, pc_red_at(a, gather_done(d, s), in_unit(d, d->x, s, b)), done, nb);
+            rc = PMPI_Isend(done, (int)nb, a->datatype, member(d->c, d->x, g), PC_TAG_ALLREDUCE_BACK, d->c->comm,
+                            &d->s_back[g]);
+    if (rc == MPI_SUCCESS && mine >= 0) /* as the gatherer of my block's unit */
+        rc = pc_red_copy(a, pc_red_at(a, gather_done(d, s), in_unit(d, d->x, s, b)), done, nb);
     return rc;
 }
 
@@ -385,7 +396,7 @@ static int own(nb_t *d, void **piece)
 static int give_back(nb_t *d)
 {
     const pc_call_t *a = d->a;
-    int rc = MPI_SUCCESS, x = d->x;
+    int rc = pc_waitall((int)(d->uhi - d->ulo), d->s_part, MPI_STATUSES_IGNORE), x = d->x;
 
     for (int s = 0; s < d->k && rc == MPI_SUCCESS; s++) {
         long n = unit_len(d, x, s), lo, hi;
@@ -415,8 +426,8 @@ static int spread(nb_t *d)
 
     for (int l = 0; l < d->q && rc == MPI_SUCCESS && n > 0; l++)
         if (l != d->me)
-            rc = PMPI_Isend(pc_red_at(a, a->recvbuf, lo), (int)n, a->datatype, member(d->c, d->x, l), PC_TAG_ALLREDUCE_RANGE,
-                            d->c->comm, &d->s_spread[l]);
+            rc = PMPI_Isend(pc_red_at(a, a->recvbuf, lo), (int)n, a->datatype, member(d->c, d->x, l),
+                            PC_TAG_ALLREDUCE_RANGE, d->c->comm, &d->s_spread[l]);
     return rc;
 }
 

@@ -30,8 +30,9 @@
  *                me; each block's piece -> the block's owner (intra-node)
  *   (4) own      absorb my block's pieces from my node's gatherers of its
  *                unit; my finished block -> each of them (intra-node)
- *   (5) return   once a unit's blocks are in: the finished unit -> the
- *                collector of it on each node x that maps to me
+ *   (5) return   once a unit's blocks are in and my own partials (2) have
+ *                been received: the finished unit -> the collector of it on
+ *                each node x that maps to me
  *   (6) spread   my finished unit -> my node peers
  *
  *   node x                       node y
@@ -48,13 +49,20 @@
  *   one has 2 (N - 1) k, and 2 intra-node steps where this one has 4.
  * Late arrival: after the last arrival (a late process on node x0) its
  *   pieces reach its node's collectors, node x0's partials leave (about
- *   m (N-1)/N through its link, in N - 1 messages), every gatherer forwards,
- *   the owners finish and return, and the finished units come back to node
- *   x0 and go out of it (its own node block) in N - 1 messages each way:
- *   about 2 alpha + 2 ((N-1)/N) m beta + 4 intra-node steps, where
- *   straggler needs the same bandwidth in q times as many messages.  Under
- *   many late processes on many nodes it is a reduce-scatter + allgather
- *   after the last arrival, as every bandwidth-optimal allreduce.
+ *   m (N-1)/N through its link, in (N - 1) k messages), every gatherer
+ *   forwards, the owners finish and return, and the finished units come
+ *   back to node x0 while x0's own node block goes out of it.  The partials
+ *   are synchronous sends and a process returns units only once its own
+ *   partials have been received: on x0's link the partials, which every
+ *   other node waits for, do not share the bandwidth with x0's node block,
+ *   which can follow while the other nodes' blocks come in (a full-duplex
+ *   link): about 2 alpha + 2 ((N-1)/N) m beta + 4 intra-node steps, where
+ *   sharing would give 3 ((N-1)/N) m beta (x0's block and partials out at
+ *   once, then the others' blocks in: 126 against 95 us at 256 KiB, 256
+ *   ranks, SIMULATED, docs/performance.md).  Balanced, the wait costs
+ *   nothing measurable: a node's blocks need every node's partials.
+ *   Under many late processes on many nodes it is a reduce-scatter +
+ *   allgather after the last arrival, as every bandwidth-optimal allreduce.
  * Order: landing order, or (`ordered`: PAPCOLL_REPRODUCIBLE=1) every
  *   combination in a fixed order (node ranks, sources' node indices,
  *   gatherers' node ranks), the same bits for any arrival.  Commutative

@@ -155,7 +155,7 @@ static int collector(const nb_t *d, int x, long u) { return member(d->c, x, coll
 static long range_lo(const nb_t *d, int l) { return pc_strag_range_lo((int)d->U, d->q, l); }
 /* The node rank on node y that gathers node x's partials of unit (y, s):
  * node y's own partial stays with its collector, the other nodes' go to
- * the node ranks after it, one node each. */
+ * the node ranks after it in turn (one node each when N <= q_y). */
 static int gatherer_index(const nb_t *d, int y, int x, int s)
 {
     return (collector_index(d, y, (long)y * d->k + s) + (x - y + d->N) % d->N) % node_size(d->c, y);

@@ -5,6 +5,8 @@
  * (allreduce_straggler.c, allreduce_straggler_deputy.c).  p blocks of ceil(count / p) elements, block j
  * owned by rank j; on a node of q processes local index l collects the
  * contiguous range of blocks [range_lo(l), range_lo(l + 1)).
+ * straggler_nodeblock (allreduce_straggler_nodeblock.c) shares the
+ * buffers, the absorbing and the ranges, over its own blocks and units.
  */
 #ifndef PC_ALLREDUCE_STRAGGLER_BLOCKS_H
 #define PC_ALLREDUCE_STRAGGLER_BLOCKS_H

@@ -170,12 +170,11 @@ static int nsources(const nb_t *d, int s, int remote)
     for (int y = 0; y < d->N; y++) n += gathers(d, y, s) && (!remote || y != d->x);
     return n;
 }
-/* Does member g of my node gather anything of unit s? */
+/* Does member g of my node gather anything of unit s?  The gatherers are
+ * the N node ranks from the unit's collector on (gatherer_index). */
 static int is_gatherer(const nb_t *d, int g, int s)
 {
-    for (int y = 0; y < d->N; y++)
-        if (gatherer_index(d, d->x, y, s) == g) return 1;
-    return 0;
+    return (g - collector_index(d, d->x, (long)d->x * d->k + s) + d->q) % d->q < d->N;
 }
 /* The unit of my node that holds my block. */
 static int my_unit(const nb_t *d)
@@ -205,6 +204,12 @@ static void plan(const pc_call_t *a, nb_t *d)
 
 /* Elements: my range of units; my gathering (fills units[0 .. k) if not NULL); my block. */
 static long range_len(const nb_t *d) { return unit_start(d, d->uhi) - unit_start(d, d->ulo); }
+/* Node rank l's range of units on my node: its first element and its elements. */
+static long peer_range(const nb_t *d, int l, long *lo)
+{
+    *lo = unit_start(d, range_lo(d, l));
+    return unit_start(d, range_lo(d, l + 1)) - *lo;
+}
 static long gather_len(const nb_t *d, struct nb_unit *units)
 {
     long n = 0;
@@ -305,7 +310,7 @@ static int post_receives(nb_t *d)
                             &d->r_unit[u - d->ulo]);
     }
     for (int l = 0; l < q && rc == MPI_SUCCESS; l++) { /* (6) my node peers' ranges, finished */
-        long lo = unit_start(d, range_lo(d, l)), n = unit_start(d, range_lo(d, l + 1)) - lo;
+        long lo, n = peer_range(d, l, &lo);
         if (l != me && n > 0)
             rc = PMPI_Irecv(pc_red_at(a, a->recvbuf, lo), (int)n, t, member(d->c, x, l), PC_TAG_ALLREDUCE_RANGE, comm,
                             &d->r_spread[l]);
@@ -322,7 +327,7 @@ static int collect(nb_t *d, void **piece)
     long rn = range_len(d);
 
     for (int l = 0; l < q && rc == MPI_SUCCESS; l++) {
-        long lo = unit_start(d, range_lo(d, l)), n = unit_start(d, range_lo(d, l + 1)) - lo;
+        long lo, n = peer_range(d, l, &lo);
         if (l != me && n > 0)
             rc = PMPI_Isend(pc_red_at(a, d->src, lo), (int)n, a->datatype, member(d->c, x, l), PC_TAG_ALLREDUCE_PIECE,
                             comm, &d->s_piece[l]);
